@@ -1,0 +1,314 @@
+"""The timing engine: what each side is charged, given, and when its flag falls.
+
+Implements the semantics of TIMING.md in integer milliseconds. Every method
+takes ``now``, a millisecond tick value (wrapping, see ``firmware.ticks``);
+the engine never reads a clock. Side 0 is the left clock, side 1 the right.
+"""
+
+from micropython import const
+
+from firmware import timecontrol as tc
+from firmware.ticks import ticks_add, ticks_diff
+
+SETUP = const(0)
+RUNNING = const(1)
+PAUSED = const(2)
+OVER = const(3)
+
+NOBODY = const(-1)
+
+STATE_NAMES = ("setup", "running", "paused", "over")
+
+
+class Side:
+    """One player's clock: settled remaining time, period, moves and flag."""
+
+    def __init__(self, control):
+        self.control = control
+        self.reset()
+
+    def reset(self):
+        control = self.control
+        self.remaining_ms = control.start_ms()  # main time for byo-yomi controls
+        self.period = 0
+        self.moves = 0
+        self.flagged = False
+        self.can_flag = True  # False once the flag fell and the time shown stays at zero
+        self.final = False  # the flag fell in the last period: nothing is added any more
+        self.byo_left = control.byo_count  # Japanese periods, Canadian moves left in the block
+        self.block_ms = control.byo_ms  # Canadian block time left
+        self.in_byo = control.kind in (tc.JAPANESE, tc.CANADIAN) and self.remaining_ms == 0
+
+    def settled_ms(self):
+        """The time the side shows when its clock is not running."""
+        kind = self.control.kind
+        if not self.in_byo or kind == tc.STAGES or kind == tc.HOURGLASS:
+            return self.remaining_ms
+        if kind == tc.JAPANESE:
+            return self.control.byo_ms if self.byo_left > 0 else 0
+        return self.block_ms
+
+
+class Clock:
+    """Both clocks, the side to move, pauses, flags and the freeze."""
+
+    def __init__(self, left_control, right_control=None):
+        if right_control is None:
+            right_control = left_control
+        self.sides = (Side(left_control), Side(right_control))
+        self.new_game()
+
+    def new_game(self):
+        for side in self.sides:
+            side.reset()
+        self.state = SETUP
+        self.mover = NOBODY
+        self.white = NOBODY
+        self.first_flag = NOBODY
+        self.turn_start = 0  # tick at which the current run of the turn began
+        self.turn_used = 0  # ms of the turn used before that run (pauses)
+
+    # --- reading ---------------------------------------------------------
+
+    def elapsed(self, now):
+        """Running time of the current turn, pauses excluded."""
+        if self.state == RUNNING:
+            return self.turn_used + ticks_diff(now, self.turn_start)
+        return self.turn_used
+
+    def in_turn(self):
+        return self.state == RUNNING or self.state == PAUSED
+
+    def shown_ms(self, index, now):
+        """The remaining time side ``index`` shows at ``now``."""
+        side = self.sides[index]
+        if not self.in_turn():
+            return side.settled_ms()
+        elapsed = self.elapsed(now)
+        control = side.control
+        kind = control.kind
+        if index != self.mover:
+            if kind == tc.HOURGLASS:
+                return side.remaining_ms + elapsed
+            return side.settled_ms()
+        if side.flagged and not side.can_flag:
+            return 0
+        left = side.remaining_ms
+        if kind == tc.STAGES:
+            period = control.periods[side.period]
+            if period[2] == tc.DELAY and elapsed > period[3]:
+                left -= elapsed - period[3]
+            elif period[2] != tc.DELAY:
+                left -= elapsed
+        elif kind == tc.HOURGLASS:
+            left -= elapsed
+        elif kind == tc.JAPANESE:
+            if elapsed < left:
+                return left - elapsed
+            over = elapsed - left
+            if over // control.byo_ms >= side.byo_left:
+                return 0
+            return control.byo_ms - over % control.byo_ms
+        elif side.in_byo:
+            left = side.block_ms - elapsed
+        elif elapsed >= left:
+            left = control.byo_ms - (elapsed - left)
+        else:
+            left -= elapsed
+        return left if left > 0 else 0
+
+    def stage(self, index, now):
+        """The period a side is in: ``"1"``, ``"2"``…, ``"byoN"`` or ``"canM"``."""
+        side = self.sides[index]
+        control = side.control
+        kind = control.kind
+        if kind == tc.STAGES:
+            return str(side.period + 1)
+        if kind == tc.HOURGLASS:
+            return "1"
+        running = index == self.mover and self.in_turn() and not side.flagged
+        elapsed = self.elapsed(now) if running else 0
+        if kind == tc.JAPANESE:
+            if side.flagged:
+                return "byo0"
+            if running and elapsed >= side.remaining_ms:
+                used = (elapsed - side.remaining_ms) // control.byo_ms
+                return "byo%d" % (side.byo_left - used)
+            return "byo%d" % side.byo_left if side.in_byo else "1"
+        if side.in_byo:
+            return "can%d" % side.byo_left
+        if running and elapsed >= side.remaining_ms:
+            return "can%d" % control.byo_count
+        return "1"
+
+    def in_delay(self, now):
+        """True while the running side is still inside its simple delay."""
+        if self.state != RUNNING:
+            return False
+        side = self.sides[self.mover]
+        if side.control.kind != tc.STAGES or side.flagged and not side.can_flag:
+            return False
+        period = side.control.periods[side.period]
+        return period[2] == tc.DELAY and self.elapsed(now) < period[3]
+
+    def moves(self):
+        """The move counter: moves completed by White."""
+        if self.white == NOBODY:
+            return 0
+        return self.sides[self.white].moves
+
+    def running(self):
+        return self.mover if self.state == RUNNING else NOBODY
+
+    # --- events ----------------------------------------------------------
+
+    def _flag_elapsed(self, side):
+        """Elapsed turn time at which the mover's shown time reaches zero."""
+        control = side.control
+        kind = control.kind
+        left = side.remaining_ms
+        if kind == tc.STAGES:
+            period = control.periods[side.period]
+            return left + period[3] if period[2] == tc.DELAY else left
+        if kind == tc.JAPANESE:
+            return left + side.byo_left * control.byo_ms
+        if kind == tc.CANADIAN:
+            return side.block_ms if side.in_byo else left + control.byo_ms
+        return left
+
+    def update(self, now):
+        """Let the running side's flag fall if its time has run out by ``now``."""
+        if self.state != RUNNING:
+            return
+        side = self.sides[self.mover]
+        if not side.can_flag:
+            return
+        limit = self._flag_elapsed(side)
+        if self.elapsed(now) >= limit:
+            self._flag(side, limit)
+
+    def _flag(self, side, limit):
+        control = side.control
+        side.flagged = True
+        side.can_flag = False
+        last = control.kind != tc.STAGES or side.period == len(control.periods) - 1
+        if last:
+            side.final = True
+        if self.first_flag == NOBODY:
+            self.first_flag = self.mover
+        freeze = control.kind == tc.HOURGLASS or (
+            last and control.kind == tc.STAGES and control.last_has_bonus()
+        )
+        if freeze:
+            if control.kind == tc.HOURGLASS:
+                self.sides[1 - self.mover].remaining_ms += limit
+            side.remaining_ms = 0
+            self.turn_used = 0
+            self.turn_start = ticks_add(self.turn_start, limit)
+            self.state = OVER
+
+    def press(self, index, now):
+        """A lever press on side ``index`` at tick ``now``; True if it changed the clock."""
+        if self.state == SETUP:
+            self.white = 1 - index
+            self.mover = self.white
+            self.turn_start = now
+            self.turn_used = 0
+            self.state = RUNNING
+            return True
+        if self.state != RUNNING or index != self.mover:
+            return False
+        self.update(now)
+        if self.state != RUNNING:
+            return False
+        elapsed = self.elapsed(now)
+        self._complete_move(index, elapsed)
+        self.mover = 1 - index
+        self.turn_start = now
+        self.turn_used = 0
+        return True
+
+    def _complete_move(self, index, elapsed):
+        side = self.sides[index]
+        control = side.control
+        kind = control.kind
+        side.moves += 1
+        if kind == tc.STAGES:
+            self._settle_stage(side, elapsed)
+        elif kind == tc.HOURGLASS:
+            side.remaining_ms -= elapsed
+            self.sides[1 - index].remaining_ms += elapsed
+        elif side.flagged:
+            side.remaining_ms = 0
+            side.byo_left = 0 if kind == tc.JAPANESE else side.byo_left
+            side.block_ms = 0
+        elif kind == tc.JAPANESE:
+            if elapsed < side.remaining_ms:
+                side.remaining_ms -= elapsed
+            else:
+                side.byo_left -= (elapsed - side.remaining_ms) // control.byo_ms
+                side.remaining_ms = 0
+                side.in_byo = True
+        else:
+            self._settle_canadian(side, elapsed)
+
+    def _settle_stage(self, side, elapsed):
+        control = side.control
+        moves, time_ms, mode, bonus_ms = control.periods[side.period]
+        if side.flagged and not side.can_flag:
+            left = 0
+        elif mode == tc.DELAY:
+            left = side.remaining_ms - (elapsed - bonus_ms if elapsed > bonus_ms else 0)
+        elif mode == tc.BRONSTEIN:
+            left = side.remaining_ms - elapsed + (elapsed if elapsed < bonus_ms else bonus_ms)
+        else:
+            left = side.remaining_ms - elapsed
+        if left < 0:
+            left = 0
+        if not side.final:
+            last = len(control.periods) - 1
+            if side.period < last and side.moves == control.cumulative[side.period]:
+                side.period += 1
+                left += control.periods[side.period][1]
+            period = control.periods[side.period]
+            if period[2] == tc.FISCHER:
+                left += period[3]
+            if side.flagged:
+                side.can_flag = left > 0
+        side.remaining_ms = left
+
+    def _settle_canadian(self, side, elapsed):
+        control = side.control
+        if side.in_byo:
+            side.block_ms -= elapsed
+            side.byo_left -= 1
+        elif elapsed < side.remaining_ms:
+            side.remaining_ms -= elapsed
+            return
+        else:
+            side.block_ms = control.byo_ms - (elapsed - side.remaining_ms)
+            side.byo_left = control.byo_count - 1
+            side.remaining_ms = 0
+            side.in_byo = True
+        if side.byo_left == 0:
+            side.block_ms = control.byo_ms
+            side.byo_left = control.byo_count
+
+    def pause(self, now):
+        """Stop both clocks; the turn keeps what it used so far."""
+        if self.state != RUNNING:
+            return False
+        self.update(now)
+        if self.state != RUNNING:
+            return False
+        self.turn_used = self.elapsed(now)
+        self.state = PAUSED
+        return True
+
+    def resume(self, now):
+        """Continue with the same side to move."""
+        if self.state != PAUSED:
+            return False
+        self.turn_start = now
+        self.state = RUNNING
+        return True

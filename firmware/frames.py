@@ -1,0 +1,65 @@
+"""Display frames: what one 4-digit 7-segment display shows, as segment bytes.
+
+A frame is a ``bytearray(5)``: the segment byte of digits 1–4 (bit 7 is the
+decimal point after the digit) and the colon byte. Times follow the DGT
+convention of TIMING.md, rounded up: ``H:MM`` from one hour, ``M.SS`` below.
+The marks use the decimal points the format leaves free (docs/display.md):
+digit 4's point blinks on the running side, digit 3's point is lit during a
+simple delay, ``F`` in digit 1 is a fallen flag at zero and digit 1's point
+marks the first flag. Nothing here allocates.
+"""
+
+from micropython import const
+
+from firmware import engine
+
+FRAME_SIZE = const(5)
+COLON = const(0x02)
+DOT = const(0x80)
+SEG_F = const(0x71)
+BLANK = const(0x00)
+_BLINK_MS = const(1000)
+_BLINK_ON_MS = const(500)
+
+# Segments a..g of the digits 0-9.
+DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
+
+
+def render_time(frame, ms):
+    """Write the remaining time ``ms`` into ``frame``, rounded up to the unit shown."""
+    seconds = (ms + 999) // 1000
+    if seconds >= 3600:
+        minutes = (ms + 59_999) // 60_000
+        high = minutes // 60
+        low = minutes % 60
+        colon = COLON
+        dot = 0
+    else:
+        high = seconds // 60
+        low = seconds % 60
+        colon = 0
+        dot = DOT
+    if high > 99:
+        high = 99
+        low = 59
+    frame[0] = DIGITS[high // 10] if high >= 10 else BLANK
+    frame[1] = DIGITS[high % 10] | dot
+    frame[2] = DIGITS[low // 10]
+    frame[3] = DIGITS[low % 10]
+    frame[4] = colon
+
+
+def render_side(frame, clock, index, now):
+    """Write side ``index`` of ``clock`` at ``now`` into ``frame``, marks included."""
+    shown = clock.shown_ms(index, now)
+    render_time(frame, shown)
+    side = clock.sides[index]
+    if side.flagged and shown == 0:
+        frame[0] = SEG_F
+    if clock.first_flag == index:
+        frame[0] |= DOT
+    if clock.state == engine.RUNNING and clock.mover == index:
+        if clock.in_delay(now):
+            frame[2] |= DOT
+        if clock.elapsed(now) % _BLINK_MS >= _BLINK_ON_MS:
+            frame[3] |= DOT

@@ -1,0 +1,54 @@
+"""The clock's settings: the time control of each side, read from storage.
+
+A missing or unreadable settings file, or a control that cannot be played,
+leaves the defaults in force; ``error`` then says what was wrong.
+"""
+
+from firmware import timecontrol
+
+FILE_NAME = "settings.json"
+DEFAULT_CONTROL = "5400+30"
+
+
+class Settings:
+    """The settings in force, with the parsed controls."""
+
+    def __init__(self):
+        self.control_left = DEFAULT_CONTROL
+        self.control_right = DEFAULT_CONTROL
+        self.error = None
+
+    def controls(self):
+        """The parsed controls, left and right."""
+        return timecontrol.parse(self.control_left), timecontrol.parse(self.control_right)
+
+    def apply(self, data):
+        """Take the controls from a decoded settings dict, all or nothing."""
+        if not isinstance(data, dict):
+            raise ValueError("settings are not an object")
+        left = data.get("control_left", DEFAULT_CONTROL)
+        right = data.get("control_right", left)
+        timecontrol.parse(left)
+        timecontrol.parse(right)
+        self.control_left = left
+        self.control_right = right
+
+    def to_dict(self):
+        return {"control_left": self.control_left, "control_right": self.control_right}
+
+
+def load(storage):
+    """Read the settings from ``storage``; fall back to the defaults on any error."""
+    settings = Settings()
+    try:
+        data = storage.read_json(FILE_NAME)
+    except (OSError, ValueError) as error:
+        settings.error = "unreadable settings: %s" % error
+        return settings
+    if data is None:
+        return settings
+    try:
+        settings.apply(data)
+    except ValueError as error:
+        settings.error = "bad settings: %s" % error
+    return settings

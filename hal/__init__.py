@@ -1,0 +1,1 @@
+"""The hardware layer: interrupts, tick source, displays and storage over `machine`."""

@@ -1,0 +1,73 @@
+"""The two clock displays: HT16K33 7-segment backpacks through ``adafruit_ht16k33``.
+
+``SegmentDisplay`` owns one backpack on a bus and shows firmware frames on it.
+A frame that equals the last one shown is not sent again. The driver's own
+``show()`` slices its buffer on every call, so frames are flushed through the
+driver's I2C device in one write of the whole buffer, which allocates
+nothing. An I2C error (a loose cable, a missing backpack, a NACK) is counted
+and never reaches the timing; the display is set up again on a later frame,
+so it comes back by itself when it answers again.
+"""
+
+from micropython import const
+
+_FRAME_DIGITS = const(4)
+_FRAME_SIZE = const(5)
+
+
+class SegmentDisplay:
+    """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C)."""
+
+    def __init__(self, bus, address, driver_class):
+        self.bus = bus
+        self.address = address
+        self.driver_class = driver_class
+        self.driver = None
+        self.device = None
+        self.buffer = None
+        self.last = bytearray(_FRAME_SIZE)
+        self.valid = False
+        self.errors = 0
+        self.connect()
+
+    def connect(self):
+        """Set the backpack up (oscillator, display on); False if it does not answer."""
+        try:
+            driver = self.driver_class(self.bus, address=self.address, auto_write=False)
+        except OSError:
+            self.errors += 1
+            return False
+        self.driver = driver
+        self.device = driver.i2c_device[0]
+        self.buffer = driver._buffer  # address byte + 16 bytes of display RAM
+        self.valid = False
+        return True
+
+    def show_frame(self, frame):
+        """Show ``frame`` (4 digit bytes and the colon byte)."""
+        if self.valid and frame == self.last:
+            return
+        driver = self.driver
+        if driver is None:
+            if not self.connect():
+                return
+            driver = self.driver
+        index = 0
+        while index < _FRAME_DIGITS:
+            driver.set_digit_raw(index, frame[index])
+            index += 1
+        driver.colon = frame[4] != 0
+        try:
+            with self.device:
+                self.device.write(self.buffer)
+        except OSError:
+            self.errors += 1
+            self.valid = False
+            self.driver = None  # set it up again: it may have lost power
+            return
+        last = self.last
+        index = 0
+        while index < _FRAME_SIZE:
+            last[index] = frame[index]
+            index += 1
+        self.valid = True

@@ -1,0 +1,95 @@
+"""Levers and keys as pin interrupts that time-stamp the first contact edge.
+
+Each input's handler runs on every edge. On the first edge that finds the
+contact closed while the input is armed, it stores the input's number and
+the tick in a preallocated ring and disarms the input; bounce that follows
+is ignored. The main loop re-arms an input once its contact has been open
+and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
+release never counts as a press. The handler allocates nothing.
+"""
+
+from array import array
+
+from micropython import const
+
+from firmware.ticks import ticks_diff
+from hal.ticks import ticks_ms
+
+QUIET_MS = const(25)
+_RING = const(32)  # events; far more than a player can press between two passes
+
+
+class EdgeInputs:
+    """The board's levers and keys, numbered in the order of ``firmware.inputs``."""
+
+    def __init__(self, pins, active_levels):
+        self.pins = pins
+        self.count = len(pins)
+        self.active = bytearray(active_levels)
+        self.armed = bytearray(b"\x01" * self.count)
+        self.last_edge = array("i", [0] * self.count)
+        self.ring_source = bytearray(_RING)
+        self.ring_tick = array("i", [0] * _RING)
+        self.head = 0  # next slot the handler writes
+        self.tail = 0  # next slot the main loop reads
+        self.dropped = 0  # events lost to a full ring
+        self.popped_tick = 0
+        self.handler = self.on_edge  # bound once: the handler allocates nothing
+
+    def enable(self, pin_class):
+        """Attach the edge handler to every pin (call after everything exists)."""
+        trigger = pin_class.IRQ_FALLING | pin_class.IRQ_RISING
+        for pin in self.pins:
+            try:
+                pin.irq(handler=self.handler, trigger=trigger, hard=True)
+            except TypeError:  # ports without hard IRQs on pins
+                pin.irq(handler=self.handler, trigger=trigger)
+
+    def on_edge(self, pin):
+        """Interrupt handler: store the first closing edge of an armed input."""
+        now = ticks_ms()
+        index = 0
+        pins = self.pins
+        while index < self.count:
+            if pins[index] is pin:
+                break
+            index += 1
+        if index == self.count:
+            return
+        self.last_edge[index] = now
+        if self.armed[index] and pin.value() == self.active[index]:
+            self.armed[index] = 0
+            head = self.head
+            following = (head + 1) % _RING
+            if following == self.tail:
+                self.dropped += 1
+                return
+            self.ring_source[head] = index
+            self.ring_tick[head] = now
+            self.head = following
+
+    def pop(self):
+        """The next stored event's input number (its tick in ``popped_tick``), or -1."""
+        tail = self.tail
+        if tail == self.head:
+            return -1
+        self.popped_tick = self.ring_tick[tail]
+        index = self.ring_source[tail]
+        self.tail = (tail + 1) % _RING
+        return index
+
+    def rearm(self, now):
+        """Re-arm every input whose contact is open and has been quiet long enough."""
+        index = 0
+        while index < self.count:
+            if not self.armed[index]:
+                pin = self.pins[index]
+                if pin.value() != self.active[index] and (
+                    ticks_diff(now, self.last_edge[index]) >= QUIET_MS
+                ):
+                    self.armed[index] = 1
+            index += 1
+
+    def is_closed(self, index):
+        """True while input ``index``'s contact reads closed."""
+        return self.pins[index].value() == self.active[index]

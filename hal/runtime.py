@@ -1,0 +1,20 @@
+"""The board's main loop: wait for an edge or a tick, then run one step of the app."""
+
+from hal.ticks import ticks_ms
+
+
+def service(app, hardware):
+    """One pass of the main loop; True if the app ran a step."""
+    if hardware.ticker.take() or hardware.inputs.head != hardware.inputs.tail:
+        app.step(ticks_ms())
+        return True
+    return False
+
+
+def loop(app, hardware):
+    """Run the clock forever, idling between interrupts."""
+    import machine
+
+    while True:
+        if not service(app, hardware):
+            machine.idle()
