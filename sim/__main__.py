@@ -1,0 +1,40 @@
+"""Command line of the simulator: ``python -m sim run [--mpy] FILE...``.
+
+Without ``--mpy`` the scripts run here on CPython; with it, the same runner
+and firmware run inside MicroPython (the WebAssembly port, under Node.js).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_RUNNER = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+
+
+def _run_mpy(files):
+    if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
+        print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
+        return 2
+    completed = subprocess.run(["node", MPY_RUNNER, "sim.runner", *files])
+    return completed.returncode
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m sim", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run clock scripts in virtual time")
+    run.add_argument("--mpy", action="store_true", help="run the firmware inside MicroPython")
+    run.add_argument("files", nargs="+", metavar="FILE")
+    arguments = parser.parse_args(argv)
+    if arguments.mpy:
+        return _run_mpy(arguments.files)
+    sys.path.insert(0, ROOT)
+    from sim.runner import run_files
+
+    return run_files(arguments.files)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+"""Virtual time: the tick counters the firmware reads, advanced by the simulator.
+
+``install()`` puts these counters behind every tick function the firmware
+can read: ``time.ticks_*`` on MicroPython and ``adafruit_ticks`` on both
+interpreters. Virtual time is integer milliseconds since the simulation
+began; the tick counters may start just before their wrap.
+"""
+
+TICKS_PERIOD = 1 << 30
+_MASK = TICKS_PERIOD - 1
+_HALF = TICKS_PERIOD >> 1
+NEAR_WRAP_MS = 10_000
+
+
+class _Clock:
+    def __init__(self):
+        self.now_ms = 0
+        self.offset = 0
+
+
+CLOCK = _Clock()
+
+
+def reset(near_wrap=False):
+    """Start virtual time at 0; with ``near_wrap``, the counters 10 s before they wrap."""
+    CLOCK.now_ms = 0
+    CLOCK.offset = TICKS_PERIOD - NEAR_WRAP_MS if near_wrap else 0
+
+
+def now_ms():
+    """Virtual milliseconds since the simulation began."""
+    return CLOCK.now_ms
+
+
+def set_now(ms):
+    if ms < CLOCK.now_ms:
+        raise ValueError("virtual time cannot go backwards")
+    CLOCK.now_ms = ms
+
+
+def ticks_ms():
+    return (CLOCK.offset + CLOCK.now_ms) & _MASK
+
+
+def ticks_us():
+    return ((CLOCK.offset + CLOCK.now_ms) * 1000) & _MASK
+
+
+def ticks_cpu():
+    return ticks_us()
+
+
+def ticks_add(ticks, delta):
+    return (ticks + delta) & _MASK
+
+
+def ticks_diff(later, earlier):
+    return ((later - earlier + _HALF) & _MASK) - _HALF
+
+
+def ticks_less(first, second):
+    return ticks_diff(second, first) > 0
+
+
+def install():
+    """Put virtual time behind ``time.ticks_*`` (MicroPython) and ``adafruit_ticks``."""
+    import time
+
+    if hasattr(time, "ticks_ms"):
+        time.ticks_ms = ticks_ms
+        time.ticks_us = ticks_us
+        time.ticks_cpu = ticks_cpu
+        time.ticks_add = ticks_add
+        time.ticks_diff = ticks_diff
+    import adafruit_ticks
+
+    adafruit_ticks.ticks_ms = ticks_ms
+    adafruit_ticks.ticks_add = ticks_add
+    adafruit_ticks.ticks_diff = ticks_diff
+    adafruit_ticks.ticks_less = ticks_less

@@ -1,0 +1,148 @@
+"""The simulated board in its world: contacts that bounce, timers, displays, time.
+
+``SimBoard`` boots the real firmware (``firmware.main.start``) on the `sim`
+board definition with the simulator's `machine` module, then advances
+virtual time event by event: contact transitions and timer ticks fire the
+firmware's own interrupt handlers, and after each one the main loop runs a
+pass, as it would on the board.
+"""
+
+import sys
+
+from sim import ht16k33, vclock
+from sim import machine as sim_machine
+
+HOLD_MS = 80  # how long a lever or key stays pressed
+
+
+def _install_machine():
+    sys.modules["machine"] = sim_machine
+
+
+class SimBoard:
+    """The `sim` board, its two displays and its contacts, in virtual time."""
+
+    def __init__(self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim"):
+        import boards
+
+        self.board = boards.load(board_name)
+        self.board_name = board_name
+        self.flash_root = flash_root
+        self.bounce_ms = bounce_ms
+        vclock.reset(near_wrap)
+        vclock.install()
+        _install_machine()
+        sim_machine.reset()
+        self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
+        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_LEFT, self.chips[0])
+        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_RIGHT, self.chips[1])
+        self.pending = []  # (time_ms, sequence, pin, level), sorted
+        self.sequence = 0
+        self.app = None
+        self.runtime = None
+
+    # --- power -----------------------------------------------------------
+
+    def boot(self):
+        """Power on: run the firmware's entry point on this board."""
+        from firmware import main
+        from hal import runtime
+
+        self.runtime = runtime
+        self.app = main.start(self.board_name, self.flash_root)
+        for timer in sim_machine.timers():
+            timer.next_due = vclock.now_ms() + timer.period_ms
+        self.app.step(vclock.ticks_ms())
+        return self.app
+
+    # --- contacts --------------------------------------------------------
+
+    def pin_of(self, name):
+        inputs = self.board.INPUTS
+        if name not in inputs:
+            raise ValueError("the board has no key %r" % name)
+        return inputs[name]
+
+    def press(self, name, hold_ms=HOLD_MS):
+        """Close the contact ``name`` now, with bounce, and open it after ``hold_ms``."""
+        pin = self.pin_of(name)
+        closed = 0 if self.board.ACTIVE_LOW else 1
+        start = vclock.now_ms()
+        self._cancel(pin)
+        self._chatter(pin, start, closed)
+        self._chatter(pin, start + hold_ms, 1 - closed)
+        self.run_due(start)
+
+    def _chatter(self, pin, start, level):
+        bounce = self.bounce_ms
+        self._schedule(start, pin, level)
+        step = 1
+        while step < bounce:
+            self._schedule(start + step, pin, level if step % 2 == 0 else 1 - level)
+            step += 1
+        if bounce > 0:
+            self._schedule(start + bounce, pin, level)
+
+    def _schedule(self, time_ms, pin, level):
+        self.sequence += 1
+        entry = (time_ms, self.sequence, pin, level)
+        pending = self.pending
+        index = len(pending)
+        while index > 0 and pending[index - 1][:2] > entry[:2]:
+            index -= 1
+        pending.insert(index, entry)
+
+    def _cancel(self, pin):
+        self.pending = [entry for entry in self.pending if entry[2] != pin]
+
+    # --- time ------------------------------------------------------------
+
+    def _next_timer(self):
+        best = None
+        for timer in sim_machine.timers():
+            if timer.next_due is None:
+                timer.next_due = vclock.now_ms() + timer.period_ms
+            if best is None or timer.next_due < best.next_due:
+                best = timer
+        return best
+
+    def run_due(self, until_ms):
+        """Fire every contact transition and timer tick due up to ``until_ms``, in order."""
+        while True:
+            timer = self._next_timer()
+            contact_at = self.pending[0][0] if self.pending else None
+            timer_at = timer.next_due if timer is not None else None
+            if contact_at is not None and contact_at <= until_ms and (
+                timer_at is None or contact_at <= timer_at
+            ):
+                time_ms, _, pin, level = self.pending.pop(0)
+                vclock.set_now(time_ms)
+                sim_machine.drive(pin, level)
+            elif timer_at is not None and timer_at <= until_ms:
+                vclock.set_now(timer_at)
+                timer.next_due = timer_at + timer.period_ms
+                timer.fire()
+            else:
+                break
+            self.runtime.service(self.app, self.app.hardware)
+        vclock.set_now(until_ms)
+
+    def settle(self):
+        """A pass of the main loop at the current instant (it runs all the time)."""
+        self.app.step(vclock.ticks_ms())
+
+    # --- displays --------------------------------------------------------
+
+    def unplug(self, index):
+        self.chips[index].present = False
+
+    def plug(self, index):
+        self.chips[index].present = True
+
+    def display_text(self):
+        """Both displays as read back from the chips' memory, ``left|right``."""
+        return (
+            ht16k33.decode_seg7x4(self.chips[0].ram)
+            + "|"
+            + ht16k33.decode_seg7x4(self.chips[1].ram)
+        )

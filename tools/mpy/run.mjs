@@ -1,0 +1,108 @@
+// Runs the project's Python inside MicroPython (the WebAssembly port) under Node.js.
+//
+//   node tools/mpy/run.mjs [--compiled] MODULE [ARG ...]
+//
+// Copies firmware/, hal/, boards/, sim/ and the Adafruit libraries the firmware
+// uses into the interpreter's file system, then calls MODULE.main(ARGS) and
+// exits with the status it returns. With --compiled, firmware/, hal/ and
+// boards/ are loaded as .mpy files from build/mpy/ (made by `make mpy`).
+// Files named on the command line are copied in at the same paths.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "..", "..");
+const APP = "/app";
+
+function findSitePackages() {
+  const lib = path.join(root, ".venv", "lib");
+  if (!fs.existsSync(lib)) return null;
+  for (const entry of fs.readdirSync(lib)) {
+    const candidate = path.join(lib, entry, "site-packages");
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+function copyTree(mp, source, target, extension) {
+  mp.FS.mkdirTree(target);
+  for (const entry of fs.readdirSync(source, { withFileTypes: true })) {
+    const from = path.join(source, entry.name);
+    const to = target + "/" + entry.name;
+    if (entry.isDirectory()) {
+      if (entry.name !== "__pycache__") copyTree(mp, from, to, extension);
+    } else if (entry.name.endsWith(extension)) {
+      mp.FS.writeFile(to, fs.readFileSync(from));
+    }
+  }
+}
+
+const args = process.argv.slice(2);
+let compiled = false;
+if (args[0] === "--compiled") {
+  compiled = true;
+  args.shift();
+}
+if (args.length < 1) {
+  console.error("usage: run.mjs [--compiled] MODULE [ARG ...]");
+  process.exit(2);
+}
+const moduleName = args.shift();
+const sitePackages = findSitePackages();
+if (!sitePackages) {
+  console.error("no .venv: run `make setup` first");
+  process.exit(2);
+}
+
+const mp = await loadMicroPython({
+  stdout: (line) => process.stdout.write(line + "\n"),
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+
+const mpyRoot = path.join(root, "build", "mpy");
+if (compiled && !fs.existsSync(mpyRoot)) {
+  console.error("no build/mpy: run `make mpy` first");
+  process.exit(2);
+}
+for (const dir of ["firmware", "hal", "boards"]) {
+  if (compiled) copyTree(mp, path.join(mpyRoot, dir), `${APP}/${dir}`, ".mpy");
+  else copyTree(mp, path.join(root, dir), `${APP}/${dir}`, ".py");
+}
+copyTree(mp, path.join(root, "sim"), `${APP}/sim`, ".py");
+for (const dir of ["adafruit_ht16k33", "adafruit_bus_device"]) {
+  copyTree(mp, path.join(sitePackages, dir), `${APP}/${dir}`, ".py");
+}
+for (const file of ["adafruit_ticks.py", "adafruit_debouncer.py"]) {
+  mp.FS.writeFile(`${APP}/${file}`, fs.readFileSync(path.join(sitePackages, file)));
+}
+
+const cwd = process.cwd();
+mp.FS.mkdirTree(cwd);
+mp.FS.chdir(cwd);
+for (const arg of args) {
+  if (fs.existsSync(arg) && fs.statSync(arg).isFile()) {
+    const absolute = path.resolve(cwd, arg);
+    mp.FS.mkdirTree(path.dirname(absolute));
+    mp.FS.writeFile(absolute, fs.readFileSync(arg));
+  }
+}
+
+mp.globals.set("_run_args", JSON.stringify(args));
+mp.globals.set("_run_module", moduleName);
+let status = 3;
+try {
+  mp.runPython(`
+import sys, json
+sys.path.insert(0, "${APP}")
+_module = __import__(_run_module, None, None, ("main",))
+_status = _module.main(json.loads(_run_args))
+`);
+  status = mp.globals.get("_status");
+  if (typeof status !== "number") status = 0;
+} catch (error) {
+  process.stderr.write(String(error.message || error) + "\n");
+  status = 3;
+}
+process.exit(status);
