@@ -42,7 +42,14 @@ mpy: setup
 		mkdir -p build/mpy/$$(dirname $$f); \
 		$(MPYC) -o build/mpy/$${f%.py}.mpy $$f || exit 1; \
 	done
-	@echo "mpy-cross: $(words $(SOURCES)) modules compiled to build/mpy"
+	@site=$$(ls -d $(VENV)/lib/python3*/site-packages | head -n 1); \
+	for f in adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
+		adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py \
+		adafruit_ht16k33/ht16k33.py adafruit_ht16k33/segments.py; do \
+		mkdir -p build/mpy/lib/$$(dirname $$f); \
+		$(MPYC) -o build/mpy/lib/$${f%.py}.mpy $$site/$$f || exit 1; \
+	done
+	@echo "mpy-cross: $(words $(SOURCES)) modules and the Adafruit libraries compiled to build/mpy"
 
 scenarios: setup
 	$(PY) -m sim run $(SCENARIOS)

@@ -30,7 +30,6 @@ _MAX_MOVES = const(999)
 _ALLOWED = "0123456789+dbjcx/:*"
 
 
-
 class TimeControl:
     """A parsed control. ``periods`` holds ``(moves, time_ms, mode, bonus_ms)``
     tuples (``moves`` 0 for the last period); ``cumulative`` the running move
@@ -107,8 +106,11 @@ def _bonus(text, what, where):
 
 def _simple_period(body, where):
     """Parse ``S``, ``S+I``, ``SdD`` or ``SbD`` into ``(time_ms, mode, bonus_ms)``."""
-    for mark, mode, what in (("+", FISCHER, "increment"), ("d", DELAY, "delay"),
-                             ("b", BRONSTEIN, "Bronstein delay")):
+    for mark, mode, what in (
+        ("+", FISCHER, "increment"),
+        ("d", DELAY, "delay"),
+        ("b", BRONSTEIN, "Bronstein delay"),
+    ):
         if mark in body:
             head, tail = body.split(mark, 1)
             return _seconds(head, "time", where), mode, _bonus(tail, what, where)
@@ -153,8 +155,9 @@ def parse(text):
     special = "*" in text or "j" in text or "c" in text
     if special:
         if len(parts) > 1:
-            raise ValueError("%r: hourglass and byo-yomi cannot be mixed into several periods"
-                             % text)
+            raise ValueError(
+                "%r: hourglass and byo-yomi cannot be mixed into several periods" % text
+            )
         if "*" in text:
             if text[0] != "*":
                 raise ValueError("hourglass %r: expected *S" % text)
@@ -180,8 +183,10 @@ def parse(text):
             if moves > _MAX_MOVES:
                 raise ValueError("%s: move count %d is too large" % (where, moves))
             if index == last:
-                raise ValueError("%s: the last period has a move count; "
-                                 "add the period that follows it (e.g. %s:1800)" % (where, part))
+                raise ValueError(
+                    "%s: the last period has a move count; "
+                    "add the period that follows it (e.g. %s:1800)" % (where, part)
+                )
         else:
             moves = 0
             body = part

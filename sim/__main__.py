@@ -27,10 +27,16 @@ def main(argv=None):
     run = commands.add_parser("run", help="run clock scripts in virtual time")
     run.add_argument("--mpy", action="store_true", help="run the firmware inside MicroPython")
     run.add_argument("files", nargs="+", metavar="FILE")
+    play = commands.add_parser("play", help="the clock in the terminal, in real time")
+    play.add_argument("--control", default="300+3", help="time control (default 300+3)")
     arguments = parser.parse_args(argv)
     if arguments.mpy:
         return _run_mpy(arguments.files)
     sys.path.insert(0, ROOT)
+    if arguments.command == "play":
+        from sim.play import main as play_main
+
+        return play_main([arguments.control])
     from sim.runner import run_files
 
     return run_files(arguments.files)

@@ -75,10 +75,14 @@ class Game:
         self.script = script
         self.flash = _fresh_flash()
         with open(self.flash + "/settings.json", "w") as handle:
-            handle.write(json.dumps({
-                "control_left": script.control_left,
-                "control_right": script.control_right,
-            }))
+            handle.write(
+                json.dumps(
+                    {
+                        "control_left": script.control_left,
+                        "control_right": script.control_right,
+                    }
+                )
+            )
         self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap)
         self.board.boot()
 

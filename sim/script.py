@@ -11,8 +11,20 @@ EDITIONS = ("appendix-g", "2015", "older")
 SIDES = ("left", "right")
 OUTCOMES = ("draw", "grant", "refuse", "postpone", "postpone+2", "reject")
 FIELDS = (
-    "at", "state", "left", "right", "running", "white", "moves", "left_stage",
-    "right_stage", "flag", "first_flag", "claim", "result", "display",
+    "at",
+    "state",
+    "left",
+    "right",
+    "running",
+    "white",
+    "moves",
+    "left_stage",
+    "right_stage",
+    "flag",
+    "first_flag",
+    "claim",
+    "result",
+    "display",
 )
 TIME_FIELDS = ("at", "left", "right")
 # Statements of the contract that this firmware does not carry out yet.
@@ -239,8 +251,11 @@ def parse(text):
         except ValueError as error:
             raise ScriptError(number, "time: %s" % error)
         if time_ms < last_time:
-            raise ScriptError(number, "time goes backwards (%s after %d.%03d)"
-                              % (words[1], last_time // 1000, last_time % 1000))
+            raise ScriptError(
+                number,
+                "time goes backwards (%s after %d.%03d)"
+                % (words[1], last_time // 1000, last_time % 1000),
+            )
         last_time = time_ms
         action, arguments = _action(words[2:], number)
         if action in NOT_YET:

@@ -112,8 +112,10 @@ class SimBoard:
             timer = self._next_timer()
             contact_at = self.pending[0][0] if self.pending else None
             timer_at = timer.next_due if timer is not None else None
-            if contact_at is not None and contact_at <= until_ms and (
-                timer_at is None or contact_at <= timer_at
+            if (
+                contact_at is not None
+                and contact_at <= until_ms
+                and (timer_at is None or contact_at <= timer_at)
             ):
                 time_ms, _, pin, level = self.pending.pop(0)
                 vclock.set_now(time_ms)

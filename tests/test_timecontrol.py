@@ -32,10 +32,18 @@ def test_forms(text, kind, periods, start):
 def test_byo_yomi_forms():
     japanese = tc.parse("3600j30x5")
     assert (japanese.kind, japanese.start_ms(), japanese.byo_ms, japanese.byo_count) == (
-        tc.JAPANESE, 3_600_000, 30_000, 5)
+        tc.JAPANESE,
+        3_600_000,
+        30_000,
+        5,
+    )
     canadian = tc.parse("3600c20/300")
     assert (canadian.kind, canadian.start_ms(), canadian.byo_ms, canadian.byo_count) == (
-        tc.CANADIAN, 3_600_000, 300_000, 20)
+        tc.CANADIAN,
+        3_600_000,
+        300_000,
+        20,
+    )
 
 
 def test_period_of_move_and_cumulative_counts():

@@ -5,7 +5,8 @@
 // Copies firmware/, hal/, boards/, sim/ and the Adafruit libraries the firmware
 // uses into the interpreter's file system, then calls MODULE.main(ARGS) and
 // exits with the status it returns. With --compiled, firmware/, hal/ and
-// boards/ are loaded as .mpy files from build/mpy/ (made by `make mpy`).
+// boards/ and the Adafruit libraries are loaded as .mpy files from build/mpy/
+// (made by `make mpy`).
 // Files named on the command line are copied in at the same paths.
 import fs from "node:fs";
 import path from "node:path";
@@ -71,11 +72,15 @@ for (const dir of ["firmware", "hal", "boards"]) {
   else copyTree(mp, path.join(root, dir), `${APP}/${dir}`, ".py");
 }
 copyTree(mp, path.join(root, "sim"), `${APP}/sim`, ".py");
-for (const dir of ["adafruit_ht16k33", "adafruit_bus_device"]) {
-  copyTree(mp, path.join(sitePackages, dir), `${APP}/${dir}`, ".py");
-}
-for (const file of ["adafruit_ticks.py", "adafruit_debouncer.py"]) {
-  mp.FS.writeFile(`${APP}/${file}`, fs.readFileSync(path.join(sitePackages, file)));
+if (compiled) {
+  copyTree(mp, path.join(mpyRoot, "lib"), APP, ".mpy");
+} else {
+  for (const dir of ["adafruit_ht16k33", "adafruit_bus_device"]) {
+    copyTree(mp, path.join(sitePackages, dir), `${APP}/${dir}`, ".py");
+  }
+  for (const file of ["adafruit_ticks.py", "adafruit_debouncer.py"]) {
+    mp.FS.writeFile(`${APP}/${file}`, fs.readFileSync(path.join(sitePackages, file)));
+  }
 }
 
 const cwd = process.cwd();

@@ -1,0 +1,1 @@
+"""Benchmarks: the figures the issues ask for, printed and written to bench/latest.json."""

@@ -1,0 +1,137 @@
+"""``make bench``: measure the clock and write bench/latest.json.
+
+Figures: allocation and CPU cost of the tick and of a lever press inside
+MicroPython (modules loaded as .mpy), heap after boot, simulator speed on a
+6-hour game of 400 moves, and the worst charge error over 10,000 random
+moves with contact bounce, against an independent reckoning of the rules.
+"""
+
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from sim.runner import Game  # noqa: E402
+from sim.script import parse  # noqa: E402
+
+
+def _at(ms):
+    return "%d.%03d" % (ms // 1000, ms % 1000)
+
+
+def simulator_speed():
+    """Virtual seconds per wall second on a 6-hour game with 400 moves."""
+    lines = ["control 5400+30"]
+    now = 0
+    lines.append("at 0 press right")
+    for number in range(400):
+        now += 54_000
+        lines.append("at %s press %s" % (_at(now), "left" if number % 2 == 0 else "right"))
+    script = parse("\n".join(lines))
+    began = time.perf_counter()
+    game = Game(script)
+    for _, time_ms, action, arguments in script.statements:
+        game.board.run_due(time_ms)
+        game.act(action, arguments)
+    values = dict(game.values())
+    game.close()
+    wall = time.perf_counter() - began
+    assert values["moves"] == "200", values
+    return {
+        "virtual_s": now / 1000,
+        "wall_s": round(wall, 3),
+        "times_real_time": round(now / 1000 / wall),
+    }
+
+
+def charge_error(moves=10_000, seed=2026):
+    """Worst |charged − reckoned| over random moves, Fischer 5 s, bounce 0–10 ms."""
+    rng = random.Random(seed)
+    worst = 0
+    done = 0
+    per_game = 1000
+    while done < moves:
+        bounce = rng.randint(0, 10)
+        game = Game(parse("control 3600+5\nbounce %d\n" % bounce))
+        reckoned = [3_605_000, 3_605_000]
+        now = rng.randint(0, 5000)
+        game.board.run_due(now)
+        game.act("press", ["right"])  # left is White
+        mover = 0
+        for _ in range(per_game):
+            used = rng.randint(200, 3000)
+            now += used
+            game.board.run_due(now)
+            game.act("press", ["left" if mover == 0 else "right"])
+            reckoned[mover] = reckoned[mover] - used + 5000
+            values = dict(game.values())
+            for side, name in ((0, "left"), (1, "right")):
+                worst = max(worst, abs(values[name] - reckoned[side]))
+            mover = 1 - mover
+        game.close()
+        done += per_game
+    return {"moves": done, "worst_error_ms": worst}
+
+
+def micropython_figures():
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["node", os.path.join(ROOT, "tools", "mpy", "run.mjs"), "--compiled", "sim.measure"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main():
+    figures = {
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "micropython": micropython_figures(),
+        "simulator_speed_6h_400_moves": simulator_speed(),
+        "charge_error_10000_moves": charge_error(),
+    }
+    mpy = figures["micropython"]
+    rows = [
+        ("bytes allocated per tick (MicroPython)", mpy["alloc_bytes_per_tick"], "0"),
+        ("tick runs with the heap locked", mpy["tick_runs_with_heap_locked"], "True"),
+        ("bytes allocated per lever press, IRQ to display", mpy["alloc_bytes_per_press"], "0"),
+        ("press runs with the heap locked", mpy["press_runs_with_heap_locked"], "True"),
+        (
+            "heap used by the firmware after boot (.mpy), bytes",
+            mpy["heap_after_boot_bytes"],
+            "<= 65536",
+        ),
+        ("CPU us per tick (WebAssembly port)", round(mpy["cpu_us_per_tick"], 1), "< 100"),
+        ("CPU us per display frame", round(mpy["cpu_us_per_display_frame"], 1), "report"),
+        (
+            "simulator speed, 6 h game of 400 moves (x real time)",
+            figures["simulator_speed_6h_400_moves"]["times_real_time"],
+            ">= 1000",
+        ),
+        (
+            "worst charge error over 10,000 moves with bounce, ms",
+            figures["charge_error_10000_moves"]["worst_error_ms"],
+            "0",
+        ),
+    ]
+    width = max(len(row[0]) for row in rows)
+    for name, value, goal in rows:
+        print("%-*s  %12s   goal %s" % (width, name, value, goal))
+    os.makedirs(os.path.join(ROOT, "bench"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "latest.json"), "w") as handle:
+        json.dump(figures, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+    print("written to bench/latest.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Measurements of the firmware's hot paths, run inside MicroPython by ``make bench``.
+
+Prints one JSON object: bytes allocated per tick and per lever press (IRQ
+to display), whether those paths run with the heap locked, heap in use
+after boot, and CPU microseconds per tick and per display frame.
+"""
+
+import gc
+import json
+import time
+
+import micropython
+
+from sim import machine as sim_machine
+from sim import vclock
+from sim.world import SimBoard
+
+_TICKS = 2000
+_PRESSES = 200
+
+
+def _real_us():
+    return time.time_ns() // 1000
+
+
+def _fresh_flash():
+    from sim.runner import _fresh_flash as fresh
+
+    return fresh()
+
+
+def _tick(board, ticker, hardware, runtime):
+    vclock.set_now(vclock.now_ms() + board.board.TICK_MS)
+    ticker.fire()
+    runtime.service(board.app, hardware)
+
+
+def _press(board, pin, runtime, hardware):
+    sim_machine.drive(pin, 0)
+    runtime.service(board.app, hardware)
+
+
+def _release(board, pin, runtime, hardware, timer):
+    sim_machine.drive(pin, 1)
+    index = 0
+    while index < 3:  # the contact is quiet again: re-armed on the following ticks
+        _tick(board, timer, hardware, runtime)
+        index += 1
+
+
+def main(argv):
+    board = SimBoard(_fresh_flash(), bounce_ms=0)  # the simulated world, not the firmware
+    gc.collect()
+    before_boot = gc.mem_alloc()
+    board.boot()
+    gc.collect()
+    after_boot = gc.mem_alloc()
+    from hal import runtime
+
+    hardware = board.app.hardware
+    timer = sim_machine.timers()[0]
+    left = board.board.INPUTS["lever_left"]
+    right = board.board.INPUTS["lever_right"]
+    # start the game: right's press starts left's clock
+    _press(board, right, runtime, hardware)
+    _release(board, right, runtime, hardware, timer)
+
+    # ticks: warm up, then count bytes allocated
+    for _ in range(100):
+        _tick(board, timer, hardware, runtime)
+    gc.collect()
+    gc.disable()
+    began = _real_us()
+    start = gc.mem_alloc()
+    for _ in range(_TICKS):
+        _tick(board, timer, hardware, runtime)
+    allocated = gc.mem_alloc() - start
+    ended = _real_us()
+    gc.enable()
+    tick_bytes = allocated / _TICKS
+    tick_us = (ended - began) / _TICKS
+
+    tick_locked = True
+    micropython.heap_lock()
+    try:
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+    except MemoryError:
+        tick_locked = False
+    micropython.heap_unlock()
+
+    # presses: each side alternately, IRQ edge to display
+    sides = (left, right)
+    gc.collect()
+    gc.disable()
+    press_total = 0
+    for number in range(_PRESSES):
+        pin = sides[number % 2]
+        start = gc.mem_alloc()
+        _press(board, pin, runtime, hardware)
+        press_total += gc.mem_alloc() - start
+        _release(board, pin, runtime, hardware, timer)
+    gc.enable()
+    moves_before = board.app.clock.moves()
+
+    press_locked = True
+    for number in range(20):
+        pin = sides[number % 2]
+        micropython.heap_lock()
+        try:
+            _press(board, pin, runtime, hardware)
+        except MemoryError:
+            press_locked = False
+        micropython.heap_unlock()
+        _release(board, pin, runtime, hardware, timer)
+    moves_after = board.app.clock.moves()
+
+    # one display frame: render a side and send it (forced to differ)
+    from firmware import frames
+
+    display = hardware.displays[0]
+    frame = bytearray(frames.FRAME_SIZE)
+    began = _real_us()
+    for _ in range(_TICKS):
+        frames.render_side(frame, board.app.clock, 0, vclock.ticks_ms())
+        display.valid = False
+        display.show_frame(frame)
+    frame_us = (_real_us() - began) / _TICKS
+
+    print(
+        json.dumps(
+            {
+                "alloc_bytes_per_tick": tick_bytes,
+                "tick_runs_with_heap_locked": tick_locked,
+                "alloc_bytes_per_press": press_total / _PRESSES,
+                "press_runs_with_heap_locked": press_locked,
+                "moves_counted_under_heap_lock": moves_after - moves_before,
+                "heap_after_boot_bytes": after_boot - before_boot,
+                "heap_in_use_after_boot_bytes": after_boot,
+                "cpu_us_per_tick": tick_us,
+                "cpu_us_per_display_frame": frame_us,
+            }
+        )
+    )
+    board.app.hardware.stop()
+    return 0

@@ -1,0 +1,41 @@
+"""Helpers for tests: run clock scripts in-process or through either lane."""
+
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = sys.executable
+
+
+def run_cli(files, mpy=False):
+    """Run ``python -m sim run [--mpy] FILES``; return (status, stdout, stderr)."""
+    command = [PYTHON, "-m", "sim", "run"] + (["--mpy"] if mpy else []) + list(files)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    return done.returncode, done.stdout, done.stderr
+
+
+def run_text(text, name="inline.clock"):
+    """Run script text in-process; return (status, printed lines)."""
+    from sim.runner import run_script
+
+    lines = []
+    status = run_script(name, text, lines.append)
+    return status, lines
+
+
+def fields(state_line):
+    """A state line as a dict (the display value keeps its quotes off)."""
+    result = {}
+    rest = state_line
+    while rest:
+        rest = rest.strip()
+        if not rest:
+            break
+        name, _, rest = rest.partition("=")
+        if rest.startswith('"'):
+            value, _, rest = rest[1:].partition('"')
+        else:
+            value, _, rest = rest.partition(" ")
+        result[name] = value
+    return result
