@@ -1,0 +1,522 @@
+"""The simulated board's ``machine`` module: pins, timers, I2C and the rest, in software.
+
+The firmware imports this in place of MicroPython's ``machine`` and runs
+unchanged; the simulator reaches the same objects through the functions in
+the last section (``reset``, ``drive``, ``timers``, ``attach_i2c``, ...), which
+real ``machine`` does not have. It runs on CPython and inside MicroPython, so
+it keeps to the Python both understand.
+
+Every ``Pin`` with the same id is the same wire. Timers do not run by
+themselves: the simulator's scheduler reads ``period_ms`` and ``next_due`` of
+each active timer and calls ``fire()``. I2C devices are Python objects with
+``write(buf)`` and ``read_into(buf)``, attached per bus and address; an
+absent one (or one whose ``present`` is False) NACKs with ``OSError`` EIO and
+is not touched.
+
+The paths the firmware runs on every tick and press allocate nothing under
+MicroPython: reading a pin, dispatching an edge to its handler in
+``drive``, ``Timer.fire`` and ``I2C.writeto`` into a device (the device's own
+``write`` must not allocate either). That is why they use index loops and
+positional calls only.
+"""
+
+PWRON_RESET = 1
+HARD_RESET = 2
+WDT_RESET = 3
+SOFT_RESET = 5
+
+EIO = 5  # what the rp2 port raises on an I2C NACK
+SOFT_I2C_BUS = -1  # the bus id a SoftI2C joins (MicroPython's old I2C(-1) was software I2C)
+
+_IN = 0
+_OUT = 1
+_OPEN_DRAIN = 2
+_NO_PULL = 0
+_PULL_UP = 1
+_PULL_DOWN = 2
+_FALLING = 4
+_RISING = 8
+_UNDRIVEN = -1
+
+_lines = {}  # pin id -> _Line, shared by every Pin with that id
+_buses = {}  # I2C bus id -> {address: device}
+_timers = []  # every Timer made since reset(), active or not
+_adc_levels = {}  # ADC pin id -> value read_u16() returns
+_pwms = {}  # pin id -> the last PWM made on it
+
+
+class _Board:
+    """Scalar state of the simulated board."""
+
+    def __init__(self):
+        self.watchdog = None
+        self.clock = None  # the simulator's ms clock, time-stamps watchdog feeds
+
+
+_board = _Board()
+
+
+# --- pins ------------------------------------------------------------------
+
+
+class _Line:
+    """One GPIO wire: how the chip drives it, what drives it from outside, its IRQ."""
+
+    def __init__(self, pin_id):
+        self.pin_id = pin_id
+        self.mode = _IN
+        self.pull = _NO_PULL
+        self.output = 0  # the output latch
+        self.external = _UNDRIVEN  # the level driven from outside, or _UNDRIVEN
+        self.handler = None
+        self.trigger = 0
+        self.hard = False
+        self.irq_pin = None  # the Pin on which irq() was called
+
+
+def _line_of(pin_id):
+    line = _lines.get(pin_id)
+    if line is None:
+        line = _Line(pin_id)
+        _lines[pin_id] = line
+    return line
+
+
+def _level(line):
+    """What the pin reads: its own output wins, then the outside driver, then the pull."""
+    mode = line.mode
+    if mode == _OUT:
+        return line.output
+    if mode == _OPEN_DRAIN and line.output == 0:
+        return 0
+    if line.external != _UNDRIVEN:
+        return line.external
+    if line.pull == _PULL_UP:
+        return 1
+    return 0
+
+
+def _edge(line, before):
+    """Call the line's handler if its level moved away from ``before`` in a watched direction."""
+    after = _level(line)
+    if after == before:
+        return
+    handler = line.handler
+    if handler is None:
+        return
+    if after:
+        if line.trigger & _RISING:
+            handler(line.irq_pin)
+    elif line.trigger & _FALLING:
+        handler(line.irq_pin)
+
+
+class Pin:
+    """A GPIO pin; every Pin with the same id shares one simulated line."""
+
+    IN = _IN
+    OUT = _OUT
+    OPEN_DRAIN = _OPEN_DRAIN
+    PULL_UP = _PULL_UP
+    PULL_DOWN = _PULL_DOWN
+    IRQ_FALLING = _FALLING
+    IRQ_RISING = _RISING
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.pin_id = id
+        self.line = _line_of(id)
+        self.init(mode, pull, value)
+
+    def init(self, mode=-1, pull=-1, value=None):
+        """Set what is given; ``-1`` leaves mode or pull as it was, ``pull=None`` removes it."""
+        line = self.line
+        before = _level(line)
+        if value is not None:
+            line.output = 1 if value else 0
+        if mode != -1:
+            if mode not in (_IN, _OUT, _OPEN_DRAIN):
+                raise ValueError("invalid pin mode %r" % (mode,))
+            line.mode = mode
+        if pull is None:
+            line.pull = _NO_PULL
+        elif pull != -1:
+            if pull not in (_NO_PULL, _PULL_UP, _PULL_DOWN):
+                raise ValueError("invalid pin pull %r" % (pull,))
+            line.pull = pull
+        _edge(line, before)
+
+    def value(self, x=None):
+        """The level the pin reads (no argument), or set its output latch to ``x``."""
+        line = self.line
+        if x is None:
+            return _level(line)
+        before = _level(line)
+        line.output = 1 if x else 0
+        _edge(line, before)
+        return None
+
+    def __call__(self, x=None):
+        return self.value(x)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def high(self):
+        self.value(1)
+
+    def low(self):
+        self.value(0)
+
+    def toggle(self):
+        self.value(1 - self.line.output)
+
+    def irq(self, handler=None, trigger=_FALLING | _RISING, hard=False):
+        """Call ``handler(pin)`` on the edges in ``trigger``; ``handler=None`` stops it."""
+        line = self.line
+        line.handler = handler
+        line.trigger = trigger if handler is not None else 0
+        line.hard = hard
+        line.irq_pin = self if handler is not None else None
+
+    def __repr__(self):
+        return "Pin(%r)" % (self.pin_id,)
+
+
+# --- timers ----------------------------------------------------------------
+
+
+class Timer:
+    """A timer the simulator's scheduler fires; inactive until ``init`` is given a period."""
+
+    ONE_SHOT = 0
+    PERIODIC = 1
+
+    def __init__(self, id=-1, mode=1, period=-1, callback=None, freq=None, tick_hz=1000):
+        self.timer_id = id
+        self.mode = mode
+        self.period_ms = 0
+        self.callback = None
+        self.next_due = None  # virtual ms of the next firing, kept by the scheduler
+        self.active = False
+        _timers.append(self)
+        if period != -1 or callback is not None or freq is not None:
+            self.init(mode=mode, period=period, callback=callback, freq=freq, tick_hz=tick_hz)
+
+    def init(self, mode=1, period=-1, callback=None, freq=None, tick_hz=1000):
+        """Start (or restart) the timer: every ``period`` ms, or ``freq`` times a second."""
+        if mode not in (Timer.ONE_SHOT, Timer.PERIODIC):
+            raise ValueError("invalid timer mode %r" % (mode,))
+        if freq is not None:
+            if freq <= 0:
+                raise ValueError("timer freq must be positive")
+            period_ms = int(1000 // freq)
+        elif period > 0:
+            period_ms = period * 1000 // tick_hz
+        else:
+            raise ValueError("the timer needs a period or a freq")
+        if period_ms < 1:
+            raise ValueError("simulated timers run in whole milliseconds, at least 1")
+        self.mode = mode
+        self.period_ms = period_ms
+        self.callback = callback
+        self.next_due = None
+        self.active = True
+
+    def deinit(self):
+        self.active = False
+        self.next_due = None
+
+    def fire(self):
+        """The timer's moment has come: run its callback (a ONE_SHOT timer stops first)."""
+        if not self.active:
+            return
+        if self.mode == 0:
+            self.active = False
+            self.next_due = None
+        callback = self.callback
+        if callback is not None:
+            callback(self)
+
+    def __repr__(self):
+        return "Timer(%r, period_ms=%r, active=%r)" % (self.timer_id, self.period_ms, self.active)
+
+
+# --- I2C -------------------------------------------------------------------
+
+
+def _nack():
+    return OSError(EIO, "EIO")
+
+
+def _memaddr_bytes(memaddr, addrsize):
+    if addrsize not in (8, 16):
+        raise ValueError("addrsize must be 8 or 16")
+    if addrsize == 8:
+        return bytearray((memaddr & 0xFF,))
+    return bytearray(((memaddr >> 8) & 0xFF, memaddr & 0xFF))
+
+
+class I2C:
+    """An I2C controller on bus ``id``; it reaches the devices attached to that bus id."""
+
+    def __init__(self, id, scl=None, sda=None, freq=400000, timeout=50000):
+        self.bus_id = id
+        self.scl = scl
+        self.sda = sda
+        self.freq = freq
+        self.timeout = timeout
+
+    def _device(self, addr):
+        """The device answering at ``addr``; raises EIO (a NACK) if none does."""
+        devices = _buses.get(self.bus_id)
+        if devices is None:
+            raise _nack()
+        device = devices.get(addr)
+        if device is None or not getattr(device, "present", True):
+            raise _nack()
+        return device
+
+    def writeto(self, addr, buf, stop=True):
+        """One write transaction of ``buf``; returns the number of bytes written."""
+        device = self._device(addr)
+        device.write(buf)
+        return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        """The buffers in ``vector`` as one write transaction."""
+        device = self._device(addr)
+        joined = bytearray()
+        for part in vector:
+            joined.extend(part)
+        device.write(joined)
+        return len(joined)
+
+    def readfrom_into(self, addr, buf, stop=True):
+        self._device(addr).read_into(buf)
+
+    def readfrom(self, addr, nbytes, stop=True):
+        buf = bytearray(nbytes)
+        self.readfrom_into(addr, buf)
+        return bytes(buf)
+
+    def writeto_mem(self, addr, memaddr, buf, addrsize=8):
+        device = self._device(addr)
+        joined = _memaddr_bytes(memaddr, addrsize)
+        joined.extend(buf)
+        device.write(joined)
+
+    def readfrom_mem_into(self, addr, memaddr, buf, addrsize=8):
+        device = self._device(addr)
+        device.write(_memaddr_bytes(memaddr, addrsize))
+        device.read_into(buf)
+
+    def readfrom_mem(self, addr, memaddr, nbytes, addrsize=8):
+        buf = bytearray(nbytes)
+        self.readfrom_mem_into(addr, memaddr, buf, addrsize)
+        return bytes(buf)
+
+    def scan(self):
+        """The addresses that answer, in ascending order."""
+        found = []
+        devices = _buses.get(self.bus_id)
+        if devices:
+            for addr in devices:
+                if getattr(devices[addr], "present", True):
+                    found.append(addr)
+        found.sort()
+        return found
+
+
+class SoftI2C(I2C):
+    """Bit-banged I2C on any two pins; it reaches the devices attached to ``SOFT_I2C_BUS``."""
+
+    def __init__(self, scl, sda, freq=400000, timeout=50000):
+        I2C.__init__(self, SOFT_I2C_BUS, scl, sda, freq, timeout)
+
+
+# --- watchdog, PWM, ADC ----------------------------------------------------
+
+
+class WDT:
+    """The watchdog: it never bites here, but records every feed."""
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout_ms = timeout
+        self.feeds = 0
+        self.last_feed_ms = None
+        _board.watchdog = self
+
+    def feed(self):
+        self.feeds += 1
+        clock = _board.clock
+        if clock is not None:
+            self.last_feed_ms = clock()
+
+
+def _pin_id(pin):
+    return pin.pin_id if isinstance(pin, Pin) else pin
+
+
+class PWM:
+    """PWM output on a pin; it records the frequency and duty it was given."""
+
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin_id = _pin_id(pin)
+        self.frequency = 0
+        self.duty = 0
+        self.active = True
+        self.init(freq, duty_u16)
+        _pwms[self.pin_id] = self
+
+    def init(self, freq=0, duty_u16=0):
+        self.freq(freq)
+        self.duty_u16(duty_u16)
+        self.active = True
+
+    def freq(self, value=None):
+        if value is None:
+            return self.frequency
+        if value < 0:
+            raise ValueError("PWM freq must not be negative")
+        self.frequency = value
+        return None
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self.duty
+        if not 0 <= value <= 0xFFFF:
+            raise ValueError("duty_u16 must be 0..65535")
+        self.duty = value
+        return None
+
+    def deinit(self):
+        self.active = False
+
+
+class ADC:
+    """An analogue input; it reads what the simulator set with ``set_adc``."""
+
+    def __init__(self, pin):
+        self.pin_id = _pin_id(pin)
+
+    def read_u16(self):
+        return _adc_levels.get(self.pin_id, 0)
+
+
+# --- the rest of machine ---------------------------------------------------
+
+
+def reset_cause():
+    return PWRON_RESET
+
+
+def freq():
+    return 125_000_000
+
+
+def idle():
+    pass
+
+
+def lightsleep(ms=None):
+    pass
+
+
+def unique_id():
+    return b"SIMBOARD"
+
+
+def disable_irq():
+    return 0
+
+
+def enable_irq(state):
+    pass
+
+
+# --- the simulator's side (not in real machine) ----------------------------
+
+
+def reset():
+    """A fresh board: forget every pin, timer, I2C device, handler, ADC level and PWM.
+
+    (Real ``machine.reset()`` reboots the board; this is the simulator's version of it.)
+    """
+    _lines.clear()
+    _buses.clear()
+    for timer in _timers:
+        timer.deinit()
+    _timers.clear()
+    _adc_levels.clear()
+    _pwms.clear()
+    _board.watchdog = None
+    _board.clock = None
+
+
+def drive(pin_id, level):
+    """Drive line ``pin_id`` from outside to ``level`` (None: stop driving it).
+
+    If what the pin reads changes, and its handler watches that edge, the
+    handler runs now, with the new level already readable.
+    """
+    line = _lines.get(pin_id)
+    if line is None:
+        line = _line_of(pin_id)
+    before = _level(line)
+    if level is None:
+        line.external = _UNDRIVEN
+    elif level:
+        line.external = 1
+    else:
+        line.external = 0
+    _edge(line, before)
+
+
+def pin_level(pin_id):
+    """What line ``pin_id`` reads now (the board's view: output, outside driver, pull)."""
+    return _level(_line_of(pin_id))
+
+
+def timers():
+    """The active timers, in the order they were made."""
+    active = []
+    for timer in _timers:
+        if timer.active:
+            active.append(timer)
+    return active
+
+
+def attach_i2c(bus_id, address, device):
+    """Put ``device`` (``write(buf)``, ``read_into(buf)``) on bus ``bus_id`` at ``address``."""
+    if not 0 <= address <= 0x7F:
+        raise ValueError("I2C address must be 0..127")
+    devices = _buses.get(bus_id)
+    if devices is None:
+        devices = {}
+        _buses[bus_id] = devices
+    devices[address] = device
+
+
+def set_adc(pin_id, value_u16):
+    """Set what ``ADC(pin_id).read_u16()`` returns."""
+    if not 0 <= value_u16 <= 0xFFFF:
+        raise ValueError("ADC value must be 0..65535")
+    _adc_levels[pin_id] = value_u16
+
+
+def set_clock(now_ms):
+    """Give the board a clock (a function returning ms) to time-stamp watchdog feeds."""
+    _board.clock = now_ms
+
+
+def watchdog():
+    """The WDT the firmware started, or None."""
+    return _board.watchdog
+
+
+def pwm_of(pin_id):
+    """The last PWM made on pin ``pin_id``, or None."""
+    return _pwms.get(pin_id)
