@@ -34,7 +34,7 @@ class SegmentDisplay:
         """Set the backpack up (oscillator, display on); False if it does not answer."""
         try:
             driver = self.driver_class(self.bus, address=self.address, auto_write=False)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: adafruit_bus_device's probe found nothing
             self.errors += 1
             return False
         self.driver = driver

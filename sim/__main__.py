@@ -30,7 +30,7 @@ def main(argv=None):
     play = commands.add_parser("play", help="the clock in the terminal, in real time")
     play.add_argument("--control", default="300+3", help="time control (default 300+3)")
     arguments = parser.parse_args(argv)
-    if arguments.mpy:
+    if arguments.command == "run" and arguments.mpy:
         return _run_mpy(arguments.files)
     sys.path.insert(0, ROOT)
     if arguments.command == "play":

@@ -16,6 +16,7 @@ class _Clock:
     def __init__(self):
         self.now_ms = 0
         self.offset = 0
+        self.offset_us = 0
 
 
 CLOCK = _Clock()
@@ -25,6 +26,7 @@ def reset(near_wrap=False):
     """Start virtual time at 0; with ``near_wrap``, the counters 10 s before they wrap."""
     CLOCK.now_ms = 0
     CLOCK.offset = TICKS_PERIOD - NEAR_WRAP_MS if near_wrap else 0
+    CLOCK.offset_us = TICKS_PERIOD - NEAR_WRAP_MS * 1000 if near_wrap else 0
 
 
 def now_ms():
@@ -43,7 +45,7 @@ def ticks_ms():
 
 
 def ticks_us():
-    return ((CLOCK.offset + CLOCK.now_ms) * 1000) & _MASK
+    return (CLOCK.offset_us + CLOCK.now_ms * 1000) & _MASK
 
 
 def ticks_cpu():
