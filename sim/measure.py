@@ -2,7 +2,9 @@
 
 Prints one JSON object: bytes allocated per tick and per lever press (IRQ
 to display), whether those paths run with the heap locked, heap in use
-after boot, and CPU microseconds per tick and per display frame.
+after boot, and CPU microseconds per tick and per display frame. The tick
+and frame costs include the simulated timer and the HT16K33 model, which
+on a board are hardware, so they are an upper bound of the firmware's own.
 """
 
 import gc
@@ -79,6 +81,11 @@ def main(argv):
     gc.enable()
     tick_bytes = allocated / _TICKS
     tick_us = (ended - began) / _TICKS
+    for _ in range(2):  # the best of three runs: the first may include warm-up
+        began = _real_us()
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+        tick_us = min(tick_us, (_real_us() - began) / _TICKS)
 
     tick_locked = True
     micropython.heap_lock()
