@@ -15,7 +15,7 @@ import micropython
 
 from sim import machine as sim_machine
 from sim import vclock
-from sim.world import SimBoard
+from sim.world import SimBoard, fresh_flash
 
 _TICKS = 2000
 _PRESSES = 200
@@ -23,12 +23,6 @@ _PRESSES = 200
 
 def _real_us():
     return time.time_ns() // 1000
-
-
-def _fresh_flash():
-    from sim.runner import _fresh_flash as fresh
-
-    return fresh()
 
 
 def _tick(board, ticker, hardware, runtime):
@@ -51,7 +45,7 @@ def _release(board, pin, runtime, hardware, timer):
 
 
 def main(argv):
-    board = SimBoard(_fresh_flash(), bounce_ms=0)  # the simulated world, not the firmware
+    board = SimBoard(fresh_flash("5400+30"), bounce_ms=0)  # the simulated world, not the firmware
     gc.collect()
     before_boot = gc.mem_alloc()
     board.boot()

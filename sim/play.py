@@ -5,7 +5,6 @@ play/pause key, ``q`` quits. The line shows both displays as read back from
 the simulated HT16K33 chips, so it cannot show what the board would not.
 """
 
-import json
 import os
 import select
 import sys
@@ -15,18 +14,13 @@ import tty
 
 from firmware import engine, timecontrol
 from sim import vclock
-from sim.runner import _fresh_flash, _remove_flash
-from sim.world import SimBoard
+from sim.world import SimBoard, fresh_flash, remove_flash
 
 KEYS = {"a": "lever_left", "z": "lever_left", "l": "lever_right", "m": "lever_right", " ": "play"}
 
 
 def play(control_left, control_right=None, out=sys.stdout):
-    flash = _fresh_flash()
-    with open(os.path.join(flash, "settings.json"), "w") as handle:
-        json.dump(
-            {"control_left": control_left, "control_right": control_right or control_left}, handle
-        )
+    flash = fresh_flash(control_left, control_right)
     board = SimBoard(flash)
     board.boot()
     began = time.monotonic()
@@ -58,7 +52,7 @@ def play(control_left, control_right=None, out=sys.stdout):
         if saved:
             termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
         out.write("\n")
-        _remove_flash(flash)
+        remove_flash(flash)
     return 0
 
 

@@ -6,46 +6,12 @@ malformed. It runs unchanged on CPython and inside MicroPython, so both
 lanes print identical state lines.
 """
 
-import json
-import os
-
 from firmware import engine, timecontrol
 from sim import script as script_module
-from sim.world import SimBoard
+from sim import vclock
+from sim.world import SimBoard, fresh_flash, remove_flash
 
 SIDE_NAMES = ("left", "right")
-_flash_count = [0]
-
-
-def _fresh_flash():
-    """An empty folder for the simulated flash."""
-    try:
-        import tempfile
-
-        return tempfile.mkdtemp(prefix="clockflash-")
-    except ImportError:
-        _flash_count[0] += 1
-        base = "/tmp"
-        try:
-            os.mkdir(base)
-        except OSError:
-            pass
-        path = "%s/clockflash-%d" % (base, _flash_count[0])
-        try:
-            os.mkdir(path)
-        except OSError:
-            for name in os.listdir(path):
-                os.remove(path + "/" + name)
-        return path
-
-
-def _remove_flash(path):
-    try:
-        for name in os.listdir(path):
-            os.remove(path + "/" + name)
-        os.rmdir(path)
-    except OSError:
-        pass
 
 
 def _side(index):
@@ -73,29 +39,18 @@ class Game:
 
     def __init__(self, script):
         self.script = script
-        self.flash = _fresh_flash()
-        with open(self.flash + "/settings.json", "w") as handle:
-            handle.write(
-                json.dumps(
-                    {
-                        "control_left": script.control_left,
-                        "control_right": script.control_right,
-                    }
-                )
-            )
+        self.flash = fresh_flash(script.control_left, script.control_right)
         self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap)
         self.board.boot()
 
     def close(self):
-        _remove_flash(self.flash)
+        remove_flash(self.flash)
 
     def values(self):
         """The state line's fields, in order, as (name, value) pairs."""
         board = self.board
         board.settle()
         clock = board.app.clock
-        from sim import vclock
-
         tick = vclock.ticks_ms()
         return [
             ("at", vclock.now_ms()),

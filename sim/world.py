@@ -7,12 +7,49 @@ firmware's own interrupt handlers, and after each one the main loop runs a
 pass, as it would on the board.
 """
 
+import os
 import sys
 
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
 HOLD_MS = 80  # how long a lever or key stays pressed
+_flash_count = [0]
+
+
+def fresh_flash(control_left=None, control_right=None):
+    """An empty folder for the simulated flash; with controls, their settings file in it."""
+    try:
+        import tempfile
+
+        path = tempfile.mkdtemp(prefix="clockflash-")
+    except ImportError:  # MicroPython
+        _flash_count[0] += 1
+        path = "/tmp/clockflash-%d" % _flash_count[0]
+        for folder in ("/tmp", path):
+            try:
+                os.mkdir(folder)
+            except OSError:
+                pass
+        remove_flash(path, keep_folder=True)
+    if control_left is not None:
+        from firmware import settings
+        from hal.storage import Storage
+
+        data = {"control_left": control_left, "control_right": control_right or control_left}
+        Storage(path).write_json(settings.FILE_NAME, data)
+    return path
+
+
+def remove_flash(path, keep_folder=False):
+    """Delete the simulated flash folder and its files."""
+    try:
+        for name in os.listdir(path):
+            os.remove(path + "/" + name)
+        if not keep_folder:
+            os.rmdir(path)
+    except OSError:
+        pass
 
 
 def _install_machine():
