@@ -1,0 +1,531 @@
+"""Quickplay-finish claims (RULES.md): every path of every edition and setting.
+
+Most games here are played the same way by ``left_to_move``: right's press at
+0 starts left (White); left's move 1 takes 10 s, right's move 1 takes 10 s,
+then left thinks from 20 s until the clock is paused. With ``900`` that
+leaves right 890 s and left 890 s - (pause - 20 s): a pause at 800 s shows
+left 1:50.000.
+"""
+
+import json
+
+import pytest
+
+from firmware import claims, engine
+from firmware import timecontrol as tc
+
+LEFT, RIGHT = 0, 1
+PAUSE = 800_000  # left shows 110_000, right 890_000 with "900"
+
+
+def left_to_move(quickplay="g5", edition="appendix-g", control="900", pause_at=PAUSE, right=None):
+    clock = engine.Clock(tc.parse(control), tc.parse(right) if right else None)
+    clock.press(RIGHT, 0)
+    clock.press(LEFT, 10_000)
+    clock.press(RIGHT, 20_000)
+    assert clock.pause(pause_at)
+    return clock, claims.Claims(clock, quickplay, edition)
+
+
+def right_to_move(quickplay, edition="appendix-g", pause_at=PAUSE):
+    """Right thinks from 10 s with 900 s: a pause at 800 s shows right 1:50.000."""
+    clock = engine.Clock(tc.parse("900"))
+    clock.press(RIGHT, 0)
+    clock.press(LEFT, 10_000)
+    assert clock.pause(pause_at)
+    return clock, claims.Claims(clock, quickplay, edition)
+
+
+def shown(clock, now=PAUSE):
+    return clock.shown_ms(LEFT, now), clock.shown_ms(RIGHT, now)
+
+
+def snapshot(clock, box):
+    sides = tuple(
+        (s.remaining_ms, s.period, s.control, s.flagged, s.moves, s.can_flag) for s in clock.sides
+    )
+    clock_part = (clock.state, clock.mover, clock.turn_used, sides)
+    return clock_part + (box.state, box.claimant, box.result, box.record, list(box.log))
+
+
+# --- the setting ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+@pytest.mark.parametrize("quickplay", claims.QUICKPLAY)
+def test_every_setting_but_g4_under_the_older_edition_is_allowed(quickplay, edition):
+    if edition == "older" and quickplay.startswith("g4"):
+        with pytest.raises(ValueError, match="no 5-second mode"):
+            claims.check_setting(quickplay, edition)
+        with pytest.raises(ValueError, match="no 5-second mode"):
+            claims.Claims(engine.Clock(tc.parse("900")), quickplay, edition)
+    else:
+        claims.check_setting(quickplay, edition)
+
+
+@pytest.mark.parametrize(
+    "quickplay, edition, message",
+    [("g7", "appendix-g", "quickplay setting 'g7'"), ("g5", "2016", "edition '2016'")],
+)
+def test_unknown_setting_or_edition(quickplay, edition, message):
+    with pytest.raises(ValueError, match=message):
+        claims.check_setting(quickplay, edition)
+
+
+# --- Article 15.1 ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, kind, total_ms",
+    [
+        ("300", "blitz", 300_000),
+        ("899", "blitz", 899_000),
+        ("900", "rapid", 900_000),  # at least 15 min
+        ("3599", "rapid", 3_599_000),
+        ("3600", "standard", 3_600_000),  # 60 min is no longer rapid
+        ("300+3", "blitz", 480_000),  # 300 + 60 x 3
+        ("600+5", "rapid", 900_000),  # 600 + 60 x 5
+        ("2700+30", "standard", 4_500_000),
+        ("5400+30", "standard", 7_200_000),
+        ("600d5", "blitz", 600_000),  # a delay gives no time
+        ("600b5", "blitz", 600_000),
+        ("40/5400:1800", "standard", 7_200_000),  # period 2 starts at move 41
+        ("60/600:1800", "blitz", 600_000),  # period 2 starts at move 61
+        ("59/600:1800", "rapid", 2_400_000),  # period 2 starts at move 60
+        ("40/600+10:300+5", "rapid", 1_400_000),  # 600 + 40 x 10 + 300 + 20 x 5
+        ("600j30x5", "rapid", 2_400_000),  # 600 + 60 x 30
+        ("600c20/300", "rapid", 1_500_000),  # 600 + 3 blocks of 300
+        ("*600", "blitz", 600_000),
+    ],
+)
+def test_classify(text, kind, total_ms):
+    control = tc.parse(text)
+    assert claims.game_ms(control) == total_ms
+    assert claims.classify(control) == kind
+
+
+# --- refusals: nothing changes ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "control, pause_at, right, code",
+    [
+        ("900", 790_000, None, "time-2min"),  # 2:00.000 exactly
+        ("900", 20_000, None, "time-2min"),
+        ("300", 200_000, None, "blitz"),  # 1:50 left, but blitz
+        ("5400+30", 5_360_000, None, "has-bonus"),  # 5_450_000 at 20 s: 1:50 left
+        ("1800d5", 1_710_000, None, "has-bonus"),  # 1_795_000, delay 5 s: 1:50 left
+        ("1800b5", 1_705_000, None, "has-bonus"),  # 1_795_000: 1:50 left
+        ("1800", 1_700_000, "1800+10", "has-bonus"),  # the opponent's control counts too
+        ("40/1800:900", 1_700_000, None, "not-last-period"),  # 1:50 left before move 40
+        ("*1800", 1_700_000, None, "special-control"),
+        ("1800j30x5", 1_700_000, None, "special-control"),
+        ("1800c20/300", 1_700_000, None, "special-control"),
+    ],
+)
+def test_claim_refused(control, pause_at, right, code):
+    clock, box = left_to_move("g5", control=control, pause_at=pause_at, right=right)
+    before = snapshot(clock, box)
+    assert box.open(pause_at) == code
+    assert snapshot(clock, box) == before
+    assert box.field() == "none" and box.log == []
+
+
+def test_one_millisecond_under_two_minutes_is_accepted():
+    clock, box = left_to_move("g5", pause_at=790_001)
+    assert clock.shown_ms(LEFT, 790_001) == 119_999
+    assert box.open(790_001) is None
+    assert box.state == "open" and box.claimant == LEFT and box.field() == "open-left"
+    assert box.log == [(790_001, "claim", "left")]
+    assert clock.state == engine.PAUSED
+
+
+def test_claim_in_the_last_period():
+    # 1/1800:900: after move 1 left has 1_790_000 + 900_000 = 2_690_000
+    clock, box = left_to_move("g5", control="1/1800:900", pause_at=2_600_000)
+    assert clock.shown_ms(LEFT, 2_600_000) == 110_000
+    assert box.open(2_600_000) is None
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_quickplay_off(edition):
+    clock, box = left_to_move("off", edition)
+    before = snapshot(clock, box)
+    assert box.open(PAUSE) == "quickplay-off"
+    assert box.decide("draw", PAUSE) == "quickplay-off"
+    assert snapshot(clock, box) == before
+
+
+def test_claim_while_running_or_before_the_start():
+    clock, box = left_to_move("g5")
+    clock.resume(PAUSE)
+    assert box.open(PAUSE + 1000) == "not-paused"
+    fresh = claims.Claims(engine.Clock(tc.parse("900")), "g5", "appendix-g")
+    assert fresh.open(0) == "no-game"
+    assert box.log == [] and fresh.log == []
+
+
+def test_claim_after_the_flag():
+    clock, box = left_to_move("g5")
+    clock.resume(900_000)  # 110 s left: the flag falls at 1_010_000, the clock goes on
+    clock.pause(1_015_000)
+    assert clock.sides[LEFT].flagged and clock.state == engine.PAUSED
+    assert box.open(1_015_000) == "flag-fallen"
+    assert box.state == "none"
+
+
+def test_claim_after_the_opponents_flag():
+    clock = engine.Clock(tc.parse("900"))
+    clock.press(RIGHT, 0)
+    clock.press(LEFT, 790_000)  # left 110_000
+    clock.press(RIGHT, 1_700_000)  # right's flag fell at 1_690_000
+    clock.pause(1_705_000)
+    box = claims.Claims(clock, "g5", "appendix-g")
+    assert clock.shown_ms(LEFT, 1_705_000) == 105_000
+    assert box.open(1_705_000) == "opponent-flag"
+
+
+def test_second_claim_while_one_is_open():
+    clock, box = left_to_move("g5")
+    assert box.open(PAUSE) is None
+    assert box.open(PAUSE + 1) == "claim-open"
+    assert len(box.log) == 1
+
+
+# --- G.4, appendix-g edition ---------------------------------------------------
+
+
+@pytest.mark.parametrize("quickplay", ["g4-increment", "g4-delay"])
+def test_g4_draw(quickplay):
+    clock, box = left_to_move(quickplay)
+    assert box.open(PAUSE) is None
+    assert box.decide("draw", PAUSE + 500) is None
+    assert box.result == "draw" and box.state == "none" and box.field() == "none"
+    assert clock.state == engine.OVER and clock.running() == engine.NOBODY
+    assert shown(clock, 5_000_000) == (110_000, 890_000)  # frozen for good
+    assert not clock.resume(5_000_000) and not clock.press(LEFT, 5_000_000)
+    assert box.open(5_000_000) == "no-game"
+    assert box.log == [(PAUSE, "claim", "left"), (PAUSE + 500, "draw", "left")]
+
+
+@pytest.mark.parametrize("quickplay", ["g4-increment", "g4-delay"])
+def test_g4_refuse_changes_nothing_and_the_player_may_claim_again(quickplay):
+    clock, box = left_to_move(quickplay)
+    assert box.open(PAUSE) is None
+    before = snapshot(clock, box)[:4]
+    assert box.decide("refuse", PAUSE) is None
+    assert snapshot(clock, box)[:4] == before
+    assert box.state == "none" and box.result == "none" and shown(clock) == (110_000, 890_000)
+    assert box.open(PAUSE + 1) is None
+
+
+def test_g4_grant_with_increment():
+    clock, box = left_to_move("g4-increment")
+    assert box.open(PAUSE) is None
+    assert box.decide("grant", PAUSE + 1000) is None
+    assert box.state == "none" and box.result == "none"
+    assert clock.state == engine.PAUSED and clock.mover == LEFT and clock.turn_used == 0
+    for side in clock.sides:
+        assert side.control.kind == tc.STAGES and side.control.text == "0+5"
+        assert side.control.periods == ((0, 0, tc.FISCHER, 5000),) and side.period == 0
+    assert shown(clock) == (115_000, 1_010_000)  # claimant +5 s at once, opponent +2:00
+    assert clock.sides[RIGHT].remaining_ms == 1_010_000
+    clock.resume(900_000)
+    assert clock.shown_ms(LEFT, 910_000) == 105_000
+    clock.press(LEFT, 910_000)
+    assert clock.sides[LEFT].remaining_ms == 110_000  # 115 - 10 + 5
+    assert clock.shown_ms(RIGHT, 915_000) == 1_005_000
+    clock.press(RIGHT, 920_000)
+    assert clock.sides[RIGHT].remaining_ms == 1_005_000  # 1010 - 10 + 5
+    assert clock.moves() == 2 and clock.stage(LEFT, 920_000) == "1"
+    clock.pause(920_000)
+    assert box.open(920_000) == "has-bonus"  # the game now has an increment
+    assert box.log == [
+        (PAUSE, "claim", "left"),
+        (PAUSE + 1000, "grant", "left"),
+        (PAUSE + 1000, "add", "right 120000"),
+        (PAUSE + 1000, "mode", "0+5"),
+    ]
+
+
+def test_g4_grant_with_delay_gives_the_move_in_progress_a_fresh_delay():
+    clock, box = left_to_move("g4-delay")
+    assert clock.turn_used == 780_000
+    assert box.open(PAUSE) is None
+    assert box.decide("grant", PAUSE) is None
+    for side in clock.sides:
+        assert side.control.text == "0d5" and side.period == 0
+        assert side.control.periods == ((0, 0, tc.DELAY, 5000),)
+    assert clock.turn_used == 0 and clock.sides[LEFT].remaining_ms == 110_000
+    assert shown(clock) == (110_000, 1_010_000)
+    clock.resume(900_000)
+    assert clock.shown_ms(LEFT, 904_999) == 110_000 and clock.in_delay(904_999)
+    assert clock.shown_ms(LEFT, 905_000) == 110_000 and not clock.in_delay(905_000)
+    assert clock.shown_ms(LEFT, 906_000) == 109_000
+    clock.press(LEFT, 906_000)
+    assert clock.sides[LEFT].remaining_ms == 109_000
+    assert clock.shown_ms(RIGHT, 911_000) == 1_010_000  # the opponent's delay too
+    assert clock.shown_ms(RIGHT, 913_000) == 1_008_000
+
+
+def test_g4_delay_flag_after_grant_freezes_the_clock():
+    clock, box = left_to_move("g4-delay")
+    box.open(PAUSE)
+    box.decide("grant", PAUSE)
+    clock.resume(900_000)
+    clock.update(1_015_000)  # 5 s delay + 110 s
+    assert clock.state == engine.OVER and clock.first_flag == LEFT
+    assert shown(clock, 1_020_000) == (0, 1_010_000)
+
+
+@pytest.mark.parametrize("outcome", ["postpone", "postpone+2", "reject", "nonsense"])
+def test_g4_outcomes_of_g5_are_refused(outcome):
+    clock, box = left_to_move("g4-increment")
+    box.open(PAUSE)
+    before = snapshot(clock, box)
+    assert box.decide(outcome, PAUSE) == "bad-outcome"
+    assert snapshot(clock, box) == before and box.state == "open"
+
+
+# --- 2015 edition, 10.4: the claim alone is granted --------------------------------
+
+
+def test_2015_g4_increment_is_granted_at_once():
+    clock, box = left_to_move("g4-increment", "2015")
+    assert box.open(PAUSE) is None
+    assert box.state == "none" and box.claimant == engine.NOBODY and box.field() == "none"
+    assert box.result == "none" and clock.state == engine.PAUSED and clock.mover == LEFT
+    assert shown(clock) == (115_000, 1_010_000)
+    assert [s.control.text for s in clock.sides] == ["0+5", "0+5"]
+    assert box.log == [
+        (PAUSE, "claim", "left"),
+        (PAUSE, "grant", "left"),
+        (PAUSE, "add", "right 120000"),
+        (PAUSE, "mode", "0+5"),
+    ]
+    assert box.decide("draw", PAUSE) == "no-claim"
+
+
+def test_2015_g4_delay_is_granted_at_once():
+    clock, box = left_to_move("g4-delay", "2015")
+    assert box.open(PAUSE) is None
+    assert box.state == "none" and clock.turn_used == 0
+    assert shown(clock) == (110_000, 1_010_000)
+    assert [s.control.text for s in clock.sides] == ["0d5", "0d5"]
+    clock.resume(900_000)
+    assert clock.shown_ms(LEFT, 905_000) == 110_000
+    assert clock.shown_ms(LEFT, 907_000) == 108_000
+
+
+# --- G.5, 2015 10.5, older 10.2 ---------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_g5_draw(edition):
+    clock, box = left_to_move("g5", edition)
+    assert box.open(PAUSE) is None
+    assert box.decide("draw", PAUSE) is None
+    assert box.result == "draw" and clock.state == engine.OVER and box.field() == "none"
+    assert shown(clock, 2_000_000) == (110_000, 890_000)
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_g5_postpone(edition):
+    clock, box = left_to_move("g5", edition)
+    box.open(PAUSE)
+    assert box.decide("postpone", PAUSE) is None
+    assert box.state == "postponed" and box.field() == "postponed-left"
+    assert box.claimant == LEFT and box.result == "none"
+    assert clock.state == engine.PAUSED and clock.mover == LEFT
+    assert shown(clock) == (110_000, 890_000)
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_g5_postpone_with_two_minutes(edition):
+    clock, box = left_to_move("g5", edition)
+    box.open(PAUSE)
+    assert box.decide("postpone+2", PAUSE) is None
+    assert box.field() == "postponed-left" and shown(clock) == (110_000, 1_010_000)
+    assert clock.state == engine.PAUSED and clock.mover == LEFT
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_g5_reject_twice_gives_the_opponent_four_minutes(edition):
+    clock, box = left_to_move("g5", edition)
+    assert box.open(PAUSE) is None
+    assert box.decide("reject", PAUSE + 1) is None
+    assert box.state == "none" and shown(clock) == (110_000, 1_010_000)
+    assert clock.state == engine.PAUSED and clock.mover == LEFT
+    assert box.open(PAUSE + 2) is None
+    assert box.decide("reject", PAUSE + 3) is None
+    assert shown(clock) == (110_000, 1_130_000)  # 890 + 2 x 120
+    assert [entry[1] for entry in box.log] == ["claim", "reject", "add"] * 2
+
+
+@pytest.mark.parametrize("outcome", ["grant", "refuse", "postpone+3"])
+def test_g5_outcomes_of_g4_are_refused(outcome):
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    before = snapshot(clock, box)
+    assert box.decide(outcome, PAUSE) == "bad-outcome"
+    assert snapshot(clock, box) == before
+
+
+def test_postponed_claim_stays_marked_after_the_flag_then_drawn():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone", PAUSE)
+    clock.resume(900_000)
+    clock.update(1_010_000)  # 110 s after resuming
+    assert clock.sides[LEFT].flagged and clock.first_flag == LEFT
+    assert clock.state == engine.RUNNING  # no increment: the clock goes on
+    assert box.field() == "postponed-left"
+    assert box.decide("draw", 1_020_000) == "not-paused"
+    clock.pause(1_020_000)
+    assert box.decide("postpone", 1_020_000) == "bad-outcome"
+    assert box.decide("draw", 1_020_000) is None
+    assert box.result == "draw" and clock.state == engine.OVER
+    assert shown(clock, 1_030_000) == (0, 890_000)
+
+
+def test_postponed_claim_rejected_after_the_flag():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone", PAUSE)
+    clock.resume(900_000)
+    clock.pause(1_020_000)  # left's flag fell at 1_010_000
+    assert box.decide("reject", 1_020_000) is None
+    assert box.state == "none" and box.result == "none"
+    assert shown(clock, 1_020_000) == (0, 1_010_000)
+
+
+def test_postponed_claim_rejected_after_the_opponents_flag_adds_nothing():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone", PAUSE)
+    clock.resume(900_000)
+    clock.press(LEFT, 901_000)  # left 109_000; right 890_000 from 901 s
+    clock.pause(1_800_000)  # right's flag fell at 1_791_000
+    assert box.decide("reject", 1_800_000) is None
+    assert box.state == "none" and shown(clock, 1_800_000) == (109_000, 0)
+    assert [entry[1] for entry in box.log] == ["claim", "postpone", "reject"]
+
+
+def test_new_claim_while_one_is_postponed_is_refused():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone", PAUSE)
+    clock.resume(900_000)
+    clock.press(LEFT, 901_000)  # left 109_000
+    clock.press(RIGHT, 902_000)
+    clock.pause(903_000)
+    assert clock.shown_ms(LEFT, 903_000) == 108_000
+    assert box.open(903_000) == "claim-postponed"
+    assert box.field() == "postponed-left"
+
+
+def test_ruling_needs_the_clock_paused_and_the_claimant_to_move():
+    clock, box = left_to_move("g5")
+    assert box.decide("draw", PAUSE) == "no-claim"
+    box.open(PAUSE)
+    clock.resume(900_000)
+    assert box.decide("reject", 901_000) == "not-paused"
+    clock.press(LEFT, 902_000)
+    clock.pause(903_000)
+    before = snapshot(clock, box)
+    assert box.decide("reject", 903_000) == "claim-lapsed"
+    assert snapshot(clock, box) == before
+    assert box.withdraw(903_000) is None and box.state == "none"
+    assert box.withdraw(903_000) == "no-claim"
+
+
+# --- G.6, older Article 11 ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("edition", claims.EDITIONS)
+def test_g6_records_the_claim_and_ends_the_game(edition):
+    clock, box = left_to_move("g6", edition)
+    assert box.open(PAUSE) is None
+    assert box.state == "recorded" and box.field() == "recorded-left" and box.claimant == LEFT
+    assert box.result == "none" and clock.state == engine.OVER
+    assert box.record == {
+        "claimant": "left",
+        "left_ms": 110_000,
+        "right_ms": 890_000,
+        "moves": 1,
+        "control_left": "900",
+        "control_right": "900",
+        "edition": edition,
+        "setting": "g6",
+    }
+    assert json.loads(json.dumps(box.record)) == box.record
+    assert shown(clock, 9_000_000) == (110_000, 890_000)  # frozen for good
+    assert not clock.resume(9_000_000) and not clock.press(LEFT, 9_000_000)
+    assert clock.running() == engine.NOBODY
+    assert box.decide("draw", 9_000_000) == "no-arbiter"
+    assert box.open(9_000_000) == "no-game"
+    assert box.log == [(PAUSE, "claim", "left"), (PAUSE, "record", "left")]
+
+
+def test_g6_claim_by_right():
+    clock, box = right_to_move("g6", "older")
+    assert clock.shown_ms(RIGHT, PAUSE) == 110_000
+    assert box.open(PAUSE) is None
+    assert box.field() == "recorded-right"
+    assert box.record["claimant"] == "right" and box.record["moves"] == 1
+    assert (box.record["left_ms"], box.record["right_ms"]) == (890_000, 110_000)
+
+
+def test_g6_refusals_are_those_of_every_setting():
+    clock, box = left_to_move("g6", pause_at=790_000)
+    assert box.open(790_000) == "time-2min"
+    assert box.state == "none" and clock.state == engine.PAUSED
+
+
+def test_claim_by_right_is_marked_right():
+    clock, box = right_to_move("g5")
+    assert box.open(PAUSE) is None and box.field() == "open-right"
+    assert box.decide("reject", PAUSE) is None
+    assert shown(clock) == (1_010_000, 110_000)
+
+
+# --- adding time ---------------------------------------------------------------------
+
+
+def test_add_time_moves_the_shown_time_of_either_side():
+    clock = engine.Clock(tc.parse("900"))
+    box = claims.Claims(clock, "off", "appendix-g")
+    clock.press(RIGHT, 0)  # left runs from 0
+    assert box.add_time(LEFT, 120_000) is None
+    assert box.add_time(RIGHT, 60_000, 5000) is None
+    assert shown(clock, 10_000) == (1_010_000, 960_000)
+    assert box.log == [(5000, "add", "right 60000")]
+    clock.pause(10_000)
+    assert box.add_time(LEFT, -10_000) is None
+    assert shown(clock, 99_999) == (1_000_000, 960_000)
+    assert box.add_time(LEFT, -1_000_001) == "bad-time"
+    assert shown(clock, 0) == (1_000_000, 960_000)
+
+
+def test_add_time_in_the_delay_and_the_hourglass():
+    clock = engine.Clock(tc.parse("60d5"))
+    box = claims.Claims(clock, "off", "appendix-g")
+    clock.press(RIGHT, 0)
+    assert box.add_time(LEFT, 1000) is None
+    assert clock.shown_ms(LEFT, 3000) == 61_000  # inside the delay
+    assert clock.shown_ms(LEFT, 8000) == 58_000  # 3 s past it
+    glass = engine.Clock(tc.parse("*60"))
+    box = claims.Claims(glass, "off", "appendix-g")
+    glass.press(RIGHT, 0)
+    assert box.add_time(RIGHT, 5000) is None and box.add_time(LEFT, 5000) is None
+    assert shown(glass, 10_000) == (55_000, 75_000)
+
+
+def test_add_time_refused_after_the_flag_and_in_byo_yomi():
+    clock, box = left_to_move("g5")
+    clock.resume(900_000)
+    clock.pause(1_015_000)  # left's flag fell at 1_010_000
+    assert box.add_time(LEFT, 120_000) == "flag-fallen"
+    assert clock.shown_ms(LEFT, 1_015_000) == 0
+    byo = engine.Clock(tc.parse("600j30x5"))
+    assert claims.Claims(byo, "g5", "2015").add_time(LEFT, 1000) == "special-control"
