@@ -1,0 +1,83 @@
+"""Lever and key edges: the first closing edge counts, bounce and release never do."""
+
+import sys
+
+import pytest
+
+from sim import machine as sim_machine
+from sim import vclock
+
+
+@pytest.fixture
+def inputs():
+    sys.modules["machine"] = sim_machine
+    sim_machine.reset()
+    vclock.reset()
+    vclock.install()
+    from hal.inputs import QUIET_MS, EdgeInputs
+
+    pins = [sim_machine.Pin(n, sim_machine.Pin.IN, sim_machine.Pin.PULL_UP) for n in (14, 15)]
+    edge_inputs = EdgeInputs(pins, [0, 0])
+    edge_inputs.enable(sim_machine.Pin)
+    edge_inputs.quiet_ms = QUIET_MS
+    return edge_inputs
+
+
+def at(ms, pin, level):
+    vclock.set_now(ms)
+    sim_machine.drive(pin, level)
+
+
+def events(inputs):
+    found = []
+    index = inputs.pop()
+    while index >= 0:
+        found.append((index, inputs.popped_tick))
+        index = inputs.pop()
+    return found
+
+
+def test_first_closing_edge_is_stored_with_its_tick(inputs):
+    at(1000, 14, 0)
+    for ms, level in ((1001, 1), (1002, 0), (1003, 1), (1004, 0)):  # bounce
+        at(ms, 14, level)
+    assert events(inputs) == [(0, 1000)]
+
+
+def test_release_chatter_never_counts(inputs):
+    at(1000, 14, 0)
+    inputs.rearm(1050)  # still closed: stays disarmed
+    for ms, level in ((1080, 1), (1081, 0), (1082, 1), (1083, 0), (1084, 1)):
+        at(ms, 14, level)
+    inputs.rearm(1084 + inputs.quiet_ms - 1)  # not quiet long enough yet
+    at(1084 + inputs.quiet_ms, 14, 0)  # so this closing edge is still bounce
+    assert events(inputs) == [(0, 1000)]
+
+
+def test_rearmed_after_quiet_open_contact(inputs):
+    at(1000, 14, 0)
+    at(1080, 14, 1)
+    inputs.rearm(1080 + inputs.quiet_ms)
+    at(1200, 14, 0)
+    assert events(inputs) == [(0, 1000), (0, 1200)]
+
+
+def test_two_levers_in_order(inputs):
+    at(500, 15, 0)
+    at(501, 14, 0)
+    assert events(inputs) == [(1, 500), (0, 501)]
+
+
+def test_a_full_ring_drops_and_counts(inputs):
+    from hal import inputs as inputs_module
+
+    ms = 0
+    stored = 0
+    for _ in range(inputs_module._RING + 5):
+        ms += 100
+        at(ms, 14, 0)
+        at(ms + 10, 14, 1)
+        inputs.rearm(ms + 10 + inputs.quiet_ms)
+        stored += 1
+    assert inputs.dropped == stored - (inputs_module._RING - 1)
+    assert len(events(inputs)) == inputs_module._RING - 1
