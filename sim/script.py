@@ -5,6 +5,7 @@ line and what is wrong; nothing is run for a malformed script.
 """
 
 from firmware import timecontrol
+from firmware.inputs import NAMES as KEY_NAMES
 
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
@@ -199,6 +200,10 @@ def _action(words, number):
         if not arguments:
             raise ScriptError(number, "expect needs at least one FIELD=VALUE")
         return action, [_expectation(word, number) for word in arguments]
+    if action in ("key", "hold") and arguments and arguments[0] not in KEY_NAMES:
+        raise ScriptError(
+            number, "no key %r; the keys are %s" % (arguments[0], ", ".join(KEY_NAMES))
+        )
     if action == "key":
         if len(arguments) != 1:
             raise ScriptError(number, "expected: key NAME")

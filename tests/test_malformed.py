@@ -47,8 +47,9 @@ def test_nothing_runs_in_a_malformed_script():
 
 
 def test_unknown_key_name_is_a_script_error():
-    status, lines = run_text("control 300\nat 0 key turbo\n", "bad.clock")
-    assert status == 2 and "no key 'turbo'" in lines[0]
+    status, lines = run_text("control 300\nat 0 show\nat 1 key turbo\n", "bad.clock")
+    assert status == 2 and len(lines) == 1
+    assert lines[0].startswith("bad.clock:3: no key 'turbo'; the keys are lever_left,")
 
 
 def test_failed_expect_prints_line_expectation_and_state():
