@@ -16,6 +16,7 @@ help:
 	@echo "make sim        run the clock in the terminal simulator"
 	@echo "make bench      print the figures and write bench/latest.json"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
+	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -66,3 +67,60 @@ sim: setup
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
+
+# --- on the board ---
+# make deploy BOARD=pico PORT=/dev/ttyACM0    compile, copy to the board, restart it
+# make selftest BOARD=pico PORT=/dev/ttyACM0  the clock scripts on the board (not built yet)
+MPREMOTE    := $(VENV)/bin/mpremote
+BOARD_NAMES := $(filter-out __init__ capabilities sim,$(basename $(notdir $(wildcard boards/*.py))))
+BOARD_DIRS  := firmware hal boards lib
+
+.PHONY: deploy selftest board-args
+
+board-args:
+	@bad=0; \
+	case " $(BOARD_NAMES) " in \
+		*" $(BOARD) "*) [ -n "$(BOARD)" ] || bad=1 ;; \
+		*) bad=1 ;; \
+	esac; \
+	if [ $$bad = 1 ]; then \
+		if [ -z "$(BOARD)" ]; then echo "BOARD is not given." >&2; \
+		elif [ "$(BOARD)" = sim ]; then echo "BOARD=sim is the simulator: make sim runs it." >&2; \
+		else echo "BOARD=$(BOARD) is not one of the boards of boards/." >&2; fi; \
+		echo "  BOARD must be one of: $(BOARD_NAMES)" >&2; \
+	fi; \
+	if [ -z "$(PORT)" ]; then \
+		bad=1; \
+		echo "PORT is not given: the board's serial port, e.g. PORT=/dev/ttyACM0 (Pico)" >&2; \
+		echo "  or PORT=/dev/ttyUSB0 (ESP32-DevKitC); '$(MPREMOTE) devs' lists them." >&2; \
+	fi; \
+	if [ $$bad = 1 ]; then \
+		echo "usage: make $(or $(filter deploy selftest,$(MAKECMDGOALS)),deploy) BOARD=pico PORT=/dev/ttyACM0" >&2; \
+		exit 2; \
+	fi
+
+deploy: board-args
+	@$(MAKE) --no-print-directory mpy
+	@$(PY) -m boards.capabilities $(BOARD)
+	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
+	@set -e; \
+	dirs=$$(cd build/mpy && find $(BOARD_DIRS) -type d | sort); \
+	make_dirs=$$(printf 'import os\nfor d in "%s".split():\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n' "$$(echo $$dirs)"); \
+	set -- connect '$(PORT)' exec "$$make_dirs"; \
+	for d in $$dirs; do \
+		files=$$(find build/mpy/$$d -maxdepth 1 -name '*.mpy' | sort); \
+		if [ -n "$$files" ]; then set -- "$$@" + cp $$files ":$$d/"; fi; \
+	done; \
+	set -- "$$@" + cp build/board.txt :board.txt + cp tools/board_main.py :main.py + reset; \
+	echo "mpremote connect $(PORT): folders $$(echo $$dirs), their .mpy files, board.txt, main.py, reset"; \
+	$(MPREMOTE) "$$@"
+	@echo "deployed: $(BOARD) on $(PORT); the board restarted into the clock"
+
+selftest: board-args
+	@echo "make selftest: not possible yet; nothing was run on $(PORT)." >&2
+	@echo "  Running tests/scenarios/*.clock on the board needs an on-board runner that does" >&2
+	@echo "  not exist yet: a script for 'mpremote run' that plays each script against the" >&2
+	@echo "  board's own pins, timer and displays and prints the end state lines, plus a way" >&2
+	@echo "  to copy the runner's modules and the scripts to the board. Until then the" >&2
+	@echo "  scenarios run on the host (make scenarios) and inside MicroPython (make test)." >&2
+	@exit 1

@@ -1,9 +1,19 @@
 """Board definitions as data: pins, buses, addresses and polarity per board."""
 
 
+def _is_name(name):
+    """Letters, digits and underscores, starting with a letter (no str.isalnum on the board)."""
+    if not isinstance(name, str) or not name or not name[0].isalpha():
+        return False
+    for char in name:
+        if not (char.isalpha() or char.isdigit() or char == "_"):
+            return False
+    return True
+
+
 def load(name):
     """The board module ``boards.<name>``; ValueError if there is none."""
-    if not name or not name.replace("_", "").isalpha():
+    if not _is_name(name):
         raise ValueError("board name %r is not a name" % (name,))
     try:
         module = __import__("boards." + name, None, None, ("NAME",))

@@ -1,9 +1,23 @@
-"""ESP32-DevKitC (ESP32-WROOM-32): I2C0 on GPIO21/22, levers and keys on input-capable pins.
+"""ESP32-DevKitC (ESP32-WROOM-32): the clock's wiring.
 
-GPIO34–39 have no internal pull-ups, so the inputs use pins that do.
+Both HT16K33 backpacks hang on I2C0: SDA on GPIO21, SCL on GPIO22, 3V3 and
+GND beside them; the left display answers at 0x70 (no jumper), the right one
+at 0x71 (jumper A0 bridged). The two lever microswitches and the four keys
+each close a contact from their GPIO to GND, with the ESP32's internal
+pull-ups on: left lever GPIO32, right lever GPIO33, play/pause GPIO25, set
+GPIO26, plus GPIO27, minus GPIO14. GPIO34-39 are left out of that job (no
+internal pull-ups), and so are the strapping pins 0, 2, 5, 12 and 15 (a
+closed contact at reset would change the boot mode or the flash voltage).
+The passive piezo buzzer is driven with PWM from GPIO23. The running side's
+status LEDs sit on GPIO18 (left) and GPIO19 (right), each through a 330 ohm
+resistor to GND. The battery is measured on GPIO35 (ADC1, which keeps working
+with Wi-Fi on, unlike ADC2) through a divider of 200 kohm from the battery's
+plus to GPIO35 and 100 kohm from GPIO35 to GND, with 100 nF across the lower
+resistor: the ADC sees a third of the battery voltage.
 """
 
 NAME = "esp32"
+CHIP = "esp32"
 I2C_ID = 0
 I2C_SCL = 22
 I2C_SDA = 21
@@ -21,6 +35,12 @@ INPUTS = {
 }
 ACTIVE_LOW = True
 BUZZER_PIN = 23
+# Status LEDs for the running side (None where a board has none).
+LED_LEFT = 18
+LED_RIGHT = 19
+# The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage.
+BATTERY_ADC_PIN = 35
+BATTERY_DIVIDER = (1, 3)
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"

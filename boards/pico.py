@@ -1,6 +1,20 @@
-"""Raspberry Pi Pico / Pico W (RP2040): I2C0 on GP4/GP5, levers and keys on GP14–GP19."""
+"""Raspberry Pi Pico / Pico W (RP2040): the clock's wiring.
+
+Both HT16K33 backpacks hang on I2C0: SDA on GP4 (pin 6), SCL on GP5 (pin 7),
+3V3 and GND beside them; the left display answers at 0x70 (no jumper), the
+right one at 0x71 (jumper A0 bridged). The two lever microswitches and the
+four keys each close a contact from their GPIO to GND, with the RP2040's
+internal pull-ups on: left lever GP14, right lever GP15, play/pause GP16,
+set GP17, plus GP18, minus GP19. The passive piezo buzzer is driven with PWM
+from GP13. The running side's status LEDs sit on GP20 (left) and GP21
+(right), each through a 330 ohm resistor to GND. The battery pack feeds VSYS
+through a Schottky diode; the Pico's own divider puts VSYS/3 on GP29 (ADC3),
+so nothing else is wired for the battery. On a Pico W, GP29 is shared with
+the wireless chip's SPI clock: read it only while the radio is idle.
+"""
 
 NAME = "pico"
+CHIP = "rp2040"
 I2C_ID = 0
 I2C_SCL = 5
 I2C_SDA = 4
@@ -18,6 +32,12 @@ INPUTS = {
 }
 ACTIVE_LOW = True
 BUZZER_PIN = 13
+# Status LEDs for the running side (None where a board has none).
+LED_LEFT = 20
+LED_RIGHT = 21
+# The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage.
+BATTERY_ADC_PIN = 29
+BATTERY_DIVIDER = (1, 3)
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"

@@ -1,0 +1,56 @@
+# The clock frozen into a MicroPython firmware image. From a MicroPython checkout:
+#
+#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/clock/manifest.py
+#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/clock/manifest.py
+#
+# ADAFRUIT_LIB_DIR, an environment variable the builder sets, is the folder
+# that holds the Adafruit packages adafruit_ht16k33/ and adafruit_bus_device/
+# as .py sources, for example after
+#
+#   pip install --no-deps --target /tmp/clock-lib \
+#       adafruit-circuitpython-ht16k33==4.6.17 adafruit-circuitpython-busdevice==5.2.17
+#   export ADAFRUIT_LIB_DIR=/tmp/clock-lib
+#
+# Left unset, it is the site-packages folder of this repository's .venv
+# (made by `make setup`, with the versions pinned in requirements.txt).
+#
+# Nothing is needed from micropython-lib: besides the Adafruit drivers the
+# firmware imports only modules built into MicroPython (machine, micropython,
+# time, os, json, array), so there is no require() here.
+#
+# The build runs this file with the manifest functions (metadata, include,
+# require, package, module, freeze) predefined and with this folder as the
+# current directory.
+# ruff: noqa: F821
+
+import glob
+import os
+
+metadata(
+    version="0.1.0",
+    description="Chess clock firmware: timing engine, hardware layer and board pin maps",
+)
+
+# The port's own frozen modules (on rp2 and esp32 these mount the filesystem
+# at boot). A board with a manifest of its own, such as RPI_PICO_W, would
+# include "$(BOARD_DIR)/manifest.py" instead.
+include("$(PORT_DIR)/boards/manifest.py")
+
+package("firmware")
+package("hal")
+package("boards")
+
+adafruit_lib = os.environ.get("ADAFRUIT_LIB_DIR")
+if not adafruit_lib:
+    found = sorted(glob.glob(".venv/lib/python3*/site-packages"))
+    adafruit_lib = os.path.abspath(found[-1]) if found else ""
+if not os.path.isdir(os.path.join(adafruit_lib, "adafruit_ht16k33")):
+    raise Exception(
+        "set ADAFRUIT_LIB_DIR to the folder holding adafruit_ht16k33/ and adafruit_bus_device/"
+        " (now %r)" % adafruit_lib
+    )
+# Only the modules the firmware uses: the 7-segment driver and its I2C device.
+package(
+    "adafruit_ht16k33", files=["__init__.py", "ht16k33.py", "segments.py"], base_path=adafruit_lib
+)
+package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path=adafruit_lib)
