@@ -6,9 +6,9 @@ interpreters. Virtual time is integer milliseconds since the simulation
 began; the tick counters may start just before their wrap.
 """
 
-TICKS_PERIOD = 1 << 30
+from firmware.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+
 _MASK = TICKS_PERIOD - 1
-_HALF = TICKS_PERIOD >> 1
 NEAR_WRAP_MS = 10_000
 
 
@@ -50,14 +50,6 @@ def ticks_us():
 
 def ticks_cpu():
     return ticks_us()
-
-
-def ticks_add(ticks, delta):
-    return (ticks + delta) & _MASK
-
-
-def ticks_diff(later, earlier):
-    return ((later - earlier + _HALF) & _MASK) - _HALF
 
 
 def ticks_less(first, second):
