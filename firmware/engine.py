@@ -294,6 +294,26 @@ class Clock:
             side.block_ms = control.byo_ms
             side.byo_left = control.byo_count
 
+    def set_moves(self, white_moves):
+        """The arbiter's correction of the move counter (clock paused or not started).
+
+        White has completed ``white_moves``; Black as many if White is to move,
+        else one fewer. Each side's period becomes the one its next move belongs
+        to; no time is added or taken by the correction itself.
+        """
+        if self.white == NOBODY or white_moves < 0:
+            return False
+        black = 1 - self.white
+        black_moves = white_moves if self.mover == self.white else white_moves - 1
+        if black_moves < 0:
+            return False
+        for index, moves in ((self.white, white_moves), (black, black_moves)):
+            side = self.sides[index]
+            side.moves = moves
+            if side.control.kind == tc.STAGES:
+                side.period = side.control.period_of_move(moves + 1)
+        return True
+
     def pause(self, now):
         """Stop both clocks; the turn keeps what it used so far."""
         if self.state != RUNNING:

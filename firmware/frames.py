@@ -63,3 +63,33 @@ def render_side(frame, clock, index, now):
             frame[2] |= DOT
         if clock.elapsed(now) % _BLINK_MS >= _BLINK_ON_MS:
             frame[3] |= DOT
+
+
+# Characters a 7-segment digit can show, and their segments, for text screens.
+TEXT_CHARS = " 0123456789AbCdEFGHIJLnoPqrStUvy-"
+TEXT_SEGMENTS = (
+    b"\x00\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x77\x7c\x39\x5e\x79\x71\x3d"
+    b"\x76\x30\x1e\x38\x54\x5c\x73\x67\x50\x6d\x78\x3e\x1c\x6e\x40"
+)
+
+
+def render_text(frame, text):
+    """Write up to 4 characters of ``text`` into ``frame`` (menu screens, drawn on change)."""
+    index = 0
+    while index < 4:
+        char = text[index] if index < len(text) else " "
+        position = TEXT_CHARS.find(char)
+        frame[index] = TEXT_SEGMENTS[position] if position >= 0 else BLANK
+        index += 1
+    frame[4] = 0
+
+
+def render_number(frame, number):
+    """A whole number 0–9999, right-aligned."""
+    digit = 3
+    value = number if number < 10_000 else 9999
+    while digit >= 0:
+        frame[digit] = DIGITS[value % 10] if (value or digit == 3) else BLANK
+        value //= 10
+        digit -= 1
+    frame[4] = 0

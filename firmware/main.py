@@ -21,7 +21,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     hardware = Hardware(board, flash_root)
     settings = settings_module.load(hardware.storage)
     left, right = settings.controls()
-    app = App(hardware, left, right)
+    app = App(hardware, left, right, settings.quickplay, settings.edition)
     app.settings = settings
     hardware.start()
     return app

@@ -1,10 +1,10 @@
-"""The clock's settings: the time control of each side, read from storage.
+"""The clock's settings: each side's time control and the event's claim rules.
 
 A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
 """
 
-from firmware import timecontrol
+from firmware import claims, timecontrol
 
 FILE_NAME = "settings.json"
 DEFAULT_CONTROL = "5400+30"
@@ -16,6 +16,8 @@ class Settings:
     def __init__(self):
         self.control_left = DEFAULT_CONTROL
         self.control_right = DEFAULT_CONTROL
+        self.quickplay = "off"
+        self.edition = "appendix-g"
         self.error = None
 
     def controls(self):
@@ -28,13 +30,23 @@ class Settings:
             raise ValueError("settings are not an object")
         left = data.get("control_left", DEFAULT_CONTROL)
         right = data.get("control_right", left)
+        quickplay = data.get("quickplay", "off")
+        edition = data.get("edition", "appendix-g")
         timecontrol.parse(left)
         timecontrol.parse(right)
+        claims.check_setting(quickplay, edition)
         self.control_left = left
         self.control_right = right
+        self.quickplay = quickplay
+        self.edition = edition
 
     def to_dict(self):
-        return {"control_left": self.control_left, "control_right": self.control_right}
+        return {
+            "control_left": self.control_left,
+            "control_right": self.control_right,
+            "quickplay": self.quickplay,
+            "edition": self.edition,
+        }
 
 
 def load(storage):

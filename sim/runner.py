@@ -6,12 +6,15 @@ malformed. It runs unchanged on CPython and inside MicroPython, so both
 lanes print identical state lines.
 """
 
-from firmware import engine, timecontrol
+from firmware import arbiter, engine, timecontrol
 from sim import script as script_module
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 SIDE_NAMES = ("left", "right")
+PRESS_MS = 80
+LONG_MS = 2100
+PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
 def _side(index):
@@ -39,9 +42,16 @@ class Game:
 
     def __init__(self, script):
         self.script = script
-        self.flash = fresh_flash(script.control_left, script.control_right)
+        self.flash = fresh_flash(
+            script.control_left, script.control_right, script.quickplay, script.edition
+        )
         self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap)
         self.board.boot()
+        self.offset_ms = 0  # virtual time the arbiter's key sequences took
+
+    def run_to(self, script_ms):
+        """Advance to script time ``script_ms``."""
+        self.board.run_due(script_ms + self.offset_ms)
 
     def close(self):
         remove_flash(self.flash)
@@ -51,10 +61,14 @@ class Game:
         board = self.board
         board.settle()
         clock = board.app.clock
+        claims = board.app.claims
         tick = vclock.ticks_ms()
+        state = engine.STATE_NAMES[clock.state]
+        if claims.state == "open" and clock.state == engine.PAUSED:
+            state = "claim"
         return [
-            ("at", vclock.now_ms()),
-            ("state", engine.STATE_NAMES[clock.state]),
+            ("at", vclock.now_ms() - self.offset_ms),
+            ("state", state),
             ("left", clock.shown_ms(0, tick)),
             ("right", clock.shown_ms(1, tick)),
             ("running", _side(clock.running())),
@@ -64,8 +78,8 @@ class Game:
             ("right_stage", clock.stage(1, tick)),
             ("flag", _flag_field(clock)),
             ("first_flag", _side(clock.first_flag)),
-            ("claim", "none"),
-            ("result", "none"),
+            ("claim", claims.field()),
+            ("result", claims.result),
             ("display", board.display_text()),
         ]
 
@@ -100,10 +114,26 @@ class Game:
             board.press(arguments[0])
         elif action == "hold":
             board.press(arguments[0], arguments[1])
+        elif action in ("claim", "decide", "add", "setmoves"):
+            self.arbiter_sequence(action, arguments)
         elif action == "unplug":
             board.unplug(SIDE_NAMES.index(arguments[0]))
         elif action == "plug":
             board.plug(SIDE_NAMES.index(arguments[0]))
+
+    def arbiter_sequence(self, action, arguments):
+        """Carry out an arbiter statement by its documented key sequence (docs/arbiter.md).
+
+        The keys are pressed at 0.4 s a press, a long press held 2.1 s; the time
+        this takes is left out of script time (the clock is paused meanwhile).
+        """
+        keys = arbiter_keys(self.board.app, action, arguments)
+        board = self.board
+        start = vclock.now_ms()
+        for name, hold_ms in keys:
+            board.press(name, hold_ms)
+            board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
+        self.offset_ms += vclock.now_ms() - start
 
     def failures(self, expectations):
         """The expectations that do not hold now."""
@@ -120,6 +150,44 @@ class Game:
             elif value != wanted:
                 failed.append((field, wanted, tolerance))
         return failed
+
+
+def arbiter_keys(app, action, arguments):
+    """The key presses, as (key name, hold ms), that carry out an arbiter statement."""
+    if action == "claim":
+        return [("plus", LONG_MS)]
+    if action == "decide":
+        claims = app.claims
+        postponed = claims.state == "postponed"
+        keys = [("plus", LONG_MS)] if postponed or app.arbiter.screen != arbiter.RULING else []
+        offered = arbiter.outcomes_for(claims.quickplay, postponed)
+        if arguments[0] in offered:
+            steps = offered.index(arguments[0])
+        else:
+            steps = 0  # not offered here: confirm the first, which the firmware refuses
+            keys.append(("play", PRESS_MS))
+            return keys
+        keys += [("plus", PRESS_MS)] * steps + [("set", PRESS_MS)]
+        return keys
+    if action == "add":
+        side, amount = arguments
+        keys = [("set", LONG_MS), ("lever_" + side, PRESS_MS)]
+        key = "plus" if amount >= 0 else "minus"
+        left = abs(amount)
+        for unit in arbiter.UNITS_MS:
+            keys += [(key, PRESS_MS)] * (left // unit)
+            left %= unit
+            keys.append(("set", PRESS_MS))
+        keys.append(("play", PRESS_MS))
+        return keys
+    if action == "setmoves":
+        wanted = arguments[0]
+        current = app.clock.moves()
+        key = "plus" if wanted >= current else "minus"
+        return (
+            [("minus", LONG_MS)] + [(key, PRESS_MS)] * abs(wanted - current) + [("play", PRESS_MS)]
+        )
+    raise ValueError("no key sequence for %r" % action)
 
 
 def _describe(field, wanted, tolerance):
@@ -144,7 +212,7 @@ def run_script(path, text, out):
     status = 0
     try:
         for number, time_ms, action, arguments in script.statements:
-            game.board.run_due(time_ms)
+            game.run_to(time_ms)
             if action == "expect":
                 failed = game.failures(arguments)
                 if failed:

@@ -4,7 +4,7 @@
 line and what is wrong; nothing is run for a malformed script.
 """
 
-from firmware import timecontrol
+from firmware import claims, timecontrol
 from firmware.inputs import NAMES as KEY_NAMES
 
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
@@ -29,7 +29,7 @@ FIELDS = (
 )
 TIME_FIELDS = ("at", "left", "right")
 # Statements of the contract that this firmware does not carry out yet.
-NOT_YET = ("claim", "decide", "add", "setmoves", "power")
+NOT_YET = ("power",)
 _MAX_BOUNCE_MS = 50
 
 
@@ -48,6 +48,7 @@ class Script:
         self.edition = "appendix-g"
         self.bounce_ms = 3
         self.near_wrap = False
+        self.setting_line = 0
         self.statements = []  # (line, time_ms, action, arguments)
 
 
@@ -142,10 +143,12 @@ def _header(script, words, number):
         if len(arguments) != 1 or arguments[0] not in QUICKPLAY:
             raise ScriptError(number, "quickplay must be one of " + ", ".join(QUICKPLAY))
         script.quickplay = arguments[0]
+        script.setting_line = number
     elif keyword == "edition":
         if len(arguments) != 1 or arguments[0] not in EDITIONS:
             raise ScriptError(number, "edition must be one of " + ", ".join(EDITIONS))
         script.edition = arguments[0]
+        script.setting_line = number
     elif keyword == "bounce":
         if len(arguments) != 1 or not arguments[0].isdigit():
             raise ScriptError(number, "expected: bounce MS (whole milliseconds)")
@@ -222,11 +225,15 @@ def _action(words, number):
     if action == "add":
         if len(arguments) != 2 or arguments[0] not in SIDES or arguments[1][:1] not in "+-":
             raise ScriptError(number, "expected: add left|right +DURATION or -DURATION")
-        return action, arguments
+        try:
+            amount = parse_duration(arguments[1][1:])
+        except ValueError as error:
+            raise ScriptError(number, "add: %s" % error)
+        return action, [arguments[0], -amount if arguments[1][0] == "-" else amount]
     if action == "setmoves":
         if len(arguments) != 1 or not arguments[0].isdigit():
             raise ScriptError(number, "expected: setmoves N")
-        return action, arguments
+        return action, [int(arguments[0])]
     if action == "power":
         if arguments not in (["off"], ["on"]):
             raise ScriptError(number, "expected: power off|on")
@@ -268,4 +275,8 @@ def parse(text):
         script.statements.append((number, time_ms, action, arguments))
     if script.control_left is None:
         raise ScriptError(0, "no control statement: the script must set a time control")
+    try:
+        claims.check_setting(script.quickplay, script.edition)
+    except ValueError as error:
+        raise ScriptError(script.setting_line, "event setting: %s" % error)
     return script

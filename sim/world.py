@@ -17,7 +17,7 @@ HOLD_MS = 80  # how long a lever or key stays pressed
 _flash_count = [0]
 
 
-def fresh_flash(control_left=None, control_right=None):
+def fresh_flash(control_left=None, control_right=None, quickplay="off", edition="appendix-g"):
     """An empty folder for the simulated flash; with controls, their settings file in it."""
     try:
         import tempfile
@@ -36,7 +36,12 @@ def fresh_flash(control_left=None, control_right=None):
         from firmware import settings
         from hal.storage import Storage
 
-        data = {"control_left": control_left, "control_right": control_right or control_left}
+        data = {
+            "control_left": control_left,
+            "control_right": control_right or control_left,
+            "quickplay": quickplay,
+            "edition": edition,
+        }
         Storage(path).write_json(settings.FILE_NAME, data)
     return path
 

@@ -18,7 +18,11 @@ CASES = [
     ("control left=300\n", 1, "needs both sides"),
     ("control 300\nquickplay g7\n", 2, "quickplay must be one of"),
     ('control 300\nat 0 expect display=" 5.00\n', 2, "unclosed double quote"),
-    ("control 300\nat 0 claim\n", 2, "not supported by this firmware yet"),
+    ("control 300\nquickplay g4-increment\nedition older\n", 3, "no 5-second mode"),
+    ("control 300\nat 0 decide maybe\n", 2, "decide must be one of"),
+    ("control 300\nat 0 add left 2:00\n", 2, "+DURATION or -DURATION"),
+    ("control 300\nat 0 add left +2:75\n", 2, "seconds must be under 60"),
+    ("control 300\nat 0 setmoves -1\n", 2, "expected: setmoves N"),
     ("control 300\nat 0 power off\n", 2, "not supported by this firmware yet"),
     ("control 300\nbounce -3\n", 2, "bounce MS"),
 ]

@@ -1,0 +1,224 @@
+"""The arbiter's procedures on the keys, while the clock is paused.
+
+Every procedure starts with a long press (2 s), so a key touched by accident
+during a game never changes a time or a setting (keys other than play/pause
+do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
+
+- hold ``plus``: open a quickplay-finish claim for the player to move (or the
+  ruling on a postponed claim). ``plus``/``minus`` choose the outcome,
+  ``set`` confirms, ``play`` leaves without a ruling.
+- hold ``set``: correct a time. A lever chooses the side; ``plus``/``minus``
+  change the amount by the unit shown; ``set`` changes the unit (1 min,
+  1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it.
+- hold ``minus``: correct the move counter. ``plus``/``minus`` change it,
+  ``play`` applies it.
+"""
+
+from micropython import const
+
+from firmware import claims as claims_module
+from firmware import engine, frames
+from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.ticks import ticks_add, ticks_diff
+
+HOLD_MS = const(2000)
+MESSAGE_MS = const(3000)
+
+IDLE = const(0)
+RULING = const(1)
+ADJUST = const(2)
+MOVES = const(3)
+MESSAGE = const(4)
+
+UNITS_MS = (60_000, 1000, 100, 10, 1)
+G4_OUTCOMES = ("draw", "grant", "refuse")
+G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject")
+FINAL_OUTCOMES = ("draw", "reject")
+OUTCOME_TEXT = {
+    "draw": "drA",
+    "grant": "GrAn",
+    "refuse": "rEF",
+    "postpone": "PoSt",
+    "postpone+2": "Po 2",
+    "reject": "rEJ",
+}
+REFUSAL_TEXT = {
+    "quickplay-off": "oFF",
+    "claim-open": "CLA",
+    "claim-postponed": "PoSt",
+    "no-game": "GAnE",
+    "not-paused": "PAU",
+    "special-control": "tYPE",
+    "has-bonus": "Inc",
+    "blitz": "bLtz",
+    "flag-fallen": "FLAG",
+    "opponent-flag": "FLAG",
+    "not-last-period": "PEr",
+    "time-2min": "t 2",
+    "bad-time": "tInE",
+    "bad-outcome": "oUt",
+    "claim-lapsed": "LAPS",
+    "no-claim": "no",
+}
+
+
+def outcomes_for(quickplay, postponed):
+    """The outcomes offered, in the order ``plus`` steps through them."""
+    if postponed:
+        return FINAL_OUTCOMES
+    return G5_OUTCOMES if quickplay == "g5" else G4_OUTCOMES
+
+
+class Arbiter:
+    """The procedures' state: which screen is up and what it holds."""
+
+    def __init__(self, clock, claims):
+        self.clock = clock
+        self.claims = claims
+        self.screen = IDLE
+        self.choice = 0
+        self.side = engine.NOBODY
+        self.unit = 0
+        self.amount_ms = 0
+        self.moves = 0
+        self.message = ""
+        self.message_until = 0
+        self.changed = True  # the screen must be drawn again
+
+    def active(self):
+        return self.screen != IDLE
+
+    def _show(self, screen):
+        self.screen = screen
+        self.changed = True
+
+    def refuse(self, code, now):
+        """Show why a procedure was refused, for a few seconds."""
+        self.message = REFUSAL_TEXT.get(code, "no")
+        self.message_until = ticks_add(now, MESSAGE_MS)
+        self._show(MESSAGE)
+
+    def on_long_press(self, key, now):
+        """A key held for 2 s while the clock is paused starts a procedure."""
+        if self.clock.state != engine.PAUSED or self.screen != IDLE:
+            return
+        if key == KEY_PLUS:
+            claims = self.claims
+            if claims.state == "postponed":
+                self.choice = 0
+                self._show(RULING)
+                return
+            refused = claims.open(now)
+            if refused is not None:
+                self.refuse(refused, now)
+            elif claims.state == "open":
+                self.choice = 0
+                self._show(RULING)
+        elif key == KEY_SET:
+            self.side = engine.NOBODY
+            self.unit = 0
+            self.amount_ms = 0
+            self._show(ADJUST)
+        elif key == KEY_MINUS:
+            if self.clock.white == engine.NOBODY:
+                self.refuse("no-game", now)
+                return
+            self.moves = self.clock.moves()
+            self._show(MOVES)
+
+    def on_press(self, key, now):
+        """A short press (or a lever) while a screen is up; True if it was used."""
+        screen = self.screen
+        if screen == IDLE:
+            return False
+        if screen == MESSAGE:  # any key clears a message and then acts as usual
+            self._show(IDLE)
+            return False
+        if screen == RULING:
+            self._ruling_key(key, now)
+        elif screen == ADJUST:
+            self._adjust_key(key, now)
+        elif screen == MOVES:
+            if key == KEY_PLUS:
+                self.moves += 1
+            elif key == KEY_MINUS and self.moves > 0:
+                self.moves -= 1
+            elif key == KEY_PLAY:
+                self.clock.set_moves(self.moves)
+                self.claims.log.append((now, "moves", self.moves))
+                self._show(IDLE)
+                return True
+        self.changed = True
+        return True
+
+    def _ruling_key(self, key, now):
+        claims = self.claims
+        offered = outcomes_for(claims.quickplay, claims.state == "postponed")
+        if key == KEY_PLUS:
+            self.choice = (self.choice + 1) % len(offered)
+        elif key == KEY_MINUS:
+            self.choice = (self.choice - 1) % len(offered)
+        elif key == KEY_SET:
+            refused = claims.decide(offered[self.choice], now)
+            if refused is not None:
+                self.refuse(refused, now)
+            else:
+                self._show(IDLE)
+        elif key == KEY_PLAY:
+            self._show(IDLE)  # the claim stays open; hold plus to come back
+
+    def _adjust_key(self, key, now):
+        if key == LEVER_LEFT or key == LEVER_RIGHT:
+            self.side = key
+        elif key == KEY_PLUS:
+            self.amount_ms += UNITS_MS[self.unit]
+        elif key == KEY_MINUS:
+            self.amount_ms -= UNITS_MS[self.unit]
+        elif key == KEY_SET:
+            self.unit = (self.unit + 1) % len(UNITS_MS)
+        elif key == KEY_PLAY:
+            if self.side == engine.NOBODY or self.amount_ms == 0:
+                self._show(IDLE)
+                return
+            refused = self.claims.add_time(self.side, self.amount_ms, now)
+            if refused is not None:
+                self.refuse(refused, now)
+            else:
+                self._show(IDLE)
+
+    def tick(self, now):
+        """Let a message screen time out."""
+        if self.screen == MESSAGE and ticks_diff(now, self.message_until) >= 0:
+            self._show(IDLE)
+
+    def draw(self, frame, index):
+        """Draw side ``index`` of the current screen into ``frame``."""
+        screen = self.screen
+        if screen == MESSAGE:
+            frames.render_text(frame, "no" if index == 0 else self.message)
+        elif screen == RULING:
+            claims = self.claims
+            offered = outcomes_for(claims.quickplay, claims.state == "postponed")
+            if index == claims.claimant:
+                frames.render_text(frame, OUTCOME_TEXT[offered[self.choice]])
+            else:
+                frames.render_text(frame, "CLA")
+        elif screen == ADJUST:
+            if index == 0:
+                side = "-" if self.side == engine.NOBODY else "Lr"[self.side]
+                frames.render_text(frame, "A" + side + " " + str(self.unit + 1))
+            else:
+                amount = self.amount_ms
+                frames.render_time(frame, amount if amount >= 0 else -amount)
+                if amount < 0:
+                    frame[0] = frames.TEXT_SEGMENTS[frames.TEXT_CHARS.find("-")]
+        elif screen == MOVES:
+            if index == 0:
+                frames.render_text(frame, "n")
+            else:
+                frames.render_number(frame, self.moves)
+
+
+def claims_for(clock, quickplay, edition):
+    """The event's claim procedures on ``clock``."""
+    return claims_module.Claims(clock, quickplay, edition)
