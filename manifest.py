@@ -54,3 +54,6 @@ package(
     "adafruit_ht16k33", files=["__init__.py", "ht16k33.py", "segments.py"], base_path=adafruit_lib
 )
 package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path=adafruit_lib)
+# The menu keys' short and long presses, and the tick helpers it reads.
+module("adafruit_debouncer.py", base_path=adafruit_lib)
+module("adafruit_ticks.py", base_path=adafruit_lib)

@@ -4,16 +4,16 @@
 the interrupt handlers stored (each with the tick of its first contact
 edge), lets a flag fall when its time has come, and redraws both displays.
 During a game it allocates nothing. Levers and the play/pause key act on
-their first edge; ``set``, ``plus`` and ``minus`` act on release (a short
-press) or after being held for 2 s (a long press), and only for the
-arbiter's procedures while the clock is paused (``firmware.arbiter``).
+their first edge; ``set``, ``plus`` and ``minus`` act as short presses
+(after release) or long presses (held 2 s), as ``hardware.keys`` reports
+them, and only for the arbiter's procedures while the clock is paused
+(``firmware.arbiter``).
 """
 
 from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.ticks import ticks_diff
 
 _FIRST_KEY = KEY_SET
 _LAST_KEY = KEY_MINUS
@@ -30,8 +30,6 @@ class App:
         self.claims = claims_module.Claims(self.clock, quickplay, edition)
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
-        self.key_down = [0] * (_LAST_KEY + 1)  # tick of each key's closing edge
-        self.key_held = bytearray(_LAST_KEY + 1)  # 1 while a key is down, 2 once held long
 
     def step(self, now):
         """One pass of the main loop at tick ``now``."""
@@ -50,9 +48,7 @@ class App:
         """Act on input ``index`` whose contact closed at ``tick``."""
         clock = self.clock
         if index >= _FIRST_KEY:
-            self.key_down[index] = tick
-            self.key_held[index] = 1
-            return
+            return  # the menu keys act through hardware.keys
         if self.arbiter.on_press(index, tick):
             return
         if index == LEVER_LEFT or index == LEVER_RIGHT:
@@ -64,21 +60,17 @@ class App:
                 clock.resume(tick)
 
     def watch_keys(self, now):
-        """Short presses on release, long presses after 2 s held."""
-        inputs = self.hardware.inputs
-        held = self.key_held
+        """Hand the menu keys' short and long presses to the arbiter's procedures."""
+        keys = self.hardware.keys
+        keys.update()
         index = _FIRST_KEY
         while index <= _LAST_KEY:
-            if held[index]:
-                if inputs.armed[index]:  # open and quiet again: released
-                    if held[index] == 1:
-                        self.arbiter.on_press(index, now)
-                    held[index] = 0
-                elif held[index] == 1 and (
-                    ticks_diff(now, self.key_down[index]) >= arbiter_module.HOLD_MS
-                ):
-                    held[index] = 2
-                    self.arbiter.on_long_press(index, now)
+            if keys.long[index]:
+                self.arbiter.on_long_press(index, now)
+            count = keys.short[index]
+            while count > 0:
+                self.arbiter.on_press(index, now)
+                count -= 1
             index += 1
 
     def refresh(self, now):

@@ -4,9 +4,10 @@ Every procedure starts with a long press (2 s), so a key touched by accident
 during a game never changes a time or a setting (keys other than play/pause
 do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
 
-- hold ``plus``: open a quickplay-finish claim for the player to move (or the
-  ruling on a postponed claim). ``plus``/``minus`` choose the outcome,
-  ``set`` confirms, ``play`` leaves without a ruling.
+- hold ``plus``: open a quickplay-finish claim for the player to move (or
+  come back to the open one). ``plus``/``minus`` choose the outcome, ``set``
+  confirms, ``play`` leaves without a ruling. With a claim postponed, hold
+  ``plus`` says ``PoSt``; ``set`` then opens the later ruling on it.
 - hold ``set``: correct a time. A lever chooses the side; ``plus``/``minus``
   change the amount by the unit shown; ``set`` changes the unit (1 min,
   1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it.
@@ -82,6 +83,7 @@ class Arbiter:
         self.amount_ms = 0
         self.moves = 0
         self.message = ""
+        self.code = ""
         self.message_until = 0
         self.changed = True  # the screen must be drawn again
 
@@ -94,6 +96,7 @@ class Arbiter:
 
     def refuse(self, code, now):
         """Show why a procedure was refused, for a few seconds."""
+        self.code = code
         self.message = REFUSAL_TEXT.get(code, "no")
         self.message_until = ticks_add(now, MESSAGE_MS)
         self._show(MESSAGE)
@@ -104,8 +107,8 @@ class Arbiter:
             return
         if key == KEY_PLUS:
             claims = self.claims
-            if claims.state == "postponed":
-                self.choice = 0
+            if claims.state == "open":
+                self.choice = 0  # back to the ruling on the claim already made
                 self._show(RULING)
                 return
             refused = claims.open(now)
@@ -131,8 +134,12 @@ class Arbiter:
         screen = self.screen
         if screen == IDLE:
             return False
-        if screen == MESSAGE:  # any key clears a message and then acts as usual
-            self._show(IDLE)
+        if screen == MESSAGE:
+            if key == KEY_SET and self.code == "claim-postponed":
+                self.choice = 0  # the later ruling on the postponed claim (G.5 b)
+                self._show(RULING)
+                return True
+            self._show(IDLE)  # any other key clears the message and acts as usual
             return False
         if screen == RULING:
             self._ruling_key(key, now)

@@ -7,16 +7,18 @@ Everything the interrupt handlers touch exists before they are enabled.
 import machine
 from adafruit_ht16k33.segments import Seg7x4
 
-from firmware.inputs import NAMES
+from firmware.arbiter import HOLD_MS
+from firmware.inputs import KEY_MINUS, KEY_SET, NAMES
 from hal.displays import SegmentDisplay
 from hal.i2c_bus import I2CBus
 from hal.inputs import EdgeInputs
+from hal.keys import KeyButtons
 from hal.storage import Storage
 from hal.ticker import Ticker
 
 
 class Hardware:
-    """What the app drives: ``inputs``, ``displays``, ``ticker``, ``storage``."""
+    """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``."""
 
     def __init__(self, board, flash_root=None):
         self.board = board
@@ -26,6 +28,7 @@ class Hardware:
         for name in NAMES:
             pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
         self.inputs = EdgeInputs(pins, [active] * len(pins))
+        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, HOLD_MS)
         i2c = machine.I2C(
             board.I2C_ID,
             scl=machine.Pin(board.I2C_SCL),

@@ -159,7 +159,12 @@ def arbiter_keys(app, action, arguments):
     if action == "decide":
         claims = app.claims
         postponed = claims.state == "postponed"
-        keys = [("plus", LONG_MS)] if postponed or app.arbiter.screen != arbiter.RULING else []
+        keys = []
+        if app.arbiter.screen != arbiter.RULING:
+            if postponed:
+                keys = [("plus", LONG_MS), ("set", PRESS_MS)]  # "PoSt", then its ruling
+            elif claims.state == "open":
+                keys = [("plus", LONG_MS)]  # back to the open claim's ruling
         offered = arbiter.outcomes_for(claims.quickplay, postponed)
         if arguments[0] in offered:
             steps = offered.index(arguments[0])

@@ -35,7 +35,7 @@ _MAX_BOUNCE_MS = 50
 
 class ScriptError(Exception):
     def __init__(self, line, message):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.line = line
         self.message = message
 

@@ -36,12 +36,19 @@ def test_malformed_in_process(text, line, words):
     assert words in lines[0]
 
 
-def test_malformed_through_the_command_line(tmp_path):
-    bad = tmp_path / "bad.clock"
-    bad.write_text("control 300\nat 1 press left\nat 0.5 show\n")
-    status, out, err = run_cli([str(bad)])
+@pytest.mark.parametrize("mpy", [False, True])
+def test_malformed_through_the_command_line(tmp_path, mpy):
+    files = []
+    for number, (text, _, _) in enumerate(CASES):
+        bad = tmp_path / ("bad%02d.clock" % number)
+        bad.write_text(text)
+        files.append(str(bad))
+    status, out, err = run_cli(files, mpy)
     assert status == 2
-    assert "bad.clock:3: time goes backwards" in out
+    lines = out.splitlines()
+    assert len(lines) == len(CASES)
+    for line, (_, number, words) in zip(lines, CASES, strict=True):
+        assert ".clock:%d: " % number in line and words in line
     assert "Traceback" not in out + err
 
 
