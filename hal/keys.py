@@ -38,14 +38,24 @@ class KeyButtons:
             )
         self.short = bytearray(last + 1)  # short presses completed at the last update
         self.long = bytearray(last + 1)  # 1 if a long press began at the last update
+        self.idle = bytearray(b"\x01" * (last + 1))  # released and nothing left to report
 
     def update(self):
         """Read every key's state once; fill ``short`` and ``long``."""
         inputs = self.inputs
         index = self.first
         while index <= self.last:
+            released = inputs.armed[index]
+            if released and self.idle[index]:
+                self.short[index] = 0  # an untouched key costs nothing on the tick
+                self.long[index] = 0
+                index += 1
+                continue
             button = self.buttons[index - self.first]
-            button.update(0 if inputs.armed[index] else 1)
+            button.update(0 if released else 1)
             self.short[index] = button.short_count
             self.long[index] = 1 if button.long_press else 0
+            self.idle[index] = (
+                1 if released and not button.value and button.short_counter == 0 else 0
+            )
             index += 1
