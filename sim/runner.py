@@ -182,7 +182,9 @@ def arbiter_keys(app, action, arguments):
         for unit in arbiter.UNITS_MS:
             keys += [(key, PRESS_MS)] * (left // unit)
             left %= unit
-            keys.append(("set", PRESS_MS))
+            if not left:
+                break
+            keys.append(("set", PRESS_MS))  # on to the next, smaller unit
         keys.append(("play", PRESS_MS))
         return keys
     if action == "setmoves":
