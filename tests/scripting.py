@@ -39,3 +39,21 @@ def fields(state_line):
             value, _, rest = rest.partition(" ")
         result[name] = value
     return result
+
+
+def edge_inputs_on(pin_numbers):
+    """A fresh simulated board in virtual time, with ``hal.inputs.EdgeInputs`` on
+    pull-up pins ``pin_numbers`` (contacts close to ground), interrupts enabled."""
+    from sim import machine as sim_machine
+    from sim import vclock
+
+    sys.modules["machine"] = sim_machine
+    sim_machine.reset()
+    vclock.reset()
+    vclock.install()
+    from hal.inputs import EdgeInputs
+
+    pins = [sim_machine.Pin(n, sim_machine.Pin.IN, sim_machine.Pin.PULL_UP) for n in pin_numbers]
+    inputs = EdgeInputs(pins, [0] * len(pins))
+    inputs.enable(sim_machine.Pin)
+    return inputs

@@ -1,24 +1,17 @@
 """Lever and key edges: the first closing edge counts, bounce and release never do."""
 
-import sys
-
 import pytest
 
 from sim import machine as sim_machine
 from sim import vclock
+from tests.scripting import edge_inputs_on
 
 
 @pytest.fixture
 def inputs():
-    sys.modules["machine"] = sim_machine
-    sim_machine.reset()
-    vclock.reset()
-    vclock.install()
-    from hal.inputs import QUIET_MS, EdgeInputs
+    from hal.inputs import QUIET_MS
 
-    pins = [sim_machine.Pin(n, sim_machine.Pin.IN, sim_machine.Pin.PULL_UP) for n in (14, 15)]
-    edge_inputs = EdgeInputs(pins, [0, 0])
-    edge_inputs.enable(sim_machine.Pin)
+    edge_inputs = edge_inputs_on((14, 15))
     edge_inputs.quiet_ms = QUIET_MS
     return edge_inputs
 

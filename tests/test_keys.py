@@ -1,27 +1,19 @@
 """Menu keys: a short press is reported once after release, a long press once while held."""
 
-import sys
-
 import pytest
 
 from sim import machine as sim_machine
 from sim import vclock
+from tests.scripting import edge_inputs_on
 
 TICK = 20
 
 
 @pytest.fixture
 def keys():
-    sys.modules["machine"] = sim_machine
-    sim_machine.reset()
-    vclock.reset()
-    vclock.install()
-    from hal.inputs import EdgeInputs
     from hal.keys import KeyButtons
 
-    pins = [sim_machine.Pin(n, sim_machine.Pin.IN, sim_machine.Pin.PULL_UP) for n in (17, 18)]
-    inputs = EdgeInputs(pins, [0, 0])
-    inputs.enable(sim_machine.Pin)
+    inputs = edge_inputs_on((17, 18))
     return inputs, KeyButtons(inputs, 0, 1, 2000)
 
 
