@@ -52,7 +52,10 @@ class App:
         if self.arbiter.on_press(index, tick):
             return
         if index == LEVER_LEFT or index == LEVER_RIGHT:
-            clock.press(index, tick)
+            if clock.state == engine.PAUSED:
+                self.arbiter.lever_while_paused(index, tick)
+            else:
+                clock.press(index, tick)
         elif index == KEY_PLAY:
             if clock.state == engine.RUNNING:
                 clock.pause(tick)

@@ -10,7 +10,11 @@ do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
   ``plus`` says ``PoSt``; ``set`` then opens the later ruling on it.
 - hold ``set``: correct a time. A lever chooses the side; ``plus``/``minus``
   change the amount by the unit shown; ``set`` changes the unit (1 min,
-  1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it.
+  1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it. Holding ``plus`` there
+  gives the chosen side the standard bonus at once: +2:00 in a standard
+  game, +1:00 in rapid and blitz.
+- a lever moved while the clock is paused changes nothing; the display says
+  ``LEvr`` (left) or ``rLEv`` (right) for 3 s and the event log keeps it.
 - hold ``minus``: correct the move counter. ``plus``/``minus`` change it,
   ``play`` applies it.
 """
@@ -103,6 +107,9 @@ class Arbiter:
 
     def on_long_press(self, key, now):
         """A key held for 2 s while the clock is paused starts a procedure."""
+        if self.screen == ADJUST and key == KEY_PLUS:
+            self._bonus(now)
+            return
         if self.clock.state != engine.PAUSED or self.screen != IDLE:
             return
         if key == KEY_PLUS:
@@ -193,6 +200,27 @@ class Arbiter:
             else:
                 self._show(IDLE)
 
+    def _bonus(self, now):
+        """The quick penalty or bonus (7.5, 12.9): +2:00 in standard, +1:00 in rapid
+        and blitz, to the side chosen with its lever, in one long press of plus."""
+        if self.side == engine.NOBODY:
+            return
+        control = self.clock.sides[self.side].control
+        amount = 120_000 if claims_module.classify(control) == "standard" else 60_000
+        refused = self.claims.add_time(self.side, amount, now)
+        if refused is not None:
+            self.refuse(refused, now)
+        else:
+            self._show(IDLE)
+
+    def lever_while_paused(self, index, now):
+        """A lever moved while the clock is paused: nothing changes, the display says so."""
+        self.claims.log.append((now, "lever-while-paused", index))
+        self.code = "lever"
+        self.message = "LEvr" if index == LEVER_LEFT else "rLEv"
+        self.message_until = ticks_add(now, MESSAGE_MS)
+        self._show(MESSAGE)
+
     def tick(self, now):
         """Let a message screen time out."""
         if self.screen == MESSAGE and ticks_diff(now, self.message_until) >= 0:
@@ -202,7 +230,8 @@ class Arbiter:
         """Draw side ``index`` of the current screen into ``frame``."""
         screen = self.screen
         if screen == MESSAGE:
-            frames.render_text(frame, "no" if index == 0 else self.message)
+            both = index == 1 or self.code == "lever"
+            frames.render_text(frame, self.message if both else "no")
         elif screen == RULING:
             claims = self.claims
             offered = outcomes_for(claims.quickplay, claims.state == "postponed")
