@@ -36,9 +36,6 @@ MOVES = const(3)
 MESSAGE = const(4)
 
 UNITS_MS = (60_000, 1000, 100, 10, 1)
-G4_OUTCOMES = ("draw", "grant", "refuse")
-G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject")
-FINAL_OUTCOMES = ("draw", "reject")
 OUTCOME_TEXT = {
     "draw": "drA",
     "grant": "GrAn",
@@ -64,14 +61,9 @@ REFUSAL_TEXT = {
     "bad-outcome": "oUt",
     "claim-lapsed": "LAPS",
     "no-claim": "no",
+    "lever-left": "LEvr",
+    "lever-right": "rLEv",
 }
-
-
-def outcomes_for(quickplay, postponed):
-    """The outcomes offered, in the order ``plus`` steps through them."""
-    if postponed:
-        return FINAL_OUTCOMES
-    return G5_OUTCOMES if quickplay == "g5" else G4_OUTCOMES
 
 
 class Arbiter:
@@ -167,7 +159,7 @@ class Arbiter:
 
     def _ruling_key(self, key, now):
         claims = self.claims
-        offered = outcomes_for(claims.quickplay, claims.state == "postponed")
+        offered = claims_module.outcomes(claims.quickplay, claims.state == "postponed")
         if key == KEY_PLUS:
             self.choice = (self.choice + 1) % len(offered)
         elif key == KEY_MINUS:
@@ -216,10 +208,7 @@ class Arbiter:
     def lever_while_paused(self, index, now):
         """A lever moved while the clock is paused: nothing changes, the display says so."""
         self.claims.log.append((now, "lever-while-paused", index))
-        self.code = "lever"
-        self.message = "LEvr" if index == LEVER_LEFT else "rLEv"
-        self.message_until = ticks_add(now, MESSAGE_MS)
-        self._show(MESSAGE)
+        self.refuse("lever-left" if index == LEVER_LEFT else "lever-right", now)
 
     def tick(self, now):
         """Let a message screen time out."""
@@ -230,11 +219,11 @@ class Arbiter:
         """Draw side ``index`` of the current screen into ``frame``."""
         screen = self.screen
         if screen == MESSAGE:
-            both = index == 1 or self.code == "lever"
+            both = index == 1 or self.code.startswith("lever")
             frames.render_text(frame, self.message if both else "no")
         elif screen == RULING:
             claims = self.claims
-            offered = outcomes_for(claims.quickplay, claims.state == "postponed")
+            offered = claims_module.outcomes(claims.quickplay, claims.state == "postponed")
             if index == claims.claimant:
                 frames.render_text(frame, OUTCOME_TEXT[offered[self.choice]])
             else:
@@ -253,8 +242,3 @@ class Arbiter:
                 frames.render_text(frame, "n")
             else:
                 frames.render_number(frame, self.moves)
-
-
-def claims_for(clock, quickplay, edition):
-    """The event's claim procedures on ``clock``."""
-    return claims_module.Claims(clock, quickplay, edition)

@@ -54,6 +54,13 @@ _G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject")
 _FINAL_OUTCOMES = ("draw", "reject")  # the later ruling on a postponed claim
 
 
+def outcomes(quickplay, postponed):
+    """The rulings the arbiter can give on a claim, in the order the keys offer them."""
+    if postponed:
+        return _FINAL_OUTCOMES
+    return _G5_OUTCOMES if quickplay == "g5" else _G4_OUTCOMES
+
+
 def check_setting(quickplay, edition):
     """Raise ValueError unless ``quickplay`` and ``edition`` can be used together."""
     if quickplay not in QUICKPLAY:
@@ -196,12 +203,9 @@ class Claims:
             return "quickplay-off"
         if self.quickplay == "g6":
             return "no-arbiter"
-        if self.state == "open":
-            valid = _G5_OUTCOMES if self.quickplay == "g5" else _G4_OUTCOMES
-        elif self.state == "postponed":
-            valid = _FINAL_OUTCOMES
-        else:
+        if self.state != "open" and self.state != "postponed":
             return "no-claim"
+        valid = outcomes(self.quickplay, self.state == "postponed")
         if outcome not in valid:
             return "bad-outcome"
         clock = self.clock

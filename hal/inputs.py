@@ -89,7 +89,3 @@ class EdgeInputs:
                 ):
                     self.armed[index] = 1
             index += 1
-
-    def is_closed(self, index):
-        """True while input ``index``'s contact reads closed."""
-        return self.pins[index].value() == self.active[index]

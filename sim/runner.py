@@ -7,6 +7,7 @@ lanes print identical state lines.
 """
 
 from firmware import arbiter, engine, timecontrol
+from firmware import claims as claims_module
 from sim import script as script_module
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
@@ -165,7 +166,7 @@ def arbiter_keys(app, action, arguments):
                 keys = [("plus", LONG_MS), ("set", PRESS_MS)]  # "PoSt", then its ruling
             elif claims.state == "open":
                 keys = [("plus", LONG_MS)]  # back to the open claim's ruling
-        offered = arbiter.outcomes_for(claims.quickplay, postponed)
+        offered = claims_module.outcomes(claims.quickplay, postponed)
         if arguments[0] in offered:
             steps = offered.index(arguments[0])
         else:
