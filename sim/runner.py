@@ -41,12 +41,12 @@ def _seconds_text(ms):
 class Game:
     """One script being played on one simulated board."""
 
-    def __init__(self, script):
+    def __init__(self, script, board_name="sim"):
         self.script = script
         self.flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
-        self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap)
+        self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap, board_name)
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took
 

@@ -115,6 +115,17 @@ class SimBoard:
         self._chatter(pin, start + hold_ms, 1 - closed)
         self.run_due(start)
 
+    def close_contact(self, name, at_ms):
+        """Close the contact ``name`` at ``at_ms`` (not before now), with bounce; it stays
+        closed until ``open_contact``. A press held for as long as someone holds it."""
+        pin = self.pin_of(name)
+        self._cancel(pin)
+        self._chatter(pin, at_ms, 0 if self.board.ACTIVE_LOW else 1)
+
+    def open_contact(self, name, at_ms):
+        """Open the contact ``name`` at ``at_ms`` (not before now), with bounce."""
+        self._chatter(self.pin_of(name), at_ms, 1 if self.board.ACTIVE_LOW else 0)
+
     def _chatter(self, pin, start, level):
         bounce = self.bounce_ms
         self._schedule(start, pin, level)
