@@ -3,7 +3,10 @@
 The tables hold the facts a pin map must respect: which GPIOs a board can
 wire, which are input only or have no internal pulls, which are taken by the
 module or board itself, which are read at reset (strapping), which reach the
-ADC, and which pins can carry I2C. ``check`` returns the problems as
+ADC, and which pins can carry I2C. Every output-capable GPIO of both chips
+can drive PWM (the buzzer), so the output checks cover it. The inputs' pull
+and polarity, the LEDs' polarity, the watchdog's timeout and the battery's
+millivolts are checked too. ``check`` returns the problems as
 sentences (an empty list when the board is sound); it runs on the host (the
 tests, ``make deploy``) and on a board alike.
 """
@@ -12,6 +15,11 @@ from firmware.inputs import NAMES as INPUT_NAMES
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
+# The inputs' pull: the chip's internal pull-up, pull-down, or none (resistors on the board).
+PULLS = ("up", "down", "none")
+# machine.WDT timeouts every chip takes: the RP2040's watchdog counts at most 8388 ms.
+WATCHDOG_MIN_MS = 1000
+WATCHDOG_MAX_MS = 8388
 
 
 class Chip:
@@ -144,7 +152,7 @@ def _roles(board, problems):
     return roles
 
 
-def _check_pin(chip, role, use, pin, problems):
+def _check_pin(chip, role, use, pin, problems, pull="up"):
     if not _is_whole(pin):
         problems.append("%s is %r, not a GPIO number" % (role, pin))
         return
@@ -164,7 +172,7 @@ def _check_pin(chip, role, use, pin, problems):
         return
     if use == _OUT and pin in chip.input_only:
         problems.append("%s: input only, it cannot drive an output" % where)
-    if use == _IN and pin in chip.no_pull:
+    if use == _IN and pin in chip.no_pull and pull != "none":
         problems.append("%s: no internal pull-up or pull-down there" % where)
     if pin in chip.strapping:
         problems.append(
@@ -212,6 +220,44 @@ def _check_battery(chip, board, problems):
         )
 
 
+def _check_polarity(board, problems):
+    """Inputs: a pull that holds the contact's open level; LEDs: a polarity."""
+    active_low = getattr(board, "ACTIVE_LOW", None)
+    if not isinstance(active_low, bool):
+        problems.append("ACTIVE_LOW %r is not True or False" % (active_low,))
+    pull = getattr(board, "INPUT_PULL", None)
+    if pull not in PULLS:
+        problems.append("INPUT_PULL %r is not one of %s" % (pull, ", ".join(PULLS)))
+    elif (pull == "up" and active_low is False) or (pull == "down" and active_low is True):
+        problems.append(
+            "INPUT_PULL %r with ACTIVE_LOW %r: a pressed contact would read like an open one"
+            % (pull, active_low)
+        )
+    if not isinstance(getattr(board, "LED_ACTIVE_HIGH", None), bool):
+        problems.append("LED_ACTIVE_HIGH is missing or not True or False")
+
+
+def _check_figures(board, problems):
+    """The watchdog's timeout and the battery's millivolts."""
+    watchdog = getattr(board, "WATCHDOG_MS", None)
+    if not _is_whole(watchdog) or not WATCHDOG_MIN_MS <= watchdog <= WATCHDOG_MAX_MS:
+        problems.append(
+            "WATCHDOG_MS %r: the watchdog takes %d..%d ms on every chip (RP2040 at most %d)"
+            % (watchdog, WATCHDOG_MIN_MS, WATCHDOG_MAX_MS, WATCHDOG_MAX_MS)
+        )
+    if getattr(board, "BATTERY_ADC_PIN", None) is None:
+        return
+    for name, lowest, highest in (
+        ("BATTERY_LOW_MV", 1800, 12000),
+        ("BATTERY_ADC_FULL_SCALE_MV", 1000, 3600),
+    ):
+        value = getattr(board, name, None)
+        if not _is_whole(value) or not lowest <= value <= highest:
+            problems.append(
+                "%s %r is not whole millivolts in %d..%d" % (name, value, lowest, highest)
+            )
+
+
 def _address(value):
     return "0x%02x" % value if _is_whole(value) else repr(value)
 
@@ -238,9 +284,10 @@ def check(board):
         )
         return problems
     roles = _roles(board, problems)
+    pull = getattr(board, "INPUT_PULL", "up")
     used = {}
     for role, use, pin in roles:
-        _check_pin(chip, role, use, pin, problems)
+        _check_pin(chip, role, use, pin, problems, pull)
         if _is_whole(pin):
             if pin in used:
                 problems.append("GPIO%d is used twice: %s and %s" % (pin, used[pin], role))
@@ -249,6 +296,8 @@ def check(board):
     _check_i2c(chip, board, problems)
     _check_battery(chip, board, problems)
     _check_displays(board, problems)
+    _check_polarity(board, problems)
+    _check_figures(board, problems)
     return problems
 
 

@@ -10,10 +10,13 @@ internal pull-ups), and so are the strapping pins 0, 2, 5, 12 and 15 (a
 closed contact at reset would change the boot mode or the flash voltage).
 The passive piezo buzzer is driven with PWM from GPIO23. The running side's
 status LEDs sit on GPIO18 (left) and GPIO19 (right), each through a 330 ohm
-resistor to GND. The battery is measured on GPIO35 (ADC1, which keeps working
-with Wi-Fi on, unlike ADC2) through a divider of 200 kohm from the battery's
-plus to GPIO35 and 100 kohm from GPIO35 to GND, with 100 nF across the lower
-resistor: the ADC sees a third of the battery voltage.
+resistor to GND. The battery, one 18650 Li-ion cell, feeds the 3V3 pin
+through an AP2112K-3.3 regulator; it is measured on GPIO35 (ADC1, which
+keeps working with Wi-Fi on, unlike ADC2) through a divider of 200 kohm from
+the cell's plus to GPIO35 and 100 kohm from GPIO35 to GND, with 100 nF across
+the lower resistor: the ADC sees a third of the cell's voltage, read with
+11 dB attenuation and the chip's calibration (``ADC.read_uv``).
+docs/boards.md derives BATTERY_LOW_MV.
 """
 
 NAME = "esp32"
@@ -24,7 +27,8 @@ I2C_SDA = 21
 I2C_FREQ = 400_000
 DISPLAY_LEFT = 0x70
 DISPLAY_RIGHT = 0x71
-# Inputs by firmware name: GPIO number. Contacts close to ground, pull-ups on.
+# Inputs by firmware name: GPIO number. Contacts close to ground (ACTIVE_LOW)
+# with the chip's internal pull-ups on (INPUT_PULL: "up", "down" or "none").
 INPUTS = {
     "lever_left": 32,
     "lever_right": 33,
@@ -34,13 +38,22 @@ INPUTS = {
     "minus": 14,
 }
 ACTIVE_LOW = True
+INPUT_PULL = "up"
+# A passive piezo, driven with PWM (the LEDC peripheral).
 BUZZER_PIN = 23
-# Status LEDs for the running side (None where a board has none).
+# Status LEDs for the running side (None where a board has none); lit high.
 LED_LEFT = 18
 LED_RIGHT = 19
+LED_ACTIVE_HIGH = True
 # The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage.
+# read_uv() is calibrated; BATTERY_ADC_FULL_SCALE_MV is only used without it.
 BATTERY_ADC_PIN = 35
 BATTERY_DIVIDER = (1, 3)
+BATTERY_ADC_FULL_SCALE_MV = 3300
+# The cell below this: 10 h of play left (docs/boards.md).
+BATTERY_LOW_MV = 3830
+# The watchdog resets a board whose main loop stopped for this long.
+WATCHDOG_MS = 5000
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"

@@ -7,10 +7,11 @@ four keys each close a contact from their GPIO to GND, with the RP2040's
 internal pull-ups on: left lever GP14, right lever GP15, play/pause GP16,
 set GP17, plus GP18, minus GP19. The passive piezo buzzer is driven with PWM
 from GP13. The running side's status LEDs sit on GP20 (left) and GP21
-(right), each through a 330 ohm resistor to GND. The battery pack feeds VSYS
-through a Schottky diode; the Pico's own divider puts VSYS/3 on GP29 (ADC3),
-so nothing else is wired for the battery. On a Pico W, GP29 is shared with
-the wireless chip's SPI clock: read it only while the radio is idle.
+(right), each through a 330 ohm resistor to GND. The battery, one 18650
+Li-ion cell, feeds VSYS through a Schottky diode; the Pico's own divider
+puts VSYS/3 on GP29 (ADC3), so nothing else is wired for the battery. On a
+Pico W, GP29 is shared with the wireless chip's SPI clock: read it only
+while the radio is idle. docs/boards.md derives BATTERY_LOW_MV.
 """
 
 NAME = "pico"
@@ -21,7 +22,8 @@ I2C_SDA = 4
 I2C_FREQ = 400_000
 DISPLAY_LEFT = 0x70
 DISPLAY_RIGHT = 0x71
-# Inputs by firmware name: GPIO number. Contacts close to ground, pull-ups on.
+# Inputs by firmware name: GPIO number. Contacts close to ground (ACTIVE_LOW)
+# with the chip's internal pull-ups on (INPUT_PULL: "up", "down" or "none").
 INPUTS = {
     "lever_left": 14,
     "lever_right": 15,
@@ -31,13 +33,22 @@ INPUTS = {
     "minus": 19,
 }
 ACTIVE_LOW = True
+INPUT_PULL = "up"
+# A passive piezo, driven with PWM (GP13 is PWM slice 6, channel B).
 BUZZER_PIN = 13
-# Status LEDs for the running side (None where a board has none).
+# Status LEDs for the running side (None where a board has none); lit high.
 LED_LEFT = 20
 LED_RIGHT = 21
-# The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage.
+LED_ACTIVE_HIGH = True
+# The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage,
+# and reads 0..65535 over 0..BATTERY_ADC_FULL_SCALE_MV (ADC_VREF is the 3.3 V rail).
 BATTERY_ADC_PIN = 29
 BATTERY_DIVIDER = (1, 3)
+BATTERY_ADC_FULL_SCALE_MV = 3300
+# VSYS below this (the cell at 3.77 V less the diode's 0.30 V): 10 h of play left.
+BATTERY_LOW_MV = 3470
+# The watchdog resets a board whose main loop stopped for this long (RP2040: <= 8388).
+WATCHDOG_MS = 5000
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"

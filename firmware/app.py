@@ -13,7 +13,10 @@ them, and only for the arbiter's procedures while the clock is paused
 from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
 from firmware import engine, frames
+from firmware import menu as menu_module
+from firmware.battery_mark import BatteryMark
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.sound import Sound
 
 _FIRST_KEY = KEY_SET
 _LAST_KEY = KEY_MINUS
@@ -30,6 +33,31 @@ class App:
         self.claims = claims_module.Claims(self.clock, quickplay, edition)
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
+        self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
+        self.settings = None  # the Settings in force (firmware.main puts them here)
+        self.sound = Sound()  # the buzzer at a flag and in the last 10 s
+        self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
+
+    def apply_settings(self, settings):
+        """Put ``settings`` in force: a new game on fresh clocks with its controls
+        and event rules (the setup menus; the boot path may use it too)."""
+        left, right = settings.controls()
+        log = self.claims.log
+        self.clock = engine.Clock(left, right)
+        self.claims = claims_module.Claims(self.clock, settings.quickplay, settings.edition)
+        self.claims.log = log  # the event log goes on across games
+        self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
+        self.settings = settings
+
+    def new_game(self):
+        """A new game with the settings in force (after the game, or the arbiter's
+        new-game sequence while paused: docs/menus.md)."""
+        if self.settings is not None:
+            self.apply_settings(self.settings)
+        else:
+            self.clock.new_game()
+            self.claims.new_game()
+            self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
 
     def step(self, now):
         """One pass of the main loop at tick ``now``."""
@@ -42,6 +70,11 @@ class App:
         self.watch_keys(now)
         self.clock.update(now)
         self.arbiter.tick(now)
+        self.menu.tick(now)
+        hardware = self.hardware
+        self.sound.update(self.clock, self.settings, now, hardware.buzzer)
+        hardware.leds.show(self.clock.running())
+        hardware.battery.update(now)
         self.refresh(now)
 
     def on_input(self, index, tick):
@@ -49,6 +82,8 @@ class App:
         clock = self.clock
         if index >= _FIRST_KEY:
             return  # the menu keys act through hardware.keys
+        if self.menu.active() and self.menu.on_press(index, tick):
+            return
         if self.arbiter.on_press(index, tick):
             return
         if index == LEVER_LEFT or index == LEVER_RIGHT:
@@ -62,24 +97,46 @@ class App:
             else:
                 clock.resume(tick)
 
+    def key_handler(self):
+        """Who gets the keys' presses: the setup menus before the first lever
+        press and after the game, the arbiter's procedures during a game."""
+        state = self.clock.state
+        if self.menu.active():
+            return self.menu
+        if (state == engine.SETUP or state == engine.OVER) and not self.arbiter.active():
+            return self.menu
+        return self.arbiter
+
     def watch_keys(self, now):
-        """Hand the menu keys' short and long presses to the arbiter's procedures."""
+        """Hand the menu keys' short and long presses, in the order they happened,
+        to the setup menus or the arbiter's procedures (``key_handler``)."""
         keys = self.hardware.keys
         keys.update()
         index = _FIRST_KEY
         while index <= _LAST_KEY:
-            if keys.long[index]:
-                self.arbiter.on_long_press(index, now)
             count = keys.short[index]
             while count > 0:
-                self.arbiter.on_press(index, now)
+                self.key_handler().on_press(index, now)
                 count -= 1
+            if keys.long[index]:
+                self.key_handler().on_long_press(index, now)
             index += 1
+        if self.arbiter.new_game_wanted:
+            self.new_game()
 
     def refresh(self, now):
         """Redraw both displays for ``now``."""
         displays = self.hardware.displays
         frame = self.frame
+        menu = self.menu
+        if menu.active():
+            if menu.changed:
+                menu.changed = False
+                menu.draw(frame, 0, now)
+                displays[0].show_frame(frame)
+                menu.draw(frame, 1, now)
+                displays[1].show_frame(frame)
+            return
         arbiter = self.arbiter
         if arbiter.active():
             if not arbiter.changed:
@@ -90,12 +147,19 @@ class App:
             arbiter.draw(frame, 1)
             displays[1].show_frame(frame)
             return
+        mark = self.battery_mark
+        if mark.showing(self.clock.state != engine.RUNNING, self.hardware.battery.low, now):
+            displays[0].show_frame(mark.frames[0])
+            displays[1].show_frame(mark.frames[1])
+            return
         claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
-        frames.render_side(frame, self.clock, 0, now)
+        settings = self.settings
+        tenths = settings is not None and settings.tenths
+        frames.render_side(frame, self.clock, 0, now, tenths)
         if claimant == 0:
             frame[2] |= frames.DOT
         displays[0].show_frame(frame)
-        frames.render_side(frame, self.clock, 1, now)
+        frames.render_side(frame, self.clock, 1, now, tenths)
         if claimant == 1:
             frame[2] |= frames.DOT
         displays[1].show_frame(frame)

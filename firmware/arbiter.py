@@ -17,6 +17,9 @@ do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
   ``LEvr`` (left) or ``rLEv`` (right) for 3 s and the event log keeps it.
 - hold ``minus``: correct the move counter. ``plus``/``minus`` change it,
   ``play`` applies it.
+- hold ``set`` twice (the second hold on the time screen): ``nEU GAnE``;
+  ``set`` confirms a new game with the settings in force, any other key
+  keeps the game (docs/menus.md).
 """
 
 from micropython import const
@@ -34,6 +37,7 @@ RULING = const(1)
 ADJUST = const(2)
 MOVES = const(3)
 MESSAGE = const(4)
+NEW_GAME = const(5)
 
 UNITS_MS = (60_000, 1000, 100, 10, 1)
 OUTCOME_TEXT = {
@@ -82,6 +86,7 @@ class Arbiter:
         self.code = ""
         self.message_until = 0
         self.changed = True  # the screen must be drawn again
+        self.new_game_wanted = False  # confirmed on the NEW_GAME screen: the app starts one
 
     def active(self):
         return self.screen != IDLE
@@ -101,6 +106,9 @@ class Arbiter:
         """A key held for 2 s while the clock is paused starts a procedure."""
         if self.screen == ADJUST and key == KEY_PLUS:
             self._bonus(now)
+            return
+        if self.screen == ADJUST and key == KEY_SET:
+            self._show(NEW_GAME)  # hold set twice: the new-game question
             return
         if self.clock.state != engine.PAUSED or self.screen != IDLE:
             return
@@ -140,6 +148,12 @@ class Arbiter:
                 return True
             self._show(IDLE)  # any other key clears the message and acts as usual
             return False
+        if screen == NEW_GAME:
+            if key == KEY_SET:
+                self.claims.log.append((now, "new-game", self.clock.moves()))
+                self.new_game_wanted = True
+            self._show(IDLE)  # any other key: no new game
+            return True
         if screen == RULING:
             self._ruling_key(key, now)
         elif screen == ADJUST:
@@ -237,6 +251,8 @@ class Arbiter:
                 frames.render_time(frame, amount if amount >= 0 else -amount)
                 if amount < 0:
                     frame[0] = frames.TEXT_SEGMENTS[frames.TEXT_CHARS.find("-")]
+        elif screen == NEW_GAME:
+            frames.render_text(frame, "nEU" if index == 0 else "GAnE")
         elif screen == MOVES:
             if index == 0:
                 frames.render_text(frame, "n")

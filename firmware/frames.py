@@ -6,7 +6,9 @@ convention of TIMING.md, rounded up: ``H:MM`` from one hour, ``M.SS`` below.
 The marks use the decimal points the format leaves free (docs/display.md):
 digit 4's point blinks on the running side, digit 3's point is lit during a
 simple delay, ``F`` in digit 1 is a fallen flag at zero and digit 1's point
-marks the first flag. Nothing here allocates.
+marks the first flag. With the tenths setting on, a time under 20 s reads
+in seconds and tenths without any format mark (``render_tenths``). Nothing
+here allocates.
 """
 
 from micropython import const
@@ -20,6 +22,7 @@ SEG_F = const(0x71)
 BLANK = const(0x00)
 _BLINK_MS = const(1000)
 _BLINK_ON_MS = const(500)
+TENTHS_BELOW = const(200)  # tenths of a second: 20 s
 
 # Segments a..g of the digits 0-9.
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
@@ -49,10 +52,29 @@ def render_time(frame, ms):
     frame[4] = colon
 
 
-def render_side(frame, clock, index, now):
-    """Write side ``index`` of ``clock`` at ``now`` into ``frame``, marks included."""
+def render_tenths(frame, ms):
+    """Below 20 s with the tenths setting on: seconds in digits 2-3, tenths in
+    digit 4, rounded up, with neither the colon nor the point after digit 2,
+    so the reading cannot be taken for ``M.SS``: 19.7 s reads `` 197``,
+    9.05 s reads ``  91``. True if it was drawn (the time is under 20 s)."""
+    tenths = (ms + 99) // 100
+    if ms <= 0 or tenths >= TENTHS_BELOW:
+        return False
+    seconds = tenths // 10
+    frame[0] = BLANK
+    frame[1] = DIGITS[seconds // 10] if seconds >= 10 else BLANK
+    frame[2] = DIGITS[seconds % 10]
+    frame[3] = DIGITS[tenths % 10]
+    frame[4] = 0
+    return True
+
+
+def render_side(frame, clock, index, now, tenths=False):
+    """Write side ``index`` of ``clock`` at ``now`` into ``frame``, marks included;
+    with ``tenths``, times under 20 s in seconds and tenths (``render_tenths``)."""
     shown = clock.shown_ms(index, now)
-    render_time(frame, shown)
+    if not (tenths and render_tenths(frame, shown)):
+        render_time(frame, shown)
     side = clock.sides[index]
     if side.flagged and shown == 0:
         frame[0] = SEG_F

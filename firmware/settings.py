@@ -8,6 +8,9 @@ from firmware import claims, timecontrol
 
 FILE_NAME = "settings.json"
 DEFAULT_CONTROL = "5400+30"
+# The on/off settings, in the order ``apply`` assigns them, and their defaults.
+SWITCHES = ("sound", "warn_last10", "tenths", "locked")
+SWITCH_DEFAULTS = (True, False, False, False)
 
 
 class Settings:
@@ -18,6 +21,10 @@ class Settings:
         self.control_right = DEFAULT_CONTROL
         self.quickplay = "off"
         self.edition = "appendix-g"
+        self.sound = True  # the buzzer sounds at a flag (FIDE: it can be switched off)
+        self.warn_last10 = False  # warning beeps in the last 10 s of a side's time
+        self.tenths = False  # tenths of a second below 20 s (docs/display.md)
+        self.locked = False  # a locked clock keeps its settings (docs/menus.md)
         self.error = None
 
     def controls(self):
@@ -32,6 +39,12 @@ class Settings:
         right = data.get("control_right", left)
         quickplay = data.get("quickplay", "off")
         edition = data.get("edition", "appendix-g")
+        switches = []
+        for name in SWITCHES:
+            value = data.get(name, SWITCH_DEFAULTS[SWITCHES.index(name)])
+            if value is not True and value is not False:
+                raise ValueError("%s must be true or false, got %r" % (name, value))
+            switches.append(value)
         timecontrol.parse(left)
         timecontrol.parse(right)
         claims.check_setting(quickplay, edition)
@@ -39,6 +52,7 @@ class Settings:
         self.control_right = right
         self.quickplay = quickplay
         self.edition = edition
+        self.sound, self.warn_last10, self.tenths, self.locked = switches
 
     def to_dict(self):
         return {
@@ -46,6 +60,10 @@ class Settings:
             "control_right": self.control_right,
             "quickplay": self.quickplay,
             "edition": self.edition,
+            "sound": self.sound,
+            "warn_last10": self.warn_last10,
+            "tenths": self.tenths,
+            "locked": self.locked,
         }
 
 

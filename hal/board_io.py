@@ -1,4 +1,5 @@
-"""Builds a board's hardware from its definition: pins, I2C, displays, timer, storage.
+"""Builds a board's hardware from its definition: pins, I2C, displays, timer, storage,
+buzzer, battery monitor, status LEDs and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
@@ -9,20 +10,28 @@ from adafruit_ht16k33.segments import Seg7x4
 
 from firmware.arbiter import HOLD_MS
 from firmware.inputs import KEY_MINUS, KEY_SET, NAMES
+from hal.battery import Battery, NoBattery
+from hal.buzzer import Buzzer
 from hal.displays import SegmentDisplay
 from hal.i2c_bus import I2CBus
 from hal.inputs import EdgeInputs
 from hal.keys import KeyButtons
+from hal.leds import StatusLeds
 from hal.storage import Storage
 from hal.ticker import Ticker
+from hal.ticks import ticks_ms
+from hal.watchdog import Watchdog
+
+_PULLS = {"up": "PULL_UP", "down": "PULL_DOWN", "none": None}
 
 
 class Hardware:
-    """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``."""
+    """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
+    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop."""
 
     def __init__(self, board, flash_root=None):
         self.board = board
-        pull = machine.Pin.PULL_UP if board.ACTIVE_LOW else machine.Pin.PULL_DOWN
+        pull = _input_pull(board)
         active = 0 if board.ACTIVE_LOW else 1
         pins = []
         for name in NAMES:
@@ -42,13 +51,50 @@ class Hardware:
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
         self.storage = Storage(flash_root or board.FLASH_ROOT)
+        self.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
+        self.battery = _battery(board)
+        self.leds = StatusLeds(
+            (_led_pin(board.LED_LEFT), _led_pin(board.LED_RIGHT)), board.LED_ACTIVE_HIGH
+        )
+        self.watchdog = Watchdog(machine.WDT, board.WATCHDOG_MS)
 
     def start(self):
-        """Enable the interrupts: the lever and key edges, then the tick."""
+        """Enable the interrupts (the lever and key edges, then the tick) and the watchdog."""
         self.inputs.enable(machine.Pin)
         self.ticker.start(machine.Timer)
+        self.watchdog.start()
 
     def stop(self):
+        """Interrupts off, buzzer and LEDs off (the watchdog, once started, cannot stop)."""
         self.ticker.stop()
         for pin in self.inputs.pins:
             pin.irq(handler=None)
+        self.buzzer.stop()
+        self.leds.show(-1)
+
+
+def _input_pull(board):
+    """The ``machine.Pin`` pull of the levers and keys (``INPUT_PULL``, else by polarity)."""
+    name = getattr(board, "INPUT_PULL", "up" if board.ACTIVE_LOW else "down")
+    attribute = _PULLS[name]
+    return getattr(machine.Pin, attribute) if attribute else None
+
+
+def _led_pin(number):
+    return None if number is None else machine.Pin(number, machine.Pin.OUT, value=0)
+
+
+def _battery(board):
+    """The battery monitor on ``BATTERY_ADC_PIN``, or a stand-in that is never low."""
+    if board.BATTERY_ADC_PIN is None:
+        return NoBattery()
+    adc = machine.ADC(machine.Pin(board.BATTERY_ADC_PIN))
+    if hasattr(machine.ADC, "ATTN_11DB"):  # ESP32: the full 0-3.1 V range, not 0-1.1 V
+        adc.atten(machine.ADC.ATTN_11DB)
+    return Battery(
+        adc,
+        board.BATTERY_DIVIDER,
+        board.BATTERY_ADC_FULL_SCALE_MV,
+        board.BATTERY_LOW_MV,
+        ticks_ms(),
+    )

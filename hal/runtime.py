@@ -7,6 +7,7 @@ def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
     if hardware.ticker.take() or hardware.inputs.head != hardware.inputs.tail:
         app.step(ticks_ms())
+        hardware.watchdog.feed()  # only a loop that runs the app keeps the board alive
         return True
     return False
 

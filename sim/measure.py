@@ -2,7 +2,9 @@
 
 Prints one JSON object: bytes allocated per tick and per lever press (IRQ
 to display), whether those paths run with the heap locked, heap in use
-after boot, and CPU microseconds per tick and per display frame. The tick
+after boot, CPU microseconds per tick and per display frame, and the last
+10 s of a game with the warning beeps, the flag's pattern and the running
+side's LED, run under the heap lock. The tick
 and frame costs include the simulated timer and the HT16K33 model, which
 on a board are hardware, so they are an upper bound of the firmware's own.
 """
@@ -128,6 +130,9 @@ def main(argv):
         display.show_frame(frame)
     frame_us = (_real_us() - began) / _TICKS
 
+    board.app.hardware.stop()
+    sound = _sounding_ticks()
+
     print(
         json.dumps(
             {
@@ -140,8 +145,58 @@ def main(argv):
                 "heap_in_use_after_boot_bytes": after_boot,
                 "cpu_us_per_tick": tick_us,
                 "cpu_us_per_display_frame": frame_us,
+                "buzzer_ticks_under_heap_lock": sound["ticks"],
+                "buzzer_patterns_started_under_heap_lock": sound["patterns"],
+                "buzzer_sounding_ticks_under_heap_lock": sound["sounding"],
+                "led_lit_under_heap_lock": sound["led"],
+                "buzzer_ticks_run_with_heap_locked": sound["locked"],
             }
         )
     )
-    board.app.hardware.stop()
     return 0
+
+
+def _sounding_ticks():
+    """The last 10 s of a 10 s game, its flag and the flag's pattern, all under heap_lock.
+
+    With ``warn_last10`` on, the tick starts ten warning beeps, then the flag
+    pattern, and steps the buzzer through them; the running side's LED is lit.
+    """
+    board = SimBoard(fresh_flash("10"), bounce_ms=0)
+    board.boot()
+    from hal import runtime
+
+    hardware = board.app.hardware
+    board.app.settings.sound = True
+    board.app.settings.warn_last10 = True
+    timer = sim_machine.timers()[0]
+    right = board.board.INPUTS["lever_right"]
+    _press(board, right, runtime, hardware)
+    _release(board, right, runtime, hardware, timer)
+    pwm = sim_machine.pwm_of(board.board.BUZZER_PIN)
+    led = sim_machine.Pin(board.board.LED_LEFT)
+    started = hardware.buzzer.started
+    ticks = 12_000 // board.board.TICK_MS  # past the flag at 10 s and its 2.3 s pattern
+    sounding = 0
+    lit = 1
+    locked = True
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for _ in range(ticks):
+            _tick(board, timer, hardware, runtime)
+            if pwm.duty:
+                sounding += 1
+            lit &= led.value()
+    except MemoryError:
+        locked = False
+    micropython.heap_unlock()
+    flagged = board.app.clock.sides[0].flagged
+    hardware.stop()
+    return {
+        "ticks": ticks,
+        "patterns": hardware.buzzer.started - started if flagged else 0,
+        "sounding": sounding,
+        "led": lit == 1,
+        "locked": locked,
+    }

@@ -28,3 +28,10 @@ def test_tick_and_press_allocate_nothing_under_micropython():
     assert figures["press_runs_with_heap_locked"] is True
     assert figures["moves_counted_under_heap_lock"] == 10  # the locked presses really moved
     assert figures["heap_after_boot_bytes"] <= 64 * 1024
+    # The last 10 s of a 10 s game under heap_lock: warning beeps at 9..1 s shown
+    # (the turn starts at 10), then the first flag's pattern, the running LED lit.
+    assert figures["buzzer_ticks_run_with_heap_locked"] is True
+    assert figures["buzzer_patterns_started_under_heap_lock"] == 9 + 1
+    # 9 beeps of 60 ms and the flag's 3 x 500 ms of tone, in 20 ms ticks.
+    assert figures["buzzer_sounding_ticks_under_heap_lock"] == 9 * 3 + 3 * 25
+    assert figures["led_lit_under_heap_lock"] is True

@@ -1,0 +1,83 @@
+"""What the buzzer says, and when: a flag falling, and the last ten seconds.
+
+Pure logic with time passed in. ``update(clock, settings, now, buzzer)``
+runs on every tick: a flag that has just fallen starts ``FIRST_FLAG`` (the
+first flag of the game) or ``LATER_FLAG`` (any flag after it); with the
+setting ``warn_last10`` a short ``WARNING`` beep marks each second the
+running side's display counts down from ``0.10`` to ``0.01``. Nothing sounds
+while the setting ``sound`` is off, and switching it off silences a pattern
+already playing. Flags already down when the clock starts (a game restored
+after a power cut) do not sound again. The buzzer is any object with
+``play(pattern, now)``, ``busy()``, ``stop()`` and ``step(now)``
+(``hal.buzzer.Buzzer``). Nothing here allocates.
+"""
+
+from micropython import const
+
+# (frequency Hz, duration ms) pairs; 0 Hz is a rest.
+FIRST_FLAG = (2000, 500, 0, 150, 2000, 500, 0, 150, 2000, 500)
+LATER_FLAG = (2000, 500, 0, 150, 2000, 500)
+WARNING = (3000, 60)
+
+_WARN_FROM_S = const(10)
+_NOBODY = const(-1)
+
+
+def _setting(settings, name, default):
+    if settings is None:
+        return default
+    return getattr(settings, name, default)
+
+
+class Sound:
+    """Watches the clock for flags and the last seconds, and plays the buzzer."""
+
+    def __init__(self):
+        self.flagged = bytearray(2)  # each side's flag as last seen
+        self.primed = False  # the first update only takes note of the flags
+        self.warn_side = _NOBODY  # the running side whose seconds are being counted
+        self.warn_seconds = 0  # its display's seconds, rounded up, at the last update
+        self.warned = False  # that display has just reached one of its last ten seconds
+
+    def update(self, clock, settings, now, buzzer):
+        """Start whatever the clock calls for at ``now``, then step ``buzzer``."""
+        enabled = _setting(settings, "sound", True)
+        warn = _setting(settings, "warn_last10", False)
+        fell = self._flags_fallen(clock)
+        if not enabled:
+            if buzzer.busy():
+                buzzer.stop()
+        elif fell:
+            buzzer.play(FIRST_FLAG if fell == 1 else LATER_FLAG, now)
+        self._count_down(clock, now)
+        if enabled and warn and self.warned and not buzzer.busy():
+            buzzer.play(WARNING, now)
+        buzzer.step(now)
+
+    def _flags_fallen(self, clock):
+        """0 if no flag fell since the last update; 1 the game's first; 2 a later one."""
+        fell = 0
+        flagged = self.flagged
+        index = 0
+        while index < 2:
+            down = 1 if clock.sides[index].flagged else 0
+            if down and not flagged[index] and self.primed:
+                fell = 1 if clock.first_flag == index and not flagged[1 - index] else 2
+            flagged[index] = down
+            index += 1
+        self.primed = True
+        return fell
+
+    def _count_down(self, clock, now):
+        """Set ``warned`` if the running side's display just reached a second from 10 to 1."""
+        self.warned = False
+        mover = clock.running()
+        if mover == _NOBODY:
+            self.warn_side = _NOBODY
+            return
+        seconds = (clock.shown_ms(mover, now) + 999) // 1000
+        if mover != self.warn_side:
+            self.warn_side = mover  # a new turn: count from here, no beep for the switch
+        elif seconds < self.warn_seconds and 0 < seconds <= _WARN_FROM_S:
+            self.warned = True
+        self.warn_seconds = seconds
