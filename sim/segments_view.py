@@ -1,0 +1,72 @@
+"""One 4-digit display drawn on a Tk canvas from HT16K33 display RAM.
+
+Every element ``sim.segments_geometry`` knows (segments, decimal points,
+colon dots) is one canvas item, drawn once; ``show(ram, brightness)`` then
+only recolours the items whose lit state or brightness changed, so an
+unchanged display costs a comparison of 16 bytes.
+"""
+
+from sim import segments_geometry
+
+LIT = "#ff3b1f"  # a red backpack's lit segment at full brightness
+DARK = "#3a2220"  # an unlit segment behind the red filter
+WINDOW = "#120d0d"  # the display's window
+_FULL = 15
+
+
+def lit_colour(brightness):
+    """The lit colour at HT16K33 brightness 0..15 (duty 1/16 .. 16/16), between DARK and LIT."""
+    share = (brightness + 1) / (_FULL + 1)
+    channels = []
+    for index in (1, 3, 5):
+        dark = int(DARK[index : index + 2], 16)
+        lit = int(LIT[index : index + 2], 16)
+        channels.append(round(dark + (lit - dark) * share))
+    return "#%02x%02x%02x" % tuple(channels)
+
+
+class SegmentsView:
+    """A display at (x, y) on ``canvas``, ``scale`` pixels per geometry unit."""
+
+    PADDING = 14
+
+    def __init__(self, canvas, x, y, scale=1.0):
+        pad = self.PADDING
+        self.canvas = canvas
+        self.width = segments_geometry.DISPLAY_WIDTH * scale + 2 * pad
+        self.height = segments_geometry.DISPLAY_HEIGHT * scale + 2 * pad
+        canvas.create_rectangle(
+            x, y, x + self.width, y + self.height, fill=WINDOW, outline="#000000", width=2
+        )
+        self.items = []  # (element, canvas item id)
+        for element in segments_geometry.display_elements(x + pad, y + pad, scale):
+            if element.points is not None:
+                flat = [value for point in element.points for value in point]
+                item = canvas.create_polygon(*flat, fill=DARK, outline="")
+            else:
+                cx, cy = element.centre
+                r = element.radius
+                item = canvas.create_oval(cx - r, cy - r, cx + r, cy + r, fill=DARK, outline="")
+            self.items.append((element, item))
+        self.lit = [False] * len(self.items)
+        self.ram = bytes(16)
+        self.brightness = _FULL
+        self.colour = LIT
+
+    def show(self, ram, brightness=_FULL):
+        """Light exactly the elements ``ram`` lights; return True if anything changed."""
+        ram = bytes(ram)
+        if ram == self.ram and brightness == self.brightness:
+            return False
+        if brightness != self.brightness:
+            self.brightness = brightness
+            self.colour = lit_colour(brightness)
+            self.lit = [None] * len(self.items)  # recolour every lit element
+        self.ram = ram
+        canvas = self.canvas
+        for index, (element, item) in enumerate(self.items):
+            lit = element.lit(ram)
+            if lit != self.lit[index]:
+                self.lit[index] = lit
+                canvas.itemconfigure(item, fill=self.colour if lit else DARK)
+        return True
