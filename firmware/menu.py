@@ -1,0 +1,430 @@
+"""The setup menus on the two displays: presets, custom controls, user slots, settings.
+
+Reachable only before the first lever press (``state=setup``); after a game
+is over, a long press of ``set`` starts a new game with the same settings,
+and the menus are open again. During a game the keys go to the arbiter's
+procedures (``firmware.arbiter``), never here, so an accidental key never
+changes a setting. Every screen and sequence: docs/menus.md.
+
+In the setup state a short press of ``set`` opens the menu: the left display
+names the item, the right one shows its value. ``plus``/``minus`` step
+through the items, ``set`` opens one, ``play`` leaves. Inside an item,
+``plus``/``minus`` choose, ``set`` confirms, ``play`` goes back. Every change
+is checked before it is made (``Settings.apply``: ``timecontrol.parse`` and
+``claims.check_setting``); a refused one shows ``Err`` and why, and the
+previous setting stays. A locked clock (item ``LoC``) opens no menu; hold
+``minus`` 2 s, then ``plus`` 2 s, to unlock it.
+
+The menu allocates (it builds text and writes files); it never runs during
+a game.
+"""
+
+from micropython import const
+
+from firmware import claims, engine, frames, menu_control, presets, timecontrol
+from firmware import settings as settings_module
+from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.ticks import ticks_add, ticks_diff
+
+SLOTS_FILE = "presets.json"
+SLOT_COUNT = const(9)
+MESSAGE_MS = const(3000)
+UNLOCK_MS = const(5000)  # the long press of plus must follow that of minus within this
+
+IDLE = const(0)
+TOP = const(1)
+CHOOSE = const(2)
+BUILD = const(3)
+MESSAGE = const(4)
+
+# The menu's items, in the order plus steps through them (labels as displayed).
+ITEMS = (
+    "PrE",  # a built-in preset
+    "CUSt",  # a custom control with periods
+    "HG",  # hourglass
+    "JAP",  # Japanese byo-yomi
+    "CAn",  # Canadian byo-yomi
+    "LoAd",  # a user slot
+    "SAvE",  # store the controls in force in a user slot
+    "APPG",  # the quickplay-finish setting (Appendix G)
+    "Ed",  # the edition of the claim rules
+    "bEEP",  # sound on/off
+    "L 10",  # warning beeps in the last 10 s
+    "tEn",  # tenths below 20 s
+    "CAt",  # the Article 15.1 class of the controls (read only)
+    "LoC",  # lock
+)
+_BUILDERS = {
+    "CUSt": menu_control.PERIODS,
+    "HG": menu_control.HOURGLASS,
+    "JAP": menu_control.JAPANESE,
+    "CAn": menu_control.CANADIAN,
+}
+_SWITCHES = {"bEEP": "sound", "L 10": "warn_last10", "tEn": "tenths", "LoC": "locked"}
+QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.QUICKPLAY
+EDITION_TEXT = ("APPG", "2015", "oLd")  # in the order of claims.EDITIONS
+CLASS_TEXT = {"blitz": "bLIt", "rapid": "rAPd", "standard": "StAn"}
+# The first preset of each group; a long press of plus/minus jumps between them.
+PRESET_GROUPS = (1, 8, 15, 23, 31, 32, 34, 36)
+
+
+def error_code(message):
+    """A four-character reason for a refused control or setting."""
+    for words, code in (
+        ("no time", "t 0"),
+        ("9:59:59", "10 H"),
+        ("over 60", "60 S"),
+        ("move count", "no"),
+        ("without a move count", "no"),
+        ("older edition", "oLd"),
+        ("byo-yomi", "bYo"),
+    ):
+        if words in message:
+            return code
+    return "Err"
+
+
+def class_text(control_text):
+    """``bLIt``, ``rAPd`` or ``StAn`` (Article 15.1) of a control, ``Err`` if it is none."""
+    try:
+        return CLASS_TEXT[claims.classify(timecontrol.parse(control_text))]
+    except (ValueError, TypeError):
+        return "Err"
+
+
+def preset_of(settings):
+    """The number of the preset the settings' controls are, or 0."""
+    for number, _, left, right in presets.PRESETS:
+        if left == settings.control_left and right == settings.control_right:
+            return number
+    return 0
+
+
+class Menu:
+    """The menu's state: the screen shown and what it holds."""
+
+    def __init__(self, app):
+        self.app = app
+        self.screen = IDLE
+        self.item = 0  # index in ITEMS
+        self.choice = 0  # the value being chosen inside an item
+        self.side = engine.NOBODY  # a control for one side only, or both
+        self.builder = None
+        self.texts = ("", "")
+        self.back_to = IDLE  # where a message returns
+        self.until = 0
+        self.since = 0  # tick of the last key: the cursor blinks from there
+        self.unlock_from = None  # tick of the long press of minus on a locked clock
+        self.error = None  # the full text of the last refusal
+        self.blink_phase = 0
+        self.changed = True
+
+    def active(self):
+        return self.screen != IDLE
+
+    def _show(self, screen):
+        self.screen = screen
+        self.changed = True
+
+    def message(self, left, right, now, back_to=IDLE):
+        self.texts = (left, right)
+        self.until = ticks_add(now, MESSAGE_MS)
+        self.back_to = back_to
+        self._show(MESSAGE)
+
+    def _settings(self):
+        settings = self.app.settings
+        if settings is None:
+            settings = settings_module.Settings()
+            self.app.settings = settings
+        return settings
+
+    # --- keys ------------------------------------------------------------
+
+    def on_long_press(self, key, now):
+        """A long press in the setup state or after the game."""
+        self.since = now
+        state = self.app.clock.state
+        if state == engine.OVER:
+            if key == KEY_SET:
+                self.app.new_game()  # same settings, back to the setup state
+                self._show(IDLE)
+            return
+        if self.screen == BUILD:
+            self.builder.on_long_press(key)
+            if self.builder.cancelled:
+                self._show(TOP)
+            return
+        if self.screen == CHOOSE and ITEMS[self.item] == "PrE" and key != KEY_SET:
+            self._jump_group(1 if key == KEY_PLUS else -1)
+            return
+        if self.screen != IDLE or not self._settings().locked:
+            return
+        if key == KEY_MINUS:
+            self.unlock_from = now
+        elif key == KEY_PLUS and self.unlock_from is not None:
+            if ticks_diff(now, self.unlock_from) <= UNLOCK_MS:
+                self._commit({"locked": False}, now, "LoC", "oFF")
+            self.unlock_from = None
+
+    def on_press(self, key, now):
+        """A short press of set/plus/minus, or a lever or play while a screen is up;
+        True if the menu used it (the app then does nothing else with it)."""
+        self.since = now
+        screen = self.screen
+        if screen == IDLE:
+            if key != KEY_SET or self.app.clock.state != engine.SETUP:
+                return False
+            if self._settings().locked:
+                self.message("LoC", "on", now)
+            else:
+                self._show(TOP)
+            return True
+        self.changed = True
+        if screen == MESSAGE:
+            self._show(self.back_to)
+            # a lever or play that ends a message back in the setup state acts as usual
+            return key >= KEY_SET or self.back_to != IDLE
+        if screen == TOP:
+            self._top_key(key, now)
+        elif screen == CHOOSE:
+            self._choose_key(key, now)
+        elif screen == BUILD:
+            builder = self.builder
+            builder.on_key(key)
+            if builder.done:
+                self._finish_build(now)
+        return True
+
+    def _top_key(self, key, now):
+        if key == KEY_PLUS:
+            self.item = (self.item + 1) % len(ITEMS)
+        elif key == KEY_MINUS:
+            self.item = (self.item - 1) % len(ITEMS)
+        elif key == KEY_PLAY:
+            self._show(IDLE)
+        elif key == KEY_SET or key == LEVER_LEFT or key == LEVER_RIGHT:
+            self._open(ITEMS[self.item], key, now)
+
+    def _open(self, name, key, now):
+        settings = self._settings()
+        if name in _BUILDERS:
+            self.side = key if key != KEY_SET else engine.NOBODY
+            self.builder = menu_control.Builder(_BUILDERS[name])
+            self._show(BUILD)
+            return
+        if key != KEY_SET:
+            return  # a lever chooses a side only for a control
+        if name == "CAt":
+            self.message(
+                class_text(settings.control_left), class_text(settings.control_right), now, TOP
+            )
+            return
+        if name == "PrE":
+            self.choice = preset_of(settings) or 1
+        elif name == "LoAd" or name == "SAvE":
+            self.choice = 1
+        elif name == "APPG":
+            self.choice = claims.QUICKPLAY.index(settings.quickplay)
+        elif name == "Ed":
+            self.choice = claims.EDITIONS.index(settings.edition)
+        else:
+            self.choice = 1 if getattr(settings, _SWITCHES[name]) else 0
+        self._show(CHOOSE)
+
+    def _choices(self, name):
+        """How many values the item offers, and the first one's number."""
+        if name == "PrE":
+            return presets.count(), 1
+        if name == "LoAd" or name == "SAvE":
+            return SLOT_COUNT, 1
+        if name == "APPG":
+            return len(claims.QUICKPLAY), 0
+        if name == "Ed":
+            return len(claims.EDITIONS), 0
+        return 2, 0
+
+    def _choose_key(self, key, now):
+        name = ITEMS[self.item]
+        count, first = self._choices(name)
+        if key == KEY_PLUS:
+            self.choice = (self.choice - first + 1) % count + first
+        elif key == KEY_MINUS:
+            self.choice = (self.choice - first - 1) % count + first
+        elif key == KEY_PLAY:
+            self._show(TOP)
+        elif key == KEY_SET:
+            self._confirm(name, now)
+
+    def _jump_group(self, direction):
+        number = self.choice
+        groups = PRESET_GROUPS
+        if direction > 0:
+            later = [start for start in groups if start > number]
+            self.choice = later[0] if later else groups[0]
+        else:
+            earlier = [start for start in groups if start < number]
+            self.choice = earlier[-1] if earlier else groups[-1]
+        self.changed = True
+
+    # --- changes ---------------------------------------------------------
+
+    def _confirm(self, name, now):
+        choice = self.choice
+        if name == "PrE":
+            _, label, left, right = presets.get(choice)
+            self._commit(
+                {"control_left": left, "control_right": right}, now, class_text(left), label
+            )
+        elif name == "LoAd":
+            slot = self._slots(now).get(str(choice))
+            if slot is None:
+                self.message("Ld %d" % choice, "nonE", now, CHOOSE)
+                return
+            self._commit(slot, now, class_text(slot["control_left"]), "Ld %d" % choice)
+        elif name == "SAvE":
+            self._save_slot(choice, now)
+        elif name == "APPG":
+            self._commit({"quickplay": claims.QUICKPLAY[choice]}, now, "APPG", "SEt")
+        elif name == "Ed":
+            self._commit({"edition": claims.EDITIONS[choice]}, now, "Ed", "SEt")
+        else:
+            on = choice == 1
+            self._commit({_SWITCHES[name]: on}, now, name, "on" if on else "oFF")
+
+    def _commit(self, changes, now, left, right, back_to=IDLE):
+        """Apply ``changes`` to the settings in force, all or nothing, and store them."""
+        current = self._settings()
+        data = current.to_dict()
+        for name in changes:
+            data[name] = changes[name]
+        fresh = settings_module.Settings()
+        try:
+            fresh.apply(data)
+        except ValueError as error:
+            self.error = str(error)
+            self.message("Err", error_code(self.error), now, back_to if back_to != IDLE else TOP)
+            return False
+        self.error = None
+        self.app.apply_settings(fresh)
+        try:
+            self.app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
+        except OSError as error:
+            self.error = "settings not stored: %s" % error
+            self.message("Err", "FLSH", now)
+            return True
+        self.message(left, right, now)
+        return True
+
+    def _finish_build(self, now):
+        text = self.builder.text()
+        settings = self._settings()
+        if self.side == engine.NOBODY:
+            changes = {"control_left": text, "control_right": text}
+        elif self.side == LEVER_LEFT:
+            changes = {"control_left": text, "control_right": settings.control_right}
+        else:
+            changes = {"control_left": settings.control_left, "control_right": text}
+        self.builder.done = False
+        self.builder.index = 0
+        self._commit(changes, now, class_text(text), "SEt", BUILD)
+
+    # --- user slots ------------------------------------------------------
+
+    def _slots(self, now):
+        """The user slots from flash, ``{"1": {"control_left": …}, …}``."""
+        try:
+            data = self.app.hardware.storage.read_json(SLOTS_FILE)
+        except (OSError, ValueError) as error:
+            self.error = "unreadable %s: %s" % (SLOTS_FILE, error)
+            return {}
+        slots = {}
+        if isinstance(data, dict):
+            for name in data:
+                slot = data[name]
+                if isinstance(slot, dict) and isinstance(slot.get("control_left"), str):
+                    slots[name] = slot
+        return slots
+
+    def _save_slot(self, number, now):
+        settings = self._settings()
+        slots = self._slots(now)
+        slots[str(number)] = {
+            "control_left": settings.control_left,
+            "control_right": settings.control_right,
+        }
+        try:
+            self.app.hardware.storage.write_json(SLOTS_FILE, slots)
+        except OSError as error:
+            self.error = "slot not stored: %s" % error
+            self.message("Err", "FLSH", now)
+            return
+        self.message("Sv %d" % number, "donE", now)
+
+    # --- time and drawing ------------------------------------------------
+
+    def tick(self, now):
+        """Let a message time out, and the cursor blink."""
+        screen = self.screen
+        if screen == MESSAGE and ticks_diff(now, self.until) >= 0:
+            self._show(self.back_to)
+        elif screen == BUILD:
+            phase = ticks_diff(now, self.since) // 500 % 2
+            if phase != self.blink_phase:
+                self.blink_phase = phase
+                self.changed = True
+        if self.unlock_from is not None and ticks_diff(now, self.unlock_from) > UNLOCK_MS:
+            self.unlock_from = None
+
+    def draw(self, frame, side, now):
+        """Draw side ``side`` (0 left, 1 right) of the current screen into ``frame``."""
+        screen = self.screen
+        if screen == MESSAGE:
+            frames.render_text(frame, self.texts[side])
+        elif screen == TOP:
+            name = ITEMS[self.item]
+            frames.render_text(frame, name if side == 0 else self._value_text(name))
+        elif screen == CHOOSE:
+            self._draw_choice(frame, side, now)
+        elif screen == BUILD:
+            if side == 0 and self.side != engine.NOBODY:
+                frames.render_text(frame, self.builder.field().label)
+                frame[3 if self.side == LEVER_RIGHT else 0] |= frames.DOT  # the side built
+                return
+            self.builder.draw(frame, side, ticks_diff(now, self.since))
+
+    def _value_text(self, name):
+        settings = self._settings()
+        if name == "PrE":
+            number = preset_of(settings)
+            return presets.get(number)[1] if number else "----"
+        if name == "APPG":
+            return QUICKPLAY_TEXT[claims.QUICKPLAY.index(settings.quickplay)]
+        if name == "Ed":
+            return EDITION_TEXT[claims.EDITIONS.index(settings.edition)]
+        if name == "CAt":
+            return class_text(settings.control_left)
+        if name in _SWITCHES:
+            return "on" if getattr(settings, _SWITCHES[name]) else "oFF"
+        return ""
+
+    def _draw_choice(self, frame, side, now):
+        name = ITEMS[self.item]
+        choice = self.choice
+        if name == "PrE":
+            preset = presets.get(choice)
+            frames.render_text(frame, "P%3d" % choice if side == 0 else preset[1])
+        elif name == "LoAd" or name == "SAvE":
+            if side == 0:
+                frames.render_text(frame, ("Ld %d" if name == "LoAd" else "Sv %d") % choice)
+            else:
+                slot = self._slots(now).get(str(choice))
+                frames.render_text(
+                    frame, class_text(slot["control_left"]) if slot is not None else "----"
+                )
+        elif name == "APPG":
+            frames.render_text(frame, name if side == 0 else QUICKPLAY_TEXT[choice])
+        elif name == "Ed":
+            frames.render_text(frame, name if side == 0 else EDITION_TEXT[choice])
+        else:
+            frames.render_text(frame, name if side == 0 else ("on" if choice else "oFF"))
