@@ -16,6 +16,7 @@ help:
 	@echo "make sim        the clock in a window (in the terminal without a screen);"
 	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
 	@echo "make bench      print the figures and write bench/latest.json"
+	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 
@@ -84,6 +85,12 @@ test: lint mpy
 
 bench: mpy
 	$(PY) -m bench
+
+# The manuals' pictures: every procedure's displays from the HT16K33 chip model,
+# the wiring of each board, the data flow (sim/docs.py; tests compare them).
+.PHONY: docs
+docs: $(VENV)/.installed
+	$(PY) -m sim.docs
 
 sim: setup
 	$(PY) -m sim play $(SIM_ARGS)

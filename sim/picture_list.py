@@ -1,0 +1,532 @@
+"""The documentation pictures as data: (name, clock script, caption).
+
+Each script plays a situation on the simulated board in the language of
+SCENARIOS.md; the picture is what the two HT16K33 chips hold at the
+script's last statement. Every script ends with an ``expect`` of the state
+and of the decoded ``display``, worked out from docs/display.md and
+docs/arbiter.md, so ``make docs`` stops instead of drawing a picture that no
+longer matches its caption. A new picture is one more entry; its name's
+first word (``game``, ``claim``, ``refuse``, ``correct``, ``menu``,
+``power``) puts it in a section of docs/pictures.md.
+"""
+
+# Left claims: 15 min sudden death (rapid), left under two minutes, right at 2:00.
+_CLAIM_LEFT = """
+control 900
+at 0      press right      # left is White, 15:00 each
+at 100    press left       # left 900 - 100 = 800
+at 880    press right      # right 900 - 780 = 120
+at 1570   pause            # left 800 - 690 = 110
+at 1570   expect state=paused left=1:50 right=2:00 display=" 1.50| 2.00"
+"""
+
+
+def _claim(quickplay, rest, edition="appendix-g"):
+    return "quickplay %s\nedition %s\n%s%s" % (quickplay, edition, _CLAIM_LEFT, rest)
+
+
+# The arbiter's corrections: 15 min, left 13:20, right 14:00 to move, paused.
+_PAUSED = """
+control 900
+at 0      press right      # left is White
+at 100    press left       # left 900 - 100 = 800; move 1
+at 160    pause            # right 900 - 60 = 840
+at 160    expect state=paused moves=1 left=13:20 right=14:00 display="13.20|14.00"
+"""
+
+PICTURES = (
+    # --- the game -------------------------------------------------------
+    (
+        "game-start",
+        """control 300+3
+at 0      expect state=setup left=5:03 right=5:03 display=" 5.03| 5.03"
+""",
+        "Before the start, 300+3: each side shows its time with the increment of move 1 "
+        "(5:00 + 3 s). No mark is lit.",
+    ),
+    (
+        "game-running",
+        """control 300+3
+at 0      press right      # left is White
+at 12.5   press left       # 5:03 - 12.5 + 3 = 4:53.5
+at 20     press right      # 5:03 - 7.5 + 3 = 4:58.5
+at 20.7   expect running=left left=4:52.8 right=4:58.5 display=" 4.53.| 4.59"
+""",
+        "Left to move, 0.7 s into the turn: the point after the fourth digit is the running "
+        "side's mark (it blinks once a second). Times are rounded up: 4:52.8 reads 4.53.",
+    ),
+    (
+        "game-paused",
+        """control 300+3
+at 0      press right
+at 12.5   press left
+at 20     press right
+at 20.7   pause
+at 20.7   expect state=paused running=none left=4:52.8 display=" 4.53| 4.59"
+""",
+        "Paused: the running mark is dark on both sides.",
+    ),
+    (
+        "game-hours",
+        """control 5400
+at 0      press right      # left is White
+at 0.6    expect running=left left=1:29:59.4 display=" 1:30.| 1:30"
+""",
+        "An hour or more: hours and minutes with the colon, the minutes rounded up "
+        "(1:29:59.4 reads 1:30).",
+    ),
+    (
+        "game-delay",
+        """control 60d5
+at 0      press right      # left is White
+at 2.6    expect running=left left=1:00 display=" 1.0.0.| 1.00"
+""",
+        "Simple delay (60d5), 2.6 s into left's turn: the point after the third digit is lit "
+        "while the 5 s delay runs, and the time does not move yet.",
+    ),
+    (
+        "game-first-flag",
+        """control 60
+at 0      press right      # left is White
+at 10     press left       # left 50
+at 40     press right      # right 30; left's flag falls at 40 + 50 = 90
+at 95     press left       # the game goes on: right runs from 95
+at 95.8   expect flag=left first_flag=left running=right right=0:29.2 display="F.0.00| 0.30."
+""",
+        "Left's flag has fallen first: F in the first digit and the point after it. In sudden "
+        "death the game goes on: left has pressed and right's clock runs.",
+    ),
+    (
+        "game-both-flags",
+        """control 5
+at 0      press left       # right is White; its flag falls at 5
+at 6      press right      # left runs from 6; its flag falls at 11
+at 11     expect flag=both first_flag=right left=0 right=0 display="F0.00|F.0.00"
+""",
+        "Both flags: right's fell first (F and the point after it), left's second (F alone).",
+    ),
+    (
+        "game-flag-freeze",
+        """control 60+1
+at 0      press right      # left is White with 61 s; its flag falls at 61
+at 62     expect state=over flag=left running=none right=1:01 display="F.0.00| 1.01"
+""",
+        "A flag in a control with an increment: both clocks stop for good and keep their last "
+        "display.",
+    ),
+    # --- quickplay-finish claims ----------------------------------------------
+    (
+        "claim-g5-open",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1575   expect state=claim claim=open-left display="drA |CLA "
+""",
+        ),
+        "G.5: the claim is open. The claimant's display offers the first ruling, draw (drA); "
+        "the other display says CLA.",
+    ),
+    (
+        "claim-g5-postpone-choice",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   key plus
+at 1581   expect state=claim display="Po5t|CLA "
+""",
+        ),
+        "G.5, plus once: postpone the decision (PoSt).",
+    ),
+    (
+        "claim-g5-postpone-plus2-choice",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   key plus
+at 1581   key plus
+at 1582   expect state=claim display="Po 2|CLA "
+""",
+        ),
+        "G.5, plus twice: postpone and give the opponent two minutes (Po 2).",
+    ),
+    (
+        "claim-g5-reject-choice",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   key plus
+at 1581   key plus
+at 1582   key plus
+at 1583   expect state=claim display="rEJ |CLA "
+""",
+        ),
+        "G.5, plus three times: reject the claim, the opponent gets two minutes (rEJ).",
+    ),
+    (
+        "claim-g5-draw",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide draw
+at 1580   expect state=over result=draw claim=none left=1:50 right=2:00 display=" 1.50| 2.00"
+""",
+        ),
+        "G.5 draw confirmed: the game is over on the clock, both times kept, no mark lit.",
+    ),
+    (
+        "claim-g5-postponed",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide postpone
+at 1580   expect state=paused claim=postponed-left left=1:50 right=2:00 display=" 1.5.0| 2.00"
+""",
+        ),
+        "G.5 postponed: times unchanged, and the point after the claimant's third digit "
+        "keeps the claim visible until the final ruling.",
+    ),
+    (
+        "claim-g5-postponed-plus2",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide postpone+2
+at 1580   expect state=paused claim=postponed-left left=1:50 right=4:00 display=" 1.5.0| 4.00"
+""",
+        ),
+        "G.5 postponed with two minutes for the opponent: right 2:00 + 2:00; the claim stays "
+        "marked.",
+    ),
+    (
+        "claim-g5-later-ruling",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide postpone
+at 1590   hold plus 2.1
+at 1593   expect claim=postponed-left display="no  |Po5t"
+""",
+        ),
+        "Later, holding plus again reminds that a claim is postponed (PoSt); set now opens the "
+        "final ruling.",
+    ),
+    (
+        "claim-g5-later-ruling-open",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide postpone
+at 1590   hold plus 2.1
+at 1593   key set
+at 1594   expect claim=postponed-left display="drA |CLA "
+""",
+        ),
+        "The final ruling on the postponed claim: draw (drA) or, with plus, reject (rEJ).",
+    ),
+    (
+        "claim-g5-reject",
+        _claim(
+            "g5",
+            """at 1575   claim
+at 1580   decide reject
+at 1580   expect state=paused claim=none left=1:50 right=4:00 display=" 1.50| 4.00"
+""",
+        ),
+        "G.5 rejected: the opponent gets two minutes (2:00 + 2:00); the clock stays paused "
+        "with the claimant to move.",
+    ),
+    (
+        "claim-g4-open",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1575   expect state=claim claim=open-left display="drA |CLA "
+""",
+        ),
+        "G.4: the claim is open; the first ruling offered is draw agreed (drA).",
+    ),
+    (
+        "claim-g4-grant-choice",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1580   key plus
+at 1581   expect state=claim display="GrAn|CLA "
+""",
+        ),
+        "G.4, plus once: grant the claim (GrAn).",
+    ),
+    (
+        "claim-g4-refuse-choice",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1580   key plus
+at 1581   key plus
+at 1582   expect state=claim display="rEF |CLA "
+""",
+        ),
+        "G.4, plus twice: refuse the claim (rEF).",
+    ),
+    (
+        "claim-g4-grant",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1580   decide grant
+at 1580   expect state=paused claim=none left=1:55 right=4:00 display=" 1.55| 4.00"
+""",
+        ),
+        "G.4 granted, increment mode: the opponent gets two minutes (2:00 + 2:00), both sides "
+        "change to +5 s a move, and the claimant's move in progress gets its 5 s at once "
+        "(1:50 + 5 s).",
+    ),
+    (
+        "claim-g4-delay-grant",
+        """quickplay g4-delay
+%sat 1575   claim
+at 1580   decide grant
+at 1580   expect state=paused claim=none left=1:50 right=4:00
+at 1590   resume
+at 1592.6 expect running=left left=1:50 display=" 1.5.0.| 4.00"
+"""
+        % _CLAIM_LEFT,
+        "G.4 granted, delay mode: the opponent gets two minutes, and when play resumes the "
+        "claimant's move starts a fresh 5 s delay (point after the third digit).",
+    ),
+    (
+        "claim-g4-refuse",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1580   decide refuse
+at 1580   expect state=paused claim=none left=1:50 right=2:00 display=" 1.50| 2.00"
+""",
+        ),
+        "G.4 refused: nothing changes; the arbiter resumes play with play/pause.",
+    ),
+    (
+        "claim-g6-record",
+        _claim(
+            "g6",
+            """at 1575   claim
+at 1575   expect state=over claim=recorded-left left=1:50 right=2:00 display=" 1.5.0| 2.00"
+""",
+        ),
+        "G.6 (no arbiter present): the claim records both times, the move count and the "
+        "claimant, and ends the game on the clock; the point after the claimant's third "
+        "digit shows who claimed.",
+    ),
+    (
+        "claim-2015-g4",
+        _claim(
+            "g4-increment",
+            """at 1575   claim
+at 1575   expect state=paused claim=none left=1:55 right=4:00 display=" 1.55| 4.00"
+""",
+            edition="2015",
+        ),
+        "The 2015 edition (10.4): the claim alone is granted at once, with no ruling: the "
+        "opponent +2:00, the claimant +5 s and the 5-second increment from now on.",
+    ),
+    # --- claims refused: "no" and the reason ------------------------------
+    (
+        "refuse-quickplay-off",
+        """control 900
+at 0      press right
+at 790    pause            # left 900 - 790 = 110
+at 795    claim
+at 795    expect state=paused claim=none left=1:50 display="no  |oFF "
+""",
+        "Refused: the event does not use the quickplay-finish rules (oFF).",
+    ),
+    (
+        "refuse-two-minutes",
+        """control 900
+quickplay g5
+at 0      press right
+at 780    pause            # left 900 - 780 = 120: exactly 2:00.000
+at 781    claim
+at 781    expect state=paused claim=none left=2:00.000 display="no  |t 2 "
+""",
+        "Refused: the claimant has 2:00.000 or more (t 2); a claim needs less than two minutes.",
+    ),
+    (
+        "refuse-flag",
+        """control 900
+quickplay g5
+at 0      press right
+at 100    press left       # left 800
+at 200    press right      # right 800; left's flag falls at 1000
+at 1010   pause
+at 1015   claim
+at 1015   expect state=paused claim=none flag=left display="no  |FLAG"
+""",
+        "Refused: a flag has fallen (FLAG).",
+    ),
+    (
+        "refuse-increment",
+        """control 900+5
+quickplay g5
+at 0      press right
+at 800    pause            # left 905 - 800 = 105
+at 805    claim
+at 805    expect state=paused claim=none left=1:45 display="no  |Inc "
+""",
+        "Refused: the control has an increment or a delay (Inc, G.3).",
+    ),
+    (
+        "refuse-blitz",
+        """control 600
+quickplay g5
+at 0      press right
+at 490    pause            # left 600 - 490 = 110
+at 495    claim
+at 495    expect state=paused claim=none left=1:50 display="no  |bLt2"
+""",
+        "Refused: 10 minutes is blitz by Article 15.1 (bLtz, G.3).",
+    ),
+    (
+        "refuse-type",
+        """control 900j30x5
+quickplay g5
+at 0      press right
+at 790    pause            # left 900 - 790 = 110
+at 795    claim
+at 795    expect state=paused claim=none left=1:50 display="no  |tyPE"
+""",
+        "Refused: hourglass and byo-yomi have no quickplay finish (tYPE).",
+    ),
+    (
+        "refuse-period",
+        """control 2/900:60
+quickplay g5
+at 0      press right
+at 790    pause            # left 900 - 790 = 110, still in period 1
+at 795    claim
+at 795    expect state=paused claim=none left=1:50 left_stage=1 display="no  |PEr "
+""",
+        "Refused: the claimant is not in the last period yet (PEr).",
+    ),
+    # --- the arbiter's corrections ------------------------------------------
+    (
+        "correct-open",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    expect state=paused display="A- 1| 0.00"
+""",
+        "Hold set 2 s: the time correction. A, no side chosen yet (-), unit 1 (minutes); "
+        "the right display shows the amount.",
+    ),
+    (
+        "correct-side",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_left
+at 169    expect display="AL 1| 0.00"
+""",
+        "A lever chooses the side: L for left, r for right.",
+    ),
+    (
+        "correct-minutes",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_left
+at 169    key plus
+at 170    key plus
+at 171    expect display="AL 1| 2.00"
+""",
+        "plus twice in unit 1: +2:00.",
+    ),
+    (
+        "correct-seconds",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_left
+at 169    key plus
+at 170    key plus
+at 171    key set
+at 172    key minus
+at 173    key minus
+at 174    key minus
+at 175    key minus
+at 175.5  key minus
+at 176    expect display="AL 2| 1.55"
+""",
+        "set moves to unit 2 (seconds); minus five times: 2:00 - 5 s = 1:55.",
+    ),
+    (
+        "correct-negative",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_right
+at 169    key minus
+at 170    expect display="Ar 1|-1.00"
+""",
+        "Taking time off: the amount shows a minus sign (right, -1:00).",
+    ),
+    (
+        "correct-applied",
+        _PAUSED
+        + """at 165    add left +2:00
+at 165    expect state=paused left=15:20 right=14:00 display="15.20|14.00"
+""",
+        "play applies the correction: left 13:20 + 2:00 = 15:20.",
+    ),
+    (
+        "correct-quick-bonus",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_left
+at 169    hold plus 2.1
+at 172    expect state=paused left=14:20 right=14:00 display="14.20|14.00"
+""",
+        "The quick bonus: hold set, the lever of the side, hold plus: +1:00 in rapid "
+        "(13:20 + 1:00), +2:00 in a standard game.",
+    ),
+    (
+        "correct-moves",
+        _PAUSED
+        + """at 165    hold minus 2.1
+at 168    expect moves=1 display="n   |   1"
+""",
+        "Hold minus 2 s: the move counter (n) with White's completed moves.",
+    ),
+    (
+        "correct-moves-changed",
+        _PAUSED
+        + """at 165    hold minus 2.1
+at 168    key plus
+at 169    key plus
+at 170    expect moves=1 display="n   |   3"
+""",
+        "plus and minus change the count; play applies it and the periods follow it.",
+    ),
+    (
+        "correct-lever-left",
+        _PAUSED
+        + """at 165    press left
+at 165    expect state=paused moves=1 left=13:20 right=14:00 display="LEvr|LEvr"
+""",
+        "The left lever moved while paused: nothing changes, both displays say LEvr for 3 s "
+        "and the event log keeps it.",
+    ),
+    (
+        "correct-lever-right",
+        _PAUSED
+        + """at 165    press right
+at 165    expect state=paused moves=1 left=13:20 right=14:00 display="rLEv|rLEv"
+""",
+        "The right lever moved while paused: rLEv on both displays for 3 s.",
+    ),
+)
+
+# Sections of docs/pictures.md, by the first word of a picture's name.
+SECTIONS = (
+    ("game", "The game"),
+    ("claim", "Quickplay-finish claims"),
+    ("refuse", "Claims refused"),
+    ("correct", "The arbiter's corrections"),
+    ("menu", "Menus and presets"),
+    ("power", "Power loss and restore"),
+)
