@@ -1,0 +1,126 @@
+"""The watchdog: started with a timeout both chips take, fed only by a main loop that runs
+the app, and a board it resets comes back with the game paused."""
+
+import pytest
+
+from boards import capabilities, esp32, pico
+from firmware import engine
+from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
+from sim import machine as sim_machine
+from sim import vclock
+from sim.world import SimBoard
+from tests.hardware_helpers import TICK_MS, Booted
+
+
+class CountingWDT:
+    made = []
+
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.feeds = 0
+        CountingWDT.made.append(self)
+
+    def feed(self):
+        self.feeds += 1
+
+
+def test_timeouts_outside_what_both_chips_take_are_refused():
+    for bad in (0, 999, RP2040_MAX_MS + 1, 10_000, "5000", 5000.0):
+        with pytest.raises(ValueError):
+            Watchdog(CountingWDT, bad)
+    assert Watchdog(CountingWDT, RP2040_MAX_MS).timeout_ms == 8388
+
+
+def test_started_once_and_fed_only_once_started():
+    CountingWDT.made = []
+    watchdog = Watchdog(CountingWDT)
+    watchdog.feed()  # before start: nothing to feed, no error
+    assert CountingWDT.made == []
+    watchdog.start()
+    watchdog.start()
+    assert len(CountingWDT.made) == 1 and CountingWDT.made[0].timeout == TIMEOUT_MS
+    watchdog.feed()
+    assert CountingWDT.made[0].feeds == 1
+
+
+def test_both_boards_take_a_valid_timeout():
+    for board in (pico, esp32):
+        assert 1000 <= board.WATCHDOG_MS <= RP2040_MAX_MS
+    broken = type("Board", (), {k: getattr(pico, k) for k in dir(pico) if k.isupper()})
+    broken.WATCHDOG_MS = 9000
+    assert any("WATCHDOG_MS" in problem for problem in capabilities.check(broken))
+
+
+def feed_times(booted):
+    """Record the virtual ms of every feed of the board's watchdog from now on."""
+    wdt = sim_machine.watchdog()
+    times = []
+    original = wdt.feed
+
+    def feed():
+        original()
+        times.append(vclock.now_ms())
+
+    wdt.feed = feed
+    return times
+
+
+def test_the_board_starts_it_and_the_loop_feeds_it_every_tick():
+    booted = Booted("300")
+    try:
+        wdt = sim_machine.watchdog()
+        assert wdt is not None and wdt.timeout_ms == booted.board.board.WATCHDOG_MS == 5000
+        times = feed_times(booted)
+        booted.press("lever_right")
+        booted.run_to(60_000)
+        assert times[-1] == 60_000
+        gaps = [later - earlier for earlier, later in zip(times[:-1], times[1:], strict=True)]
+        assert max(gaps) <= TICK_MS  # far inside the 5 s timeout
+        assert len(times) >= 60_000 // TICK_MS
+    finally:
+        booted.close()
+
+
+def test_a_stopped_tick_starves_it():
+    # The tick's timer dies: the main loop finds nothing to do and stops feeding.
+    booted = Booted("300")
+    try:
+        booted.press("lever_right")
+        booted.run_to(10_000)
+        wdt = sim_machine.watchdog()
+        fed = wdt.last_feed_ms
+        booted.hardware.ticker.stop()
+        booted.run_to(20_000)
+        assert wdt.last_feed_ms == fed == 10_000
+        assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms  # it would bite
+    finally:
+        booted.close()
+
+
+def test_after_a_watchdog_reset_the_game_comes_back_paused():
+    booted = Booted("300")
+    booted.press("lever_right")  # left runs from 0
+    booted.run_to(20_000)
+    booted.press("lever_left")  # right runs from 20 s
+    booted.run_to(31_000)
+    wdt = sim_machine.watchdog()
+    last_fed = wdt.last_feed_ms
+    # The main loop hangs here: nothing runs, the watchdog bites 5 s after its last feed.
+    vclock.set_now(last_fed + wdt.timeout_ms + 1)
+    assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms
+    # The reset: RAM, pins and timers are gone; the flash keeps what was written.
+    after = SimBoard(booted.flash, bounce_ms=0)
+    after.boot()
+    clock = after.app.clock
+    try:
+        assert clock.state == engine.PAUSED
+        assert clock.moves() == 1
+        assert clock.mover == 1
+        now = vclock.ticks_ms()
+        assert clock.shown_ms(0, now) == 300_000 - 20_000  # the waiting side: exact
+        right = clock.shown_ms(1, now)
+        # The running side: charged up to a journal entry at most 5 s before the hang.
+        assert 300_000 - 11_000 <= right <= 300_000 - 11_000 + 5000
+    finally:
+        after.app.hardware.stop()
+        booted.close()
