@@ -60,7 +60,16 @@ def test_every_board_passes(name):
 def test_every_board_names_its_chip_and_new_pins(name):
     board = board_module(name)
     assert board.CHIP in capabilities.CHIPS
-    for attribute in ("BATTERY_ADC_PIN", "BATTERY_DIVIDER", "LED_LEFT", "LED_RIGHT"):
+    for attribute in (
+        "BATTERY_ADC_PIN",
+        "BATTERY_DIVIDER",
+        "BATTERY_LOW_MV",
+        "LED_LEFT",
+        "LED_RIGHT",
+        "LED_ACTIVE_HIGH",
+        "INPUT_PULL",
+        "WATCHDOG_MS",
+    ):
         assert hasattr(board, attribute)
 
 
@@ -233,3 +242,36 @@ def test_check_runs_inside_micropython():
     assert ["%s: ok" % name for name in BOARD_NAMES] == lines[: len(BOARD_NAMES)], result.stderr
     assert lines[len(BOARD_NAMES)] == "nonesuch: no board definition boards/nonesuch.py"
     assert result.returncode == 1
+
+
+# --- pull, polarity and figures ----------------------------------------------
+
+
+def test_input_pull_must_hold_the_open_level():
+    assert_caught(broken("pico", INPUT_PULL="down"), "INPUT_PULL", "ACTIVE_LOW")
+    assert_caught(broken("pico", INPUT_PULL="sideways"), "INPUT_PULL", "'sideways'")
+    assert_caught(broken("esp32", ACTIVE_LOW="yes"), "ACTIVE_LOW")
+
+
+def test_external_pull_ups_allow_the_esp32_input_only_pins():
+    board = broken("esp32", INPUTS={"play": 36}, INPUT_PULL="none")
+    assert problems_of(board) == []
+    assert_caught(broken("esp32", INPUTS={"play": 36}), "play", "pull")
+
+
+def test_led_polarity_is_required():
+    assert_caught(broken("pico", LED_ACTIVE_HIGH=None), "LED_ACTIVE_HIGH")
+
+
+def test_battery_figures():
+    assert_caught(broken("pico", BATTERY_LOW_MV=3.47), "BATTERY_LOW_MV")
+    assert_caught(broken("esp32", BATTERY_LOW_MV=100), "BATTERY_LOW_MV")
+    assert_caught(broken("pico", BATTERY_ADC_FULL_SCALE_MV=5000), "BATTERY_ADC_FULL_SCALE_MV")
+    # Without a battery pin the figures are not needed.
+    assert problems_of(broken("pico", BATTERY_ADC_PIN=None, BATTERY_LOW_MV=None)) == []
+
+
+def test_watchdog_timeout_both_chips_take():
+    assert_caught(broken("esp32", WATCHDOG_MS=8389), "WATCHDOG_MS", "8388")
+    assert_caught(broken("pico", WATCHDOG_MS=500), "WATCHDOG_MS")
+    assert problems_of(broken("pico", WATCHDOG_MS=8388)) == []
