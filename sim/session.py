@@ -97,13 +97,17 @@ class LiveSession:
     def wall_ms(self):
         """Virtual ms the wall clock has reached (never behind virtual time)."""
         elapsed = (self.clock() - self.origin_wall) * 1000 * self.speed
-        return max(self.origin_ms + int(elapsed), vclock.now_ms())
+        return max(self.origin_ms + round(elapsed), vclock.now_ms())
 
     def advance(self):
-        """Fire everything due by now; return the virtual ms reached."""
-        now = self.wall_ms()
-        self.board.run_due(now)
-        return now
+        """Fire everything due before the wall clock's millisecond; return the ms reached.
+
+        The current millisecond stays open, so a contact that opens now still
+        opens before that instant's timer tick, as it does in a replay.
+        """
+        reached = max(self.wall_ms() - 1, vclock.now_ms())
+        self.board.run_due(reached)
+        return reached
 
     def ms_to_next(self):
         """Virtual ms until the next timer tick or contact transition (None: nothing)."""
@@ -124,7 +128,8 @@ class LiveSession:
         if name in self.held:
             return
         self.board.pin_of(name)  # ValueError for a key the board lacks
-        now = self.advance()
+        now = self.wall_ms()
+        self.board.run_due(now)  # a contact closes after the timer ticks of its instant
         self.board.close_contact(name, now)
         self.board.run_due(now)
         self.order += 1
@@ -136,8 +141,12 @@ class LiveSession:
             return
         closed_ms, order = self.held.pop(name)
         board = self.board
-        now = self.advance()
-        release = max(now + 1, closed_ms + HOLD_MS, closed_ms + board.bounce_ms + 1)
+        now = self.wall_ms()
+        if now > vclock.now_ms():
+            board.run_due(now - 1)  # the contact opens before the timer ticks of its instant
+        release = max(
+            now, vclock.now_ms() + 1, closed_ms + HOLD_MS, closed_ms + board.bounce_ms + 1
+        )
         while self._contact_moving(release, release + board.bounce_ms):
             release += 1
         board.open_contact(name, release)
@@ -191,8 +200,7 @@ class LiveSession:
     def finish(self):
         """Release every held key and run until the last contact settles; the end state line."""
         self.release_all()
-        now = self.advance()
-        last = now
+        last = self.wall_ms()
         for entry in self.board.pending:
             last = max(last, entry[0])
         self.board.run_due(last)
