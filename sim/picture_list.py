@@ -474,6 +474,14 @@ at 165    expect state=paused left=15:20 right=14:00 display="15.20|14.00"
         "play applies the correction: left 13:20 + 2:00 = 15:20.",
     ),
     (
+        "correct-refused",
+        _PAUSED
+        + """at 165    add left -20:00    # 13:20 - 20:00 is below zero
+at 165    expect state=paused left=13:20 right=14:00 display="no  |tInE"
+""",
+        "A correction that would take a side below zero is refused (tInE): nothing changes.",
+    ),
+    (
         "correct-quick-bonus",
         _PAUSED
         + """at 165    hold set 2.1
