@@ -1,0 +1,228 @@
+"""The simulator's window under a virtual X server: real clicks and keys, what it draws.
+
+The X server (Xvfb) gets real pointer and key events from xdotool at the
+widgets' real positions; the window turns them into contact transitions.
+What the canvas holds, and the pixels on the server's screen, must match the
+HT16K33 chip model's RAM bit by bit. Time is a wall clock the test moves, so
+every instant is known and the expected displays are worked out by hand.
+"""
+
+import io
+import os
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sim import ht16k33
+from sim.segments_view import DARK, LIT
+from sim.session import LiveSession, header_text
+from tests import xserver
+from tests.scripting import ROOT, fields, run_cli
+
+pytestmark = pytest.mark.skipif(xserver.available() is not None, reason=str(xserver.available()))
+
+
+@pytest.fixture(scope="module")
+def screen():
+    virtual = xserver.VirtualScreen()
+    yield virtual
+    virtual.stop()
+
+
+class Wall:
+    def __init__(self):
+        self.seconds = 500.0
+
+    def __call__(self):
+        return self.seconds
+
+
+@pytest.fixture
+def window(screen, monkeypatch):
+    monkeypatch.setenv("DISPLAY", screen.display)
+    from sim.window import ClockWindow
+
+    wall = Wall()
+    session = LiveSession(header_text("300", "sim"), clock=wall)
+    clock_window = ClockWindow(session, out=io.StringIO())
+    clock_window.start()
+    root = clock_window.root
+    assert xserver.wait_until(root.winfo_viewable, poll=root.update)
+    clock_window.wall = wall
+    clock_window.start_seconds = wall.seconds
+    yield clock_window
+    if not clock_window.finished:
+        clock_window.quit()
+    session.close()
+
+
+def set_time(window, seconds):
+    """Put the wall clock ``seconds`` after the window went live, and let the window run."""
+    window.wall.seconds = window.start_seconds + seconds
+    window.root.update()
+    window.step()
+
+
+def centre_of(widget):
+    return (
+        widget.winfo_rootx() + widget.winfo_width() // 2,
+        widget.winfo_rooty() + widget.winfo_height() // 2,
+    )
+
+
+def mouse(screen, window, name, button_action):
+    """Move the pointer onto the control's button and press or let go of mouse button 1."""
+    x, y = centre_of(window.buttons[name])
+    screen.xdotool("mousemove", "--sync", str(x), str(y))
+    screen.xdotool(button_action, "1")
+    held = button_action == "mousedown"
+    assert xserver.wait_until(
+        lambda: (name in window.session.held) == held, poll=window.root.update
+    ), "%s %s did not reach the window" % (button_action, name)
+
+
+def key(screen, window, keysym, action):
+    window.root.focus_force()
+    window.root.update()
+    screen.xdotool(action, keysym)
+
+
+def drawn_matches_chips(window):
+    """Every element on the canvas has the colour its RAM bit asks for; return the decoded text."""
+    texts = []
+    for view, chip in zip(window.views, window.session.board.chips, strict=True):
+        assert chip.oscillator_on and chip.display_on
+        for element, item in view.items:
+            wanted = LIT if element.lit(chip.ram) else DARK
+            assert window.canvas.itemcget(item, "fill") == wanted, element.name
+        texts.append(ht16k33.decode_seg7x4(chip.ram))
+    return "|".join(texts)
+
+
+def rgb(colour):
+    return tuple(int(colour[index : index + 2], 16) for index in (1, 3, 5))
+
+
+def test_clicks_on_the_levers_and_keys_run_the_clock_the_window_draws(screen, window):
+    assert drawn_matches_chips(window) == " 5.00| 5.00"
+    set_time(window, 1.0)
+    mouse(screen, window, "lever_right", "mousedown")  # Black presses: White (left) runs
+    set_time(window, 1.05)
+    mouse(screen, window, "lever_right", "mouseup")
+    set_time(window, 2.7)  # 1.7 s used: 4:58.3 shows 4.59, running mark lit (1.5-2.0 s)
+    assert drawn_matches_chips(window) == " 4.59.| 5.00"
+    set_time(window, 3.2)  # 2.2 s: the mark is dark in the first half of the third second
+    assert drawn_matches_chips(window) == " 4.58| 5.00"
+    mouse(screen, window, "play", "mousedown")
+    set_time(window, 3.3)
+    mouse(screen, window, "play", "mouseup")
+    set_time(window, 9.0)  # paused at 3.2: 2.2 s used, 4:57.8 shows 4.58, no mark
+    assert drawn_matches_chips(window) == " 4.58| 5.00"
+    assert window.session.board.app.clock.moves() == 0
+    assert [statement for _, _, statement in window.session.presses] == [
+        "press right",
+        "hold play 0.100",
+    ]
+
+
+def test_a_long_press_lasts_as_long_as_the_mouse_or_the_key_is_held(screen, window):
+    set_time(window, 1.0)
+    mouse(screen, window, "set", "mousedown")
+    set_time(window, 3.4)
+    assert str(window.buttons["set"].cget("relief")) == "sunken"
+    mouse(screen, window, "set", "mouseup")
+    set_time(window, 5.0)
+    key(screen, window, "s", "keydown")
+    assert xserver.wait_until(lambda: "set" in window.session.held, poll=window.root.update)
+    set_time(window, 7.25)
+    key(screen, window, "s", "keyup")
+    assert xserver.wait_until(lambda: "set" not in window.session.held, poll=window.root.update)
+    statements = [statement for _, _, statement in window.session.presses]
+    assert statements == ["hold set 2.400", "hold set 2.250"]
+
+
+def test_a_key_held_through_autorepeat_is_one_press(screen, window):
+    repeats = []
+    window.root.bind_all("<KeyPress>", lambda event: repeats.append(event.keysym), add="+")
+    set_time(window, 1.0)
+    key(screen, window, "m", "keydown")
+    end = time.monotonic() + 1.2  # longer than the X server's autorepeat delay
+    while time.monotonic() < end:
+        window.root.update()
+        time.sleep(0.01)
+    set_time(window, 2.0)
+    key(screen, window, "m", "keyup")
+    assert xserver.wait_until(lambda: not window.session.held, poll=window.root.update)
+    assert len(repeats) > 1, "the X server sent no autorepeat: this test proves nothing"
+    assert [statement for _, _, statement in window.session.presses] == ["hold lever_right 1.000"]
+
+
+def test_the_screen_shows_lit_and_dark_segments_where_the_chips_say(screen, window):
+    set_time(window, 1.0)
+    key(screen, window, "l", "keydown")
+    assert xserver.wait_until(lambda: window.session.held, poll=window.root.update)
+    key(screen, window, "l", "keyup")
+    assert xserver.wait_until(lambda: not window.session.held, poll=window.root.update)
+    set_time(window, 2.7)
+    drawn = drawn_matches_chips(window)
+    assert drawn == " 4.59.| 5.00"
+    window.root.update()
+    window.root.winfo_pointerxy()  # a round trip: the server has drawn everything before it
+    shot = screen.screenshot()
+    canvas = window.canvas
+    origin_x, origin_y = canvas.winfo_rootx(), canvas.winfo_rooty()
+    checked = 0
+    for view, chip in zip(window.views, window.session.board.chips, strict=True):
+        for element, _ in view.items:
+            if element.points is not None:
+                x = sum(point[0] for point in element.points) / len(element.points)
+                y = sum(point[1] for point in element.points) / len(element.points)
+            else:
+                x, y = element.centre
+            pixel = shot.pixel(origin_x + round(x), origin_y + round(y))
+            wanted = rgb(LIT) if element.lit(chip.ram) else rgb(DARK)
+            assert pixel == wanted, (element.name, pixel, wanted)
+            checked += 1
+    assert checked == 2 * (4 * 8 + 2)  # every segment, point and colon dot of both displays
+
+
+def test_make_sim_opens_the_window_and_records_a_session_that_replays(screen, tmp_path):
+    record = tmp_path / "session.clock"
+    command = [sys.executable, "-m", "sim", "play", "--window", "--control", "300"]
+    process = subprocess.Popen(
+        command + ["--record", str(record)],
+        cwd=ROOT,
+        env=screen.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        assert ready and process.stdout.readline().strip() == "window open"
+        window_id = screen.xdotool("search", "--name", "Chess clock").split()[0]
+        screen.xdotool("windowfocus", "--sync", window_id)
+        screen.xdotool("key", "m")
+        time.sleep(0.5)
+        screen.xdotool("key", "space")
+        time.sleep(0.3)
+        screen.xdotool("key", "q")
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    end = [line for line in out.splitlines() if line.startswith("end: ")][0][5:]
+    state = fields(end)
+    assert state["state"] == "paused"
+    assert state["white"] == "left"
+    assert state["moves"] == "0"
+    assert "0:04:59" <= state["left"] < "0:05:00"
+    status, replayed, errors = run_cli([str(record)])
+    assert status == 0, replayed + errors
+    assert replayed.strip().endswith("end: " + end)
+    assert os.path.getsize(record) > 0
