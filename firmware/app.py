@@ -16,6 +16,7 @@ from firmware import engine, frames
 from firmware import menu as menu_module
 from firmware.battery_mark import BatteryMark
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.notices import Notices
 from firmware.sound import Sound
 
 _FIRST_KEY = KEY_SET
@@ -37,6 +38,8 @@ class App:
         self.settings = None  # the Settings in force (firmware.main puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
+        self.notices = Notices()  # boot messages: file error codes, rESt (firmware.resume)
+        self.journal = None  # the game journal (firmware.journal), attached at boot
 
     def apply_settings(self, settings):
         """Put ``settings`` in force: a new game on fresh clocks with its controls
@@ -75,11 +78,15 @@ class App:
         self.sound.update(self.clock, self.settings, now, hardware.buzzer)
         hardware.leds.show(self.clock.running())
         hardware.battery.update(now)
+        self.notices.tick(now)
+        if self.journal is not None:
+            self.journal.tick(now)  # allocation-free while a clock runs
         self.refresh(now)
 
     def on_input(self, index, tick):
         """Act on input ``index`` whose contact closed at ``tick``."""
         clock = self.clock
+        self.notices.dismiss()  # any press clears the boot messages
         if index >= _FIRST_KEY:
             return  # the menu keys act through hardware.keys
         if self.menu.active() and self.menu.on_press(index, tick):
@@ -129,6 +136,18 @@ class App:
         displays = self.hardware.displays
         frame = self.frame
         menu = self.menu
+        notices = self.notices
+        if notices.changed:
+            notices.changed = False
+            if notices.active:
+                notices.draw(frame)
+                displays[0].show_frame(frame)
+                displays[1].show_frame(frame)
+                return
+            menu.changed = True  # what the messages covered is drawn again
+            self.arbiter.changed = True
+        elif notices.active:
+            return
         if menu.active():
             if menu.changed:
                 menu.changed = False

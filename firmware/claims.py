@@ -120,6 +120,13 @@ def classify(control):
     return "standard"
 
 
+def five_second_mode(increment):
+    """The control a G.4 grant puts both sides on: +5 s a move, or a 5 s delay."""
+    if increment:
+        return tc.TimeControl("0+5", tc.STAGES, ((0, 0, tc.FISCHER, _MODE_MS),))
+    return tc.TimeControl("0d5", tc.STAGES, ((0, 0, tc.DELAY, _MODE_MS),))
+
+
 class Claims:
     """The claim on one clock. ``state``: ``"none"``, ``"open"``, ``"postponed"``,
     ``"recorded"``; ``claimant``: its side or ``engine.NOBODY``; ``result``:
@@ -284,16 +291,15 @@ class Claims:
         claimant = self.claimant
         self.add_time(1 - claimant, _EXTRA_MS, now)
         increment = self.quickplay == "g4-increment"
-        mode, text = (tc.FISCHER, "0+5") if increment else (tc.DELAY, "0d5")
         shown = clock.shown_ms(claimant, now)
         for side in clock.sides:
-            side.control = tc.TimeControl(text, tc.STAGES, ((0, 0, mode, _MODE_MS),))
+            side.control = five_second_mode(increment)
             side.period = 0
         # The move in progress starts again in the new mode: +5 s at once with
         # the increment, a fresh 5 s delay when play resumes with the delay.
         clock.sides[claimant].remaining_ms = shown + (_MODE_MS if increment else 0)
         clock.turn_used = 0
-        self._note(now, "mode", text)
+        self._note(now, "mode", clock.sides[0].control.text)
 
     def _record(self, now):
         """G.6 / older 11: the claim ends the game; keep it for the arbiter."""

@@ -7,6 +7,7 @@ returns the running app; ``run(board_name)`` does that and loops forever.
 import micropython
 
 import boards
+from firmware import resume
 from firmware import settings as settings_module
 from firmware.app import App
 
@@ -23,6 +24,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition)
     app.settings = settings
+    from hal.journal_store import JournalStore
+
+    resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
     hardware.start()
     return app
 

@@ -4,7 +4,7 @@ A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
 """
 
-from firmware import claims, timecontrol
+from firmware import claims, documents, timecontrol
 
 FILE_NAME = "settings.json"
 DEFAULT_CONTROL = "5400+30"
@@ -68,17 +68,22 @@ class Settings:
 
 
 def load(storage):
-    """Read the settings from ``storage``; fall back to the defaults on any error."""
+    """Read the settings from ``storage``; fall back to the defaults on any problem.
+
+    A file the clock cannot use (firmware.documents) is set aside as
+    ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
+    display shows at boot (``Err1`` or ``vEr1``).
+    """
     settings = Settings()
-    try:
-        data = storage.read_json(FILE_NAME)
-    except (OSError, ValueError) as error:
-        settings.error = "unreadable settings: %s" % error
-        return settings
-    if data is None:
-        return settings
-    try:
+    settings.error_code = None
+
+    def take(data):
+        if "control_left" not in data:
+            raise ValueError("no control_left: not a settings file")
         settings.apply(data)
-    except ValueError as error:
-        settings.error = "bad settings: %s" % error
+
+    problem = documents.load(storage, FILE_NAME, take)
+    if problem is not None:
+        settings.error = "settings.json: %s" % problem.why
+        settings.error_code = documents.code(problem.kind, documents.SETTINGS)
     return settings

@@ -1,40 +1,130 @@
-"""Files on the board's flash: JSON documents written atomically.
+"""Files on the board's flash: JSON documents written atomically, and files set aside.
 
 A write goes to a temporary file that is then renamed over the old one, so a
-power cut leaves either the old or the new version. ``root`` is the folder
-that holds the clock's files ("/" on a board, a folder in the simulator).
+power cut leaves either the old or the new version (a stray ``.new`` file is
+ignored and overwritten by the next write). Every document written carries
+``"version": FORMAT_VERSION``. ``root`` is the folder that holds the clock's
+files ("/" on a board, a folder in the simulator).
+
+All file operations go through ``FILES``: on a board the filesystem itself;
+the simulator puts its flash model there (``use_files``) to cut the power in
+the middle of a write.
 """
 
 import json
 import os
 
+from firmware.documents import FORMAT_VERSION
+
+BAD_SUFFIX = ".bad"
+
+
+class Files:
+    """The filesystem as the storage uses it: open, rename, remove, exists."""
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def exists(self, path):
+        try:
+            os.stat(path)
+        except OSError:
+            return False
+        return True
+
+
+FILES = [Files()]  # the one in use; a list so the simulator can replace it
+
+
+def use_files(files):
+    """Put ``files`` (the simulator's flash model) in place of the filesystem."""
+    FILES[0] = files
+
 
 class Storage:
-    """JSON files under one folder."""
+    """The clock's files under one folder."""
 
-    def __init__(self, root):
+    def __init__(self, root, files=None):
         self.root = root.rstrip("/") if len(root) > 1 else root
+        self.own_files = files  # None: the filesystem in use (``FILES``)
 
     def path(self, name):
         if self.root == "/":
             return "/" + name
         return self.root + "/" + name
 
+    @property
+    def files(self):
+        return self.own_files if self.own_files is not None else FILES[0]
+
+    def exists(self, name):
+        return self.files.exists(self.path(name))
+
+    def read_bytes(self, name):
+        """The file's bytes, or None if it does not exist."""
+        files = self.files
+        path = self.path(name)
+        if not files.exists(path):
+            return None
+        with files.open(path, "rb") as handle:
+            return handle.read()
+
     def read_json(self, name):
-        """The decoded file, or None if it does not exist. Raises ValueError if corrupt."""
+        """The decoded file, or None if it does not exist.
+
+        Raises ValueError if it is not JSON (empty, truncated, random bytes or
+        not UTF-8).
+        """
+        data = self.read_bytes(name)
+        if data is None:
+            return None
         try:
-            with open(self.path(name)) as handle:
-                text = handle.read()
-        except OSError as error:
-            if error.args and error.args[0] == 2:  # ENOENT
-                return None
-            raise
+            text = data.decode("utf-8")
+        except UnicodeError:
+            raise ValueError("not UTF-8 text")
         return json.loads(text)
 
-    def write_json(self, name, data):
-        """Replace the file with ``data``, atomically."""
+    def write_bytes(self, name, data):
+        """Replace the file with ``data``, atomically (write a new file, then rename)."""
+        files = self.files
         final = self.path(name)
         temporary = final + ".new"
-        with open(temporary, "w") as handle:
-            handle.write(json.dumps(data))
-        os.rename(temporary, final)
+        with files.open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+        files.rename(temporary, final)
+
+    def write_json(self, name, data):
+        """Replace the file with ``data`` as JSON, atomically; a dict gets ``version``."""
+        if isinstance(data, dict) and "version" not in data:
+            data = dict(data)
+            data["version"] = FORMAT_VERSION
+        self.write_bytes(name, json.dumps(data).encode("utf-8"))
+
+    def append_line(self, name, text):
+        """Add one line to a log file (a cut leaves at most a partial last line)."""
+        with self.files.open(self.path(name), "ab") as handle:
+            handle.write((text + "\n").encode("utf-8"))
+            handle.flush()
+
+    def remove(self, name):
+        """Delete the file if it exists."""
+        path = self.path(name)
+        if self.files.exists(path):
+            self.files.remove(path)
+
+    def set_aside(self, name, suffix=BAD_SUFFIX):
+        """Keep a file the clock cannot use under ``name + suffix`` for inspection."""
+        path = self.path(name)
+        if not self.files.exists(path):
+            return
+        target = path + suffix
+        if self.files.exists(target):
+            self.files.remove(target)  # the newest bad file is the one worth keeping
+        self.files.rename(path, target)

@@ -49,6 +49,7 @@ class Game:
         self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap, board_name)
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took
+        self.off_values = None  # while the power is off: the state line at the cut
 
     def run_to(self, script_ms):
         """Advance to script time ``script_ms``."""
@@ -57,10 +58,24 @@ class Game:
     def close(self):
         remove_flash(self.flash)
 
-    def values(self):
-        """The state line's fields, in order, as (name, value) pairs."""
+    def values(self, settle=True):
+        """The state line's fields, in order, as (name, value) pairs.
+
+        While the power is off: ``state=off``, ``running=none``, the displays as
+        they are (dark), and every other field as it stood at the cut.
+        """
         board = self.board
-        board.settle()
+        if not board.powered:
+            values = []
+            for name, value in self.off_values:
+                if name == "at":
+                    value = vclock.now_ms() - self.offset_ms
+                elif name == "display":
+                    value = board.display_text()
+                values.append((name, value))
+            return values
+        if settle:
+            board.settle()
         clock = board.app.clock
         claims = board.app.claims
         tick = vclock.ticks_ms()
@@ -102,6 +117,20 @@ class Game:
 
     def act(self, action, arguments):
         board = self.board
+        if action == "power":
+            self.power(arguments[0] == "on")
+            return
+        if action == "unplug":
+            board.unplug(SIDE_NAMES.index(arguments[0]))
+            return
+        if action == "plug":
+            board.plug(SIDE_NAMES.index(arguments[0]))
+            return
+        if not board.powered:
+            if action in ("press", "key", "hold"):  # the contact moves; nothing reads it
+                name = "lever_" + arguments[0] if action == "press" else arguments[0]
+                board.press(name, arguments[1] if action == "hold" else PRESS_MS)
+            return
         clock = board.app.clock
         if action == "press":
             board.press("lever_" + arguments[0])
@@ -117,10 +146,24 @@ class Game:
             board.press(arguments[0], arguments[1])
         elif action in ("claim", "decide", "add", "setmoves"):
             self.arbiter_sequence(action, arguments)
-        elif action == "unplug":
-            board.unplug(SIDE_NAMES.index(arguments[0]))
-        elif action == "plug":
-            board.plug(SIDE_NAMES.index(arguments[0]))
+
+    def power(self, on):
+        """``power off``: the state line freezes at the cut (nothing settles first: the
+        board has run up to this instant and no further); ``power on``: boot again."""
+        board = self.board
+        if on:
+            board.power_on()
+            self.off_values = None
+            return
+        values = []
+        for name, value in self.values(settle=False):
+            if name == "state":
+                value = "off"
+            elif name == "running":
+                value = "none"
+            values.append((name, value))
+        self.off_values = values
+        board.power_off()
 
     def arbiter_sequence(self, action, arguments):
         """Carry out an arbiter statement by its documented key sequence (docs/arbiter.md).

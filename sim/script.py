@@ -29,7 +29,9 @@ FIELDS = (
 )
 TIME_FIELDS = ("at", "left", "right")
 # Statements of the contract that this firmware does not carry out yet.
-NOT_YET = ("power",)
+NOT_YET = ()
+# What needs the firmware running: refused while the power is off.
+NEEDS_POWER = ("pause", "resume", "claim", "decide", "add", "setmoves")
 _MAX_BOUNCE_MS = 50
 
 
@@ -246,6 +248,7 @@ def parse(text):
     script = Script()
     last_time = 0
     timed = False
+    powered = True
     for number, raw in enumerate(text.split("\n"), 1):
         words = split_words(_strip_comment(raw), number)
         if not words:
@@ -272,6 +275,13 @@ def parse(text):
         action, arguments = _action(words[2:], number)
         if action in NOT_YET:
             raise ScriptError(number, "'%s' is not supported by this firmware yet" % action)
+        if action == "power":
+            wanted_on = arguments[0] == "on"
+            if wanted_on == powered:
+                raise ScriptError(number, "the power is already %s" % arguments[0])
+            powered = wanted_on
+        elif action in NEEDS_POWER and not powered:
+            raise ScriptError(number, "'%s' needs the clock on: the power is off" % action)
         script.statements.append((number, time_ms, action, arguments))
     if script.control_left is None:
         raise ScriptError(0, "no control statement: the script must set a time control")

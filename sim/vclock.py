@@ -29,6 +29,15 @@ def reset(near_wrap=False):
     CLOCK.offset_us = TICKS_PERIOD - NEAR_WRAP_MS * 1000 if near_wrap else 0
 
 
+def restart_ticks(near_wrap=False):
+    """A board boots again: its tick counters start over (10 s before the wrap with
+    ``near_wrap``) while virtual time goes on."""
+    start = TICKS_PERIOD - NEAR_WRAP_MS if near_wrap else 0
+    CLOCK.offset = (start - CLOCK.now_ms) % TICKS_PERIOD
+    start_us = TICKS_PERIOD - NEAR_WRAP_MS * 1000 if near_wrap else 0
+    CLOCK.offset_us = (start_us - CLOCK.now_ms * 1000) % TICKS_PERIOD
+
+
 def now_ms():
     """Virtual milliseconds since the simulation began."""
     return CLOCK.now_ms

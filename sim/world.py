@@ -10,6 +10,7 @@ pass, as it would on the board.
 import os
 import sys
 
+from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
@@ -34,7 +35,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
         remove_flash(path, keep_folder=True)
     if control_left is not None:
         from firmware import settings
-        from hal.storage import Storage
+        from hal.storage import Files, Storage
 
         data = {
             "control_left": control_left,
@@ -42,7 +43,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
             "quickplay": quickplay,
             "edition": edition,
         }
-        Storage(path).write_json(settings.FILE_NAME, data)
+        Storage(path, Files()).write_json(settings.FILE_NAME, data)
     return path
 
 
@@ -71,13 +72,18 @@ class SimBoard:
         self.board_name = board_name
         self.flash_root = flash_root
         self.bounce_ms = bounce_ms
+        self.near_wrap = near_wrap
         vclock.reset(near_wrap)
         vclock.install()
         _install_machine()
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
-        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_LEFT, self.chips[0])
-        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_RIGHT, self.chips[1])
+        self._wire_displays()
+        from hal import storage
+
+        self.flash = sim_flash.Flash()  # the files in flash_root, with power cuts
+        storage.use_files(self.flash)
+        self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0
         self.app = None
@@ -96,6 +102,30 @@ class SimBoard:
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
         return self.app
+
+    def _wire_displays(self):
+        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_LEFT, self.chips[0])
+        sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_RIGHT, self.chips[1])
+
+    def power_off(self):
+        """Cut the power now: no more ticks or main-loop passes, nothing more written to
+        flash, the displays dark; contacts still move but nothing reads them."""
+        self.powered = False
+        self.flash.power_off()
+        sim_machine.reset()  # timers, interrupt handlers and the bus go with the power
+        for chip in self.chips:
+            chip.power_on()  # an unpowered HT16K33 loses its RAM: dark when it comes back
+        self.app = None
+
+    def power_on(self):
+        """Restore the power: the firmware boots again from flash (``boot``), its tick
+        counters starting over."""
+        vclock.restart_ticks(self.near_wrap)
+        _install_machine()
+        self._wire_displays()
+        self.flash.power_on()
+        self.powered = True
+        return self.boot()
 
     # --- contacts --------------------------------------------------------
 
@@ -179,12 +209,14 @@ class SimBoard:
                 timer.fire()
             else:
                 break
-            self.runtime.service(self.app, self.app.hardware)
+            if self.powered:
+                self.runtime.service(self.app, self.app.hardware)
         vclock.set_now(until_ms)
 
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time)."""
-        self.app.step(vclock.ticks_ms())
+        if self.powered:
+            self.app.step(vclock.ticks_ms())
 
     # --- displays --------------------------------------------------------
 

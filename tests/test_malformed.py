@@ -23,7 +23,10 @@ CASES = [
     ("control 300\nat 0 add left 2:00\n", 2, "+DURATION or -DURATION"),
     ("control 300\nat 0 add left +2:75\n", 2, "seconds must be under 60"),
     ("control 300\nat 0 setmoves -1\n", 2, "expected: setmoves N"),
-    ("control 300\nat 0 power off\n", 2, "not supported by this firmware yet"),
+    ("control 300\nat 0 power on\n", 2, "the power is already on"),
+    ("control 300\nat 0 power off\nat 1 power off\n", 3, "the power is already off"),
+    ("control 300\nat 0 power off\nat 1 pause\n", 3, "'pause' needs the clock on"),
+    ("control 300\nat 0 power down\n", 2, "expected: power off|on"),
     ("control 300\nbounce -3\n", 2, "bounce MS"),
 ]
 

@@ -1,0 +1,55 @@
+"""Messages the clock shows at boot on both displays, one after another.
+
+Error codes of files it could not use (``firmware.documents``: ``Err1``…),
+then ``rESt`` when a journalled game came back. Each shows for 3 s from the
+first step of the main loop; any lever or key press clears them all (and
+acts as usual).
+"""
+
+from micropython import const
+
+from firmware import frames
+from firmware.ticks import ticks_add, ticks_diff
+
+SHOW_MS = const(3000)
+RESTORED = "rESt"
+
+
+class Notices:
+    """The queue of boot messages; ``active`` while one is on the displays."""
+
+    def __init__(self):
+        self.texts = []
+        self.active = False
+        self.started = False
+        self.until = 0
+        self.changed = False
+
+    def add(self, text):
+        self.texts.append(text)
+        self.active = True
+
+    def tick(self, now):
+        """Start the first message, or move on when its time is up."""
+        if not self.active:
+            return
+        if not self.started:
+            self.started = True
+            self.until = ticks_add(now, SHOW_MS)
+            self.changed = True
+        elif ticks_diff(now, self.until) >= 0:
+            self.texts.pop(0)
+            self.until = ticks_add(now, SHOW_MS)
+            self.changed = True
+            if not self.texts:
+                self.active = False
+
+    def dismiss(self):
+        """A press clears the messages."""
+        if self.active:
+            self.texts = []
+            self.active = False
+            self.changed = True
+
+    def draw(self, frame):
+        frames.render_text(frame, self.texts[0])

@@ -1,0 +1,94 @@
+"""Boot: bring back a journalled game, start the journal, and queue the boot messages.
+
+``attach(app, store, settings, tick_ms)`` runs once, after the settings were
+read and before the interrupts start. If the journal holds a game in
+progress (or a finished one: its result and a G.6 record must survive), the
+app's clock and claims take it back with the header's controls and event
+settings, whatever the settings file says now: a running clock comes back
+**paused**, and the displays say ``rESt`` before the times. A journal the
+clock cannot use is set aside (``game.json.bad``, ``game.j0.bad``…) with the
+code ``Err3`` (``vEr3`` for a newer firmware's); the clock then starts afresh.
+docs/power.md tells the whole story.
+"""
+
+from firmware import claims as claims_module
+from firmware import documents, engine, timecontrol
+from firmware import journal as journal_module
+from firmware.notices import RESTORED
+
+
+def attach(app, store, settings, tick_ms):
+    """Restore a journalled game into ``app`` if there is one; journal from now on."""
+    notices = app.notices
+    for code in (settings.error_code, getattr(settings, "presets_error_code", None)):
+        if code is not None:
+            notices.add(code)
+    header = None
+    record = None
+    try:
+        header = store.read_header()
+        record, spoiled = store.read_slots()
+        if spoiled:
+            raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
+        if record is not None and header is None and journal_module.state(record) != 0:
+            raise documents.Unusable(documents.BAD, "a journalled game without its header")
+    except documents.Unusable as problem:
+        journal_problem(app, store, problem)
+        header = None
+        record = None
+    game = header["game"] if header is not None else 0
+    seq = journal_module.sequence(record) if record is not None else 0
+    restored = False
+    logged = 0
+    if (
+        record is not None
+        and header is not None
+        and journal_module.game_id(record) == game
+        and journal_module.state(record) != engine.SETUP
+    ):
+        try:
+            logged = restore(app, store, header, record)
+            restored = True
+        except (ValueError, TypeError, IndexError, KeyError) as error:
+            journal_problem(app, store, documents.Unusable(documents.BAD, str(error)))
+            left, right = settings.controls()
+            app.clock.sides[0].control = left
+            app.clock.sides[1].control = right
+            app.clock.new_game()
+            app.claims.new_game()
+            seq = 0
+    store.header = header
+    store.open_slots()
+    journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
+    app.journal = journal
+    if restored:
+        notices.add(RESTORED)
+        journal.note = "restored"
+    else:
+        journal.game = store.begin_game(app.clock, app.claims, game)
+    return restored
+
+
+def journal_problem(app, store, problem):
+    app.notices.add(documents.code(problem.kind, documents.JOURNAL))
+    app.journal_error = problem.why
+    store.set_aside()
+
+
+def restore(app, store, header, record):
+    """Put the journalled game on the app; return how many event-log entries came back."""
+    left = timecontrol.parse(header["control_left"])
+    right = timecontrol.parse(header["control_right"])
+    claims_module.check_setting(header["quickplay"], header["edition"])
+    clock = app.clock
+    claims = app.claims
+    clock.sides[0].control = left
+    clock.sides[1].control = right
+    clock.new_game()
+    claims.new_game()
+    claims.quickplay = header["quickplay"]
+    claims.edition = header["edition"]
+    journal_module.restore(record, clock, claims)
+    events = store.read_events(header["game"], journal_module.log_count(record))
+    claims.log[:] = events
+    return len(events)
