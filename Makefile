@@ -19,6 +19,7 @@ help:
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
+	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed sim-tools
 
@@ -100,7 +101,8 @@ clean:
 
 # --- on the board ---
 # make deploy BOARD=pico PORT=/dev/ttyACM0    compile, copy to the board, restart it
-# make selftest BOARD=pico PORT=/dev/ttyACM0  the clock scripts on the board (not built yet)
+# make selftest BOARD=pico PORT=/dev/ttyACM0  the clock scripts on the board, compared with
+#                                             the host's lines (SCRIPTS="a.clock b.clock": some)
 MPREMOTE    := $(VENV)/bin/mpremote
 BOARD_NAMES := $(filter-out __init__ capabilities sim,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
@@ -147,10 +149,6 @@ deploy: board-args
 	@echo "deployed: $(BOARD) on $(PORT); the board restarted into the clock"
 
 selftest: board-args
-	@echo "make selftest: not possible yet; nothing was run on $(PORT)." >&2
-	@echo "  Running tests/scenarios/*.clock on the board needs an on-board runner that does" >&2
-	@echo "  not exist yet: a script for 'mpremote run' that plays each script against the" >&2
-	@echo "  board's own pins, timer and displays and prints the end state lines, plus a way" >&2
-	@echo "  to copy the runner's modules and the scripts to the board. Until then the" >&2
-	@echo "  scenarios run on the host (make scenarios) and inside MicroPython (make test)." >&2
-	@exit 1
+	@$(MAKE) --no-print-directory mpy
+	@$(PY) -m boards.capabilities $(BOARD)
+	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(SCRIPTS)

@@ -3,21 +3,37 @@
 ``make deploy`` copies this file to the board as ``:main.py`` and writes
 ``board.txt`` with the board's name (a file of ``boards/``, e.g. ``esp32``).
 Without that file, or with an empty one, the board is ``pico``.
+
+While ``/selftest.txt`` exists (``make selftest`` writes it and removes it
+when done) the board stays at the prompt instead: the clock, and with it the
+watchdog that cannot be stopped once started, stays off for the self-test.
 """
 
-from firmware import main
-
 BOARD_FILE = "/board.txt"
+SELFTEST_FILE = "/selftest.txt"
 
 
-def board_name():
-    """The name in BOARD_FILE, or main.DEFAULT_BOARD if there is none."""
+def board_name(default):
+    """The name in BOARD_FILE, or ``default`` if there is none."""
     try:
         with open(BOARD_FILE) as handle:
             name = handle.read().strip()
     except OSError:
         name = ""
-    return name or main.DEFAULT_BOARD
+    return name or default
 
 
-main.run(board_name())
+def selftest_pending():
+    try:
+        open(SELFTEST_FILE).close()
+    except OSError:
+        return False
+    return True
+
+
+if selftest_pending():
+    print("main.py: %s is there, so the clock is not started (make selftest)" % SELFTEST_FILE)
+else:
+    from firmware import main
+
+    main.run(board_name(main.DEFAULT_BOARD))

