@@ -124,6 +124,25 @@ def micropython_figures():
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def board_heap(name="pico"):
+    """Heap the firmware takes at boot on board ``name`` (.mpy modules, inside MicroPython)."""
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    done = subprocess.run(
+        ["node", runner, "--compiled", "sim.boot_heap", name],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    print(
+        "heap after boot on board %s (.mpy, MicroPython 32-bit): %d bytes, %d in use in all"
+        % (name, figures["heap_after_boot_bytes"], figures["heap_in_use_after_boot_bytes"])
+    )
+    return figures
+
+
 def main():
     figures = {
         "machine": platform.machine(),
@@ -132,6 +151,7 @@ def main():
         "simulator_speed_6h_400_moves": simulator_speed(),
         "charge_error_10000_moves": charge_error(),
         "arbiter_tasks": arbiter_tasks(),
+        "heap_after_boot_pico": board_heap("pico"),
     }
     mpy = figures["micropython"]
     rows = [

@@ -275,3 +275,27 @@ def test_watchdog_timeout_both_chips_take():
     assert_caught(broken("esp32", WATCHDOG_MS=8389), "WATCHDOG_MS", "8388")
     assert_caught(broken("pico", WATCHDOG_MS=500), "WATCHDOG_MS")
     assert problems_of(broken("pico", WATCHDOG_MS=8388)) == []
+
+
+@pytest.mark.parametrize("name", ["pico", "esp32"])
+def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
+    """Each real board's definition builds its hardware (buzzer, battery, LEDs, watchdog
+    included) inside MicroPython, from .mpy modules; the boot's heap figure comes out."""
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(ROOT, "tools", "mpy", "node_modules")):
+        pytest.skip("the MicroPython lane is not set up (make setup)")
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    done = subprocess.run(
+        [node, runner, "--compiled", "sim.boot_heap", name],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    import json
+
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["board"] == name
+    assert 0 < figures["heap_after_boot_bytes"] < figures["heap_in_use_after_boot_bytes"]
