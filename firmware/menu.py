@@ -21,13 +21,12 @@ a game.
 
 from micropython import const
 
-from firmware import claims, engine, frames, menu_control, presets, timecontrol
+from firmware import claims, engine, frames, menu_control, presets
+from firmware import menu_items as items
 from firmware import settings as settings_module
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
 from firmware.ticks import ticks_add, ticks_diff
 
-SLOTS_FILE = "presets.json"
-SLOT_COUNT = const(9)
 MESSAGE_MS = const(3000)
 UNLOCK_MS = const(5000)  # the long press of plus must follow that of minus within this
 
@@ -37,68 +36,6 @@ CHOOSE = const(2)
 BUILD = const(3)
 MESSAGE = const(4)
 
-# The menu's items, in the order plus steps through them (labels as displayed).
-ITEMS = (
-    "PrE",  # a built-in preset
-    "CUSt",  # a custom control with periods
-    "HG",  # hourglass
-    "JAP",  # Japanese byo-yomi
-    "CAn",  # Canadian byo-yomi
-    "LoAd",  # a user slot
-    "SAvE",  # store the controls in force in a user slot
-    "APPG",  # the quickplay-finish setting (Appendix G)
-    "Ed",  # the edition of the claim rules
-    "bEEP",  # sound on/off
-    "L 10",  # warning beeps in the last 10 s
-    "tEn",  # tenths below 20 s
-    "CAt",  # the Article 15.1 class of the controls (read only)
-    "LoC",  # lock
-)
-_BUILDERS = {
-    "CUSt": menu_control.PERIODS,
-    "HG": menu_control.HOURGLASS,
-    "JAP": menu_control.JAPANESE,
-    "CAn": menu_control.CANADIAN,
-}
-_SWITCHES = {"bEEP": "sound", "L 10": "warn_last10", "tEn": "tenths", "LoC": "locked"}
-QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.QUICKPLAY
-EDITION_TEXT = ("APPG", "2015", "oLd")  # in the order of claims.EDITIONS
-CLASS_TEXT = {"blitz": "bLIt", "rapid": "rAPd", "standard": "StAn"}
-# The first preset of each group; a long press of plus/minus jumps between them.
-PRESET_GROUPS = (1, 8, 15, 23, 31, 32, 34, 36)
-
-
-def error_code(message):
-    """A four-character reason for a refused control or setting."""
-    for words, code in (
-        ("no time", "t 0"),
-        ("9:59:59", "10 H"),
-        ("over 60", "60 S"),
-        ("move count", "no"),
-        ("without a move count", "no"),
-        ("older edition", "oLd"),
-        ("byo-yomi", "bYo"),
-    ):
-        if words in message:
-            return code
-    return "Err"
-
-
-def class_text(control_text):
-    """``bLIt``, ``rAPd`` or ``StAn`` (Article 15.1) of a control, ``Err`` if it is none."""
-    try:
-        return CLASS_TEXT[claims.classify(timecontrol.parse(control_text))]
-    except (ValueError, TypeError):
-        return "Err"
-
-
-def preset_of(settings):
-    """The number of the preset the settings' controls are, or 0."""
-    for number, _, left, right in presets.PRESETS:
-        if left == settings.control_left and right == settings.control_right:
-            return number
-    return 0
-
 
 class Menu:
     """The menu's state: the screen shown and what it holds."""
@@ -106,7 +43,7 @@ class Menu:
     def __init__(self, app):
         self.app = app
         self.screen = IDLE
-        self.item = 0  # index in ITEMS
+        self.item = 0  # index in items.ITEMS
         self.choice = 0  # the value being chosen inside an item
         self.side = engine.NOBODY  # a control for one side only, or both
         self.builder = None
@@ -155,7 +92,7 @@ class Menu:
             if self.builder.cancelled:
                 self._show(TOP)
             return
-        if self.screen == CHOOSE and ITEMS[self.item] == "PrE" and key != KEY_SET:
+        if self.screen == CHOOSE and items.ITEMS[self.item] == "PrE" and key != KEY_SET:
             self._jump_group(1 if key == KEY_PLUS else -1)
             return
         if self.screen != IDLE or not self._settings().locked:
@@ -198,30 +135,33 @@ class Menu:
 
     def _top_key(self, key, now):
         if key == KEY_PLUS:
-            self.item = (self.item + 1) % len(ITEMS)
+            self.item = (self.item + 1) % len(items.ITEMS)
         elif key == KEY_MINUS:
-            self.item = (self.item - 1) % len(ITEMS)
+            self.item = (self.item - 1) % len(items.ITEMS)
         elif key == KEY_PLAY:
             self._show(IDLE)
         elif key == KEY_SET or key == LEVER_LEFT or key == LEVER_RIGHT:
-            self._open(ITEMS[self.item], key, now)
+            self._open(items.ITEMS[self.item], key, now)
 
     def _open(self, name, key, now):
         settings = self._settings()
-        if name in _BUILDERS:
+        if name in items.BUILDERS:
             self.side = key if key != KEY_SET else engine.NOBODY
-            self.builder = menu_control.Builder(_BUILDERS[name])
+            self.builder = menu_control.Builder(items.BUILDERS[name])
             self._show(BUILD)
             return
         if key != KEY_SET:
             return  # a lever chooses a side only for a control
         if name == "CAt":
             self.message(
-                class_text(settings.control_left), class_text(settings.control_right), now, TOP
+                items.class_text(settings.control_left),
+                items.class_text(settings.control_right),
+                now,
+                TOP,
             )
             return
         if name == "PrE":
-            self.choice = preset_of(settings) or 1
+            self.choice = items.preset_of(settings) or 1
         elif name == "LoAd" or name == "SAvE":
             self.choice = 1
         elif name == "APPG":
@@ -229,24 +169,12 @@ class Menu:
         elif name == "Ed":
             self.choice = claims.EDITIONS.index(settings.edition)
         else:
-            self.choice = 1 if getattr(settings, _SWITCHES[name]) else 0
+            self.choice = 1 if getattr(settings, items.SWITCHES[name]) else 0
         self._show(CHOOSE)
 
-    def _choices(self, name):
-        """How many values the item offers, and the first one's number."""
-        if name == "PrE":
-            return presets.count(), 1
-        if name == "LoAd" or name == "SAvE":
-            return SLOT_COUNT, 1
-        if name == "APPG":
-            return len(claims.QUICKPLAY), 0
-        if name == "Ed":
-            return len(claims.EDITIONS), 0
-        return 2, 0
-
     def _choose_key(self, key, now):
-        name = ITEMS[self.item]
-        count, first = self._choices(name)
+        name = items.ITEMS[self.item]
+        count, first = items.choices(name)
         if key == KEY_PLUS:
             self.choice = (self.choice - first + 1) % count + first
         elif key == KEY_MINUS:
@@ -258,7 +186,7 @@ class Menu:
 
     def _jump_group(self, direction):
         number = self.choice
-        groups = PRESET_GROUPS
+        groups = items.PRESET_GROUPS
         if direction > 0:
             later = [start for start in groups if start > number]
             self.choice = later[0] if later else groups[0]
@@ -274,14 +202,17 @@ class Menu:
         if name == "PrE":
             _, label, left, right = presets.get(choice)
             self._commit(
-                {"control_left": left, "control_right": right}, now, class_text(left), label
+                {"control_left": left, "control_right": right},
+                now,
+                items.class_text(left),
+                label,
             )
         elif name == "LoAd":
-            slot = self._slots(now).get(str(choice))
+            slot = self._slots().get(str(choice))
             if slot is None:
                 self.message("Ld %d" % choice, "nonE", now, CHOOSE)
                 return
-            self._commit(slot, now, class_text(slot["control_left"]), "Ld %d" % choice)
+            self._commit(slot, now, items.class_text(slot["control_left"]), "Ld %d" % choice)
         elif name == "SAvE":
             self._save_slot(choice, now)
         elif name == "APPG":
@@ -290,7 +221,7 @@ class Menu:
             self._commit({"edition": claims.EDITIONS[choice]}, now, "Ed", "SEt")
         else:
             on = choice == 1
-            self._commit({_SWITCHES[name]: on}, now, name, "on" if on else "oFF")
+            self._commit({items.SWITCHES[name]: on}, now, name, "on" if on else "oFF")
 
     def _commit(self, changes, now, left, right, back_to=IDLE):
         """Apply ``changes`` to the settings in force, all or nothing, and store them."""
@@ -303,7 +234,9 @@ class Menu:
             fresh.apply(data)
         except ValueError as error:
             self.error = str(error)
-            self.message("Err", error_code(self.error), now, back_to if back_to != IDLE else TOP)
+            self.message(
+                "Err", items.error_code(self.error), now, back_to if back_to != IDLE else TOP
+            )
             return False
         self.error = None
         self.app.apply_settings(fresh)
@@ -327,34 +260,19 @@ class Menu:
             changes = {"control_left": settings.control_left, "control_right": text}
         self.builder.done = False
         self.builder.index = 0
-        self._commit(changes, now, class_text(text), "SEt", BUILD)
+        self._commit(changes, now, items.class_text(text), "SEt", BUILD)
 
     # --- user slots ------------------------------------------------------
 
-    def _slots(self, now):
-        """The user slots from flash, ``{"1": {"control_left": …}, …}``."""
-        try:
-            data = self.app.hardware.storage.read_json(SLOTS_FILE)
-        except (OSError, ValueError) as error:
-            self.error = "unreadable %s: %s" % (SLOTS_FILE, error)
-            return {}
-        slots = {}
-        if isinstance(data, dict):
-            for name in data:
-                slot = data[name]
-                if isinstance(slot, dict) and isinstance(slot.get("control_left"), str):
-                    slots[name] = slot
+    def _slots(self):
+        slots, error = items.read_slots(self.app.hardware.storage)
+        if error is not None:
+            self.error = error
         return slots
 
     def _save_slot(self, number, now):
-        settings = self._settings()
-        slots = self._slots(now)
-        slots[str(number)] = {
-            "control_left": settings.control_left,
-            "control_right": settings.control_right,
-        }
         try:
-            self.app.hardware.storage.write_json(SLOTS_FILE, slots)
+            items.write_slot(self.app.hardware.storage, number, self._settings())
         except OSError as error:
             self.error = "slot not stored: %s" % error
             self.message("Err", "FLSH", now)
@@ -382,10 +300,12 @@ class Menu:
         if screen == MESSAGE:
             frames.render_text(frame, self.texts[side])
         elif screen == TOP:
-            name = ITEMS[self.item]
-            frames.render_text(frame, name if side == 0 else self._value_text(name))
+            name = items.ITEMS[self.item]
+            frames.render_text(
+                frame, name if side == 0 else items.value_text(self._settings(), name)
+            )
         elif screen == CHOOSE:
-            self._draw_choice(frame, side, now)
+            self._draw_choice(frame, side)
         elif screen == BUILD:
             if side == 0 and self.side != engine.NOBODY:
                 frames.render_text(frame, self.builder.field().label)
@@ -393,38 +313,7 @@ class Menu:
                 return
             self.builder.draw(frame, side, ticks_diff(now, self.since))
 
-    def _value_text(self, name):
-        settings = self._settings()
-        if name == "PrE":
-            number = preset_of(settings)
-            return presets.get(number)[1] if number else "----"
-        if name == "APPG":
-            return QUICKPLAY_TEXT[claims.QUICKPLAY.index(settings.quickplay)]
-        if name == "Ed":
-            return EDITION_TEXT[claims.EDITIONS.index(settings.edition)]
-        if name == "CAt":
-            return class_text(settings.control_left)
-        if name in _SWITCHES:
-            return "on" if getattr(settings, _SWITCHES[name]) else "oFF"
-        return ""
-
-    def _draw_choice(self, frame, side, now):
-        name = ITEMS[self.item]
-        choice = self.choice
-        if name == "PrE":
-            preset = presets.get(choice)
-            frames.render_text(frame, "P%3d" % choice if side == 0 else preset[1])
-        elif name == "LoAd" or name == "SAvE":
-            if side == 0:
-                frames.render_text(frame, ("Ld %d" if name == "LoAd" else "Sv %d") % choice)
-            else:
-                slot = self._slots(now).get(str(choice))
-                frames.render_text(
-                    frame, class_text(slot["control_left"]) if slot is not None else "----"
-                )
-        elif name == "APPG":
-            frames.render_text(frame, name if side == 0 else QUICKPLAY_TEXT[choice])
-        elif name == "Ed":
-            frames.render_text(frame, name if side == 0 else EDITION_TEXT[choice])
-        else:
-            frames.render_text(frame, name if side == 0 else ("on" if choice else "oFF"))
+    def _draw_choice(self, frame, side):
+        name = items.ITEMS[self.item]
+        slots = self._slots() if name == "LoAd" or name == "SAvE" else None
+        frames.render_text(frame, items.choice_text(name, self.choice, side, slots))

@@ -1,0 +1,149 @@
+"""The setup menu's items and what the displays call them; the user slots on flash.
+
+Texts use only characters a 7-segment digit can show (``frames.TEXT_CHARS``;
+``S`` reads like ``5``). The user slots are ``presets.json``: ``{"1":
+{"control_left": ..., "control_right": ...}, ...}``, written atomically by
+``hal.storage``. Nothing here runs during a game.
+"""
+
+from micropython import const
+
+from firmware import claims, menu_control, presets, timecontrol
+
+SLOTS_FILE = "presets.json"
+SLOT_COUNT = const(9)
+
+# The menu's items, in the order plus steps through them (labels as displayed).
+ITEMS = (
+    "PrE",  # a built-in preset
+    "CUSt",  # a custom control with periods
+    "HG",  # hourglass
+    "JAP",  # Japanese byo-yomi
+    "CAn",  # Canadian byo-yomi
+    "LoAd",  # a user slot
+    "SAvE",  # store the controls in force in a user slot
+    "APPG",  # the quickplay-finish setting (Appendix G)
+    "Ed",  # the edition of the claim rules
+    "bEEP",  # sound on/off
+    "L 10",  # warning beeps in the last 10 s
+    "tEn",  # tenths below 20 s
+    "CAt",  # the Article 15.1 class of the controls (read only)
+    "LoC",  # lock
+)
+BUILDERS = {
+    "CUSt": menu_control.PERIODS,
+    "HG": menu_control.HOURGLASS,
+    "JAP": menu_control.JAPANESE,
+    "CAn": menu_control.CANADIAN,
+}
+SWITCHES = {"bEEP": "sound", "L 10": "warn_last10", "tEn": "tenths", "LoC": "locked"}
+QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.QUICKPLAY
+EDITION_TEXT = ("APPG", "2015", "oLd")  # in the order of claims.EDITIONS
+CLASS_TEXT = {"blitz": "bLIt", "rapid": "rAPd", "standard": "StAn"}
+# The first preset of each group; a long press of plus/minus jumps between them.
+PRESET_GROUPS = (1, 8, 15, 23, 31, 32, 34, 36)
+
+
+def error_code(message):
+    """A four-character reason for a refused control or setting."""
+    for words, code in (
+        ("no time", "t 0"),
+        ("9:59:59", "10 H"),
+        ("over 60", "60 S"),
+        ("move count", "no"),
+        ("without a move count", "no"),
+        ("older edition", "oLd"),
+        ("byo-yomi", "bYo"),
+    ):
+        if words in message:
+            return code
+    return "Err"
+
+
+def class_text(control_text):
+    """``bLIt``, ``rAPd`` or ``StAn`` (Article 15.1) of a control, ``Err`` if it is none."""
+    try:
+        return CLASS_TEXT[claims.classify(timecontrol.parse(control_text))]
+    except (ValueError, TypeError):
+        return "Err"
+
+
+def preset_of(settings):
+    """The number of the preset the settings' controls are, or 0."""
+    for number, _, left, right in presets.PRESETS:
+        if left == settings.control_left and right == settings.control_right:
+            return number
+    return 0
+
+
+def read_slots(storage):
+    """The user slots, ``({"3": {"control_left": ...}, ...}, error)``: a missing file
+    is no slots; an unreadable one is no slots and ``error`` says why."""
+    try:
+        data = storage.read_json(SLOTS_FILE)
+    except (OSError, ValueError) as error:
+        return {}, "unreadable %s: %s" % (SLOTS_FILE, error)
+    slots = {}
+    if isinstance(data, dict):
+        for name in data:
+            slot = data[name]
+            if isinstance(slot, dict) and isinstance(slot.get("control_left"), str):
+                slots[name] = slot
+    return slots, None
+
+
+def write_slot(storage, number, settings):
+    """Store the controls of ``settings`` in slot ``number``; OSError if flash fails."""
+    slots, _ = read_slots(storage)
+    slots[str(number)] = {
+        "control_left": settings.control_left,
+        "control_right": settings.control_right,
+    }
+    storage.write_json(SLOTS_FILE, slots)
+
+
+def value_text(settings, name):
+    """What the right display shows next to item ``name`` on the menu."""
+    if name == "PrE":
+        number = preset_of(settings)
+        return presets.get(number)[1] if number else "----"
+    if name == "APPG":
+        return QUICKPLAY_TEXT[claims.QUICKPLAY.index(settings.quickplay)]
+    if name == "Ed":
+        return EDITION_TEXT[claims.EDITIONS.index(settings.edition)]
+    if name == "CAt":
+        return class_text(settings.control_left)
+    if name in SWITCHES:
+        return "on" if getattr(settings, SWITCHES[name]) else "oFF"
+    return ""
+
+
+def choices(name):
+    """How many values item ``name`` offers, and the number of the first."""
+    if name == "PrE":
+        return presets.count(), 1
+    if name == "LoAd" or name == "SAvE":
+        return SLOT_COUNT, 1
+    if name == "APPG":
+        return len(claims.QUICKPLAY), 0
+    if name == "Ed":
+        return len(claims.EDITIONS), 0
+    return 2, 0
+
+
+def choice_text(name, choice, side, slots):
+    """The text of value ``choice`` of item ``name`` on display ``side`` (0 left)."""
+    if name == "PrE":
+        return "P%3d" % choice if side == 0 else presets.get(choice)[1]
+    if name == "LoAd" or name == "SAvE":
+        if side == 0:
+            return ("Ld %d" if name == "LoAd" else "Sv %d") % choice
+        slot = slots.get(str(choice))
+        return class_text(slot["control_left"]) if slot is not None else "----"
+    if side == 0:
+        return name
+    if name == "APPG":
+        return QUICKPLAY_TEXT[choice]
+    if name == "Ed":
+        return EDITION_TEXT[choice]
+    return "on" if choice else "oFF"
