@@ -167,7 +167,9 @@ class App:
             displays[1].show_frame(frame)
             return
         mark = self.battery_mark
-        if mark.showing(self.clock.state != engine.RUNNING, self.hardware.battery.low, now):
+        state = self.clock.state  # before the start or paused: never over a flag's display
+        standing = state == engine.SETUP or state == engine.PAUSED
+        if mark.showing(standing, self.hardware.battery.low, now):
             displays[0].show_frame(mark.frames[0])
             displays[1].show_frame(mark.frames[1])
             return

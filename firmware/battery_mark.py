@@ -2,9 +2,9 @@
 
 Every point and the colon already mean something on a running clock's
 displays (docs/display.md), so the mark is a text screen, shown only while
-the clock is not running (before the start, paused, after the end): for
-2 s when the clock stops or the battery turns low, then for 1 s in every
-6 s, the times in between. A game never outlasts the 10 hours of play the
+the clock stands before the start or paused (never after the end, whose
+flags must stay in view): for 2 s when the clock stops or the battery turns
+low, then for 1 s in every 6 s, the times in between. A game never outlasts the 10 hours of play the
 mark is set to leave (docs/boards.md), so the screen before each game and
 at each pause is warning enough. Pure logic with time passed in; the two
 frames are drawn once, so showing them allocates nothing.
@@ -32,7 +32,7 @@ class BatteryMark:
         self.anchor = 0  # tick the current cycle is counted from
 
     def showing(self, standing, low, now):
-        """True if the screen is up at ``now``: ``standing`` the clock is not running."""
+        """True if the screen is up at ``now``; ``standing``: before the start or paused."""
         if not (standing and low):
             self.active = False
             return False

@@ -210,3 +210,20 @@ def test_board_battery_falls_during_a_game():
         assert booted.board.display_text() == "bAtt| Lo "
     finally:
         booted.close()
+
+
+def test_board_never_covers_a_fallen_flag_with_the_mark():
+    # 3+2: the flag freezes the clock (over); the flags stay in view, battery low or not.
+    booted = Booted("180+2", adc_u16=u16_for_vsys(3300))
+    try:
+        booted.run_to(3000)
+        booted.press("lever_right")
+        seen = set()
+        booted.run_to(190_000)
+        assert booted.app.clock.state == 3  # over
+        for now in range(190_000, 210_000, 100):
+            booted.run_to(now)
+            seen.add(booted.board.display_text())
+        assert seen == {"F.0.00| 3.02"}  # right: 3:00 and its +2 s at its press
+    finally:
+        booted.close()
