@@ -10,14 +10,14 @@ first word (``game``, ``claim``, ``refuse``, ``correct``, ``menu``,
 ``power``) puts it in a section of docs/pictures.md.
 """
 
-# Left claims: 15 min sudden death (rapid), left under two minutes, right at 2:00.
+# Left claims: 15 min sudden death (rapid), left under two minutes, right 14:00.
 _CLAIM_LEFT = """
 control 900
 at 0      press right      # left is White, 15:00 each
 at 100    press left       # left 900 - 100 = 800
-at 880    press right      # right 900 - 780 = 120
-at 1570   pause            # left 800 - 690 = 110
-at 1570   expect state=paused left=1:50 right=2:00 display=" 1.50| 2.00"
+at 160    press right      # right 900 - 60 = 840
+at 850    pause            # left 800 - 690 = 110
+at 850    expect state=paused left=1:50 right=14:00 display=" 1.50|14.00"
 """
 
 
@@ -119,8 +119,8 @@ at 62     expect state=over flag=left running=none right=1:01 display="F.0.00| 1
         "claim-g5-open",
         _claim(
             "g5",
-            """at 1575   claim
-at 1575   expect state=claim claim=open-left display="drA |CLA "
+            """at 855    claim
+at 855    expect state=claim claim=open-left display="drA |CLA "
 """,
         ),
         "G.5: the claim is open. The claimant's display offers the first ruling, draw (drA); "
@@ -130,9 +130,9 @@ at 1575   expect state=claim claim=open-left display="drA |CLA "
         "claim-g5-postpone-choice",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   key plus
-at 1581   expect state=claim display="Po5t|CLA "
+            """at 855    claim
+at 860    key plus
+at 861    expect state=claim display="Po5t|CLA "
 """,
         ),
         "G.5, plus once: postpone the decision (PoSt).",
@@ -141,10 +141,10 @@ at 1581   expect state=claim display="Po5t|CLA "
         "claim-g5-postpone-plus2-choice",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   key plus
-at 1581   key plus
-at 1582   expect state=claim display="Po 2|CLA "
+            """at 855    claim
+at 860    key plus
+at 861    key plus
+at 862    expect state=claim display="Po 2|CLA "
 """,
         ),
         "G.5, plus twice: postpone and give the opponent two minutes (Po 2).",
@@ -153,11 +153,11 @@ at 1582   expect state=claim display="Po 2|CLA "
         "claim-g5-reject-choice",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   key plus
-at 1581   key plus
-at 1582   key plus
-at 1583   expect state=claim display="rEJ |CLA "
+            """at 855    claim
+at 860    key plus
+at 861    key plus
+at 862    key plus
+at 863    expect state=claim display="rEJ |CLA "
 """,
         ),
         "G.5, plus three times: reject the claim, the opponent gets two minutes (rEJ).",
@@ -166,9 +166,9 @@ at 1583   expect state=claim display="rEJ |CLA "
         "claim-g5-draw",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide draw
-at 1580   expect state=over result=draw claim=none left=1:50 right=2:00 display=" 1.50| 2.00"
+            """at 855    claim
+at 860    decide draw
+at 860    expect state=over result=draw claim=none left=1:50 right=14:00 display=" 1.50|14.00"
 """,
         ),
         "G.5 draw confirmed: the game is over on the clock, both times kept, no mark lit.",
@@ -177,9 +177,9 @@ at 1580   expect state=over result=draw claim=none left=1:50 right=2:00 display=
         "claim-g5-postponed",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide postpone
-at 1580   expect state=paused claim=postponed-left left=1:50 right=2:00 display=" 1.5.0| 2.00"
+            """at 855    claim
+at 860    decide postpone
+at 860    expect state=paused claim=postponed-left left=1:50 right=14:00 display=" 1.5.0|14.00"
 """,
         ),
         "G.5 postponed: times unchanged, and the point after the claimant's third digit "
@@ -189,22 +189,22 @@ at 1580   expect state=paused claim=postponed-left left=1:50 right=2:00 display=
         "claim-g5-postponed-plus2",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide postpone+2
-at 1580   expect state=paused claim=postponed-left left=1:50 right=4:00 display=" 1.5.0| 4.00"
+            """at 855    claim
+at 860    decide postpone+2
+at 860    expect state=paused claim=postponed-left left=1:50 right=16:00 display=" 1.5.0|16.00"
 """,
         ),
-        "G.5 postponed with two minutes for the opponent: right 2:00 + 2:00; the claim stays "
+        "G.5 postponed with two minutes for the opponent: right 14:00 + 2:00; the claim stays "
         "marked.",
     ),
     (
         "claim-g5-later-ruling",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide postpone
-at 1590   hold plus 2.1
-at 1593   expect claim=postponed-left display="no  |Po5t"
+            """at 855    claim
+at 860    decide postpone
+at 870    hold plus 2.1
+at 873    expect claim=postponed-left display="no  |Po5t"
 """,
         ),
         "Later, holding plus again reminds that a claim is postponed (PoSt); set now opens the "
@@ -214,11 +214,11 @@ at 1593   expect claim=postponed-left display="no  |Po5t"
         "claim-g5-later-ruling-open",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide postpone
-at 1590   hold plus 2.1
-at 1593   key set
-at 1594   expect claim=postponed-left display="drA |CLA "
+            """at 855    claim
+at 860    decide postpone
+at 870    hold plus 2.1
+at 873    key set
+at 874    expect claim=postponed-left display="drA |CLA "
 """,
         ),
         "The final ruling on the postponed claim: draw (drA) or, with plus, reject (rEJ).",
@@ -227,20 +227,20 @@ at 1594   expect claim=postponed-left display="drA |CLA "
         "claim-g5-reject",
         _claim(
             "g5",
-            """at 1575   claim
-at 1580   decide reject
-at 1580   expect state=paused claim=none left=1:50 right=4:00 display=" 1.50| 4.00"
+            """at 855    claim
+at 860    decide reject
+at 860    expect state=paused claim=none left=1:50 right=16:00 display=" 1.50|16.00"
 """,
         ),
-        "G.5 rejected: the opponent gets two minutes (2:00 + 2:00); the clock stays paused "
+        "G.5 rejected: the opponent gets two minutes (14:00 + 2:00); the clock stays paused "
         "with the claimant to move.",
     ),
     (
         "claim-g4-open",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1575   expect state=claim claim=open-left display="drA |CLA "
+            """at 855    claim
+at 855    expect state=claim claim=open-left display="drA |CLA "
 """,
         ),
         "G.4: the claim is open; the first ruling offered is draw agreed (drA).",
@@ -249,9 +249,9 @@ at 1575   expect state=claim claim=open-left display="drA |CLA "
         "claim-g4-grant-choice",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1580   key plus
-at 1581   expect state=claim display="GrAn|CLA "
+            """at 855    claim
+at 860    key plus
+at 861    expect state=claim display="GrAn|CLA "
 """,
         ),
         "G.4, plus once: grant the claim (GrAn).",
@@ -260,10 +260,10 @@ at 1581   expect state=claim display="GrAn|CLA "
         "claim-g4-refuse-choice",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1580   key plus
-at 1581   key plus
-at 1582   expect state=claim display="rEF |CLA "
+            """at 855    claim
+at 860    key plus
+at 861    key plus
+at 862    expect state=claim display="rEF |CLA "
 """,
         ),
         "G.4, plus twice: refuse the claim (rEF).",
@@ -272,23 +272,23 @@ at 1582   expect state=claim display="rEF |CLA "
         "claim-g4-grant",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1580   decide grant
-at 1580   expect state=paused claim=none left=1:55 right=4:00 display=" 1.55| 4.00"
+            """at 855    claim
+at 860    decide grant
+at 860    expect state=paused claim=none left=1:55 right=16:00 display=" 1.55|16.00"
 """,
         ),
-        "G.4 granted, increment mode: the opponent gets two minutes (2:00 + 2:00), both sides "
+        "G.4 granted, increment mode: the opponent gets two minutes (14:00 + 2:00), both sides "
         "change to +5 s a move, and the claimant's move in progress gets its 5 s at once "
         "(1:50 + 5 s).",
     ),
     (
         "claim-g4-delay-grant",
         """quickplay g4-delay
-%sat 1575   claim
-at 1580   decide grant
-at 1580   expect state=paused claim=none left=1:50 right=4:00
-at 1590   resume
-at 1592.6 expect running=left left=1:50 display=" 1.5.0.| 4.00"
+%sat 855    claim
+at 860    decide grant
+at 860    expect state=paused claim=none left=1:50 right=16:00
+at 870    resume
+at 872.6  expect running=left left=1:50 display=" 1.5.0.|16.00"
 """
         % _CLAIM_LEFT,
         "G.4 granted, delay mode: the opponent gets two minutes, and when play resumes the "
@@ -298,9 +298,9 @@ at 1592.6 expect running=left left=1:50 display=" 1.5.0.| 4.00"
         "claim-g4-refuse",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1580   decide refuse
-at 1580   expect state=paused claim=none left=1:50 right=2:00 display=" 1.50| 2.00"
+            """at 855    claim
+at 860    decide refuse
+at 860    expect state=paused claim=none left=1:50 right=14:00 display=" 1.50|14.00"
 """,
         ),
         "G.4 refused: nothing changes; the arbiter resumes play with play/pause.",
@@ -309,8 +309,8 @@ at 1580   expect state=paused claim=none left=1:50 right=2:00 display=" 1.50| 2.
         "claim-g6-record",
         _claim(
             "g6",
-            """at 1575   claim
-at 1575   expect state=over claim=recorded-left left=1:50 right=2:00 display=" 1.5.0| 2.00"
+            """at 855    claim
+at 855    expect state=over claim=recorded-left left=1:50 right=14:00 display=" 1.5.0|14.00"
 """,
         ),
         "G.6 (no arbiter present): the claim records both times, the move count and the "
@@ -321,8 +321,8 @@ at 1575   expect state=over claim=recorded-left left=1:50 right=2:00 display=" 1
         "claim-2015-g4",
         _claim(
             "g4-increment",
-            """at 1575   claim
-at 1575   expect state=paused claim=none left=1:55 right=4:00 display=" 1.55| 4.00"
+            """at 855    claim
+at 855    expect state=paused claim=none left=1:55 right=16:00 display=" 1.55|16.00"
 """,
             edition="2015",
         ),
