@@ -282,6 +282,17 @@ at 860    expect state=paused claim=none left=1:55 right=16:00 display=" 1.55|16
         "(1:50 + 5 s).",
     ),
     (
+        "claim-g4-draw",
+        _claim(
+            "g4-increment",
+            """at 855    claim
+at 860    decide draw
+at 860    expect state=over result=draw claim=none left=1:50 right=14:00 display=" 1.50|14.00"
+""",
+        ),
+        "G.4 draw agreed: the opponent accepted the draw offer; the game is over on the clock.",
+    ),
+    (
         "claim-g4-delay-grant",
         """quickplay g4-delay
 %sat 855    claim
