@@ -16,13 +16,30 @@ from firmware import documents, engine, timecontrol
 from firmware import journal as journal_module
 from firmware.notices import RESTORED
 
+PRESETS_FILE = "presets.json"  # the setup menu's user slots (firmware.menu_items)
+
+
+def check_presets(data):
+    """Raise ValueError unless ``data`` is the user slots file: slot "1".."9" -> controls."""
+    for name in data:
+        if name == "version":
+            continue
+        slot = data[name]
+        if name not in ("1", "2", "3", "4", "5", "6", "7", "8", "9") or not isinstance(slot, dict):
+            raise ValueError("slot %r is not a user slot" % (name,))
+        timecontrol.parse(slot["control_left"])
+        timecontrol.parse(slot.get("control_right", slot["control_left"]))
+
 
 def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
     notices = app.notices
-    for code in (settings.error_code, getattr(settings, "presets_error_code", None)):
-        if code is not None:
-            notices.add(code)
+    if settings.error_code is not None:
+        notices.add(settings.error_code)
+    problem = documents.load(store.storage, PRESETS_FILE, check_presets)
+    if problem is not None:
+        app.presets_error = problem.why
+        notices.add(documents.code(problem.kind, documents.PRESETS))
     header = None
     record = None
     try:
@@ -62,6 +79,7 @@ def attach(app, store, settings, tick_ms):
     journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
     app.journal = journal
     if restored:
+        journal.controls = store.header_controls  # a G.4 mode on the clock is not the game's
         notices.add(RESTORED)
         journal.note = "restored"
     else:
@@ -84,6 +102,7 @@ def restore(app, store, header, record):
     claims = app.claims
     clock.sides[0].control = left
     clock.sides[1].control = right
+    store.header_controls = (left, right)
     clock.new_game()
     claims.new_game()
     claims.quickplay = header["quickplay"]

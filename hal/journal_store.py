@@ -33,6 +33,7 @@ class JournalStore:
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
+        self.header_controls = None  # its parsed controls, once a game was restored
 
     # --- boot ------------------------------------------------------------
 
