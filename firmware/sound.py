@@ -49,9 +49,12 @@ class Sound:
                 buzzer.stop()
         elif fell:
             buzzer.play(FIRST_FLAG if fell == 1 else LATER_FLAG, now)
-        self._count_down(clock, now)
-        if enabled and warn and self.warned and not buzzer.busy():
-            buzzer.play(WARNING, now)
+        if warn:
+            self._count_down(clock, now)
+            if enabled and self.warned and not buzzer.busy():
+                buzzer.play(WARNING, now)
+        else:
+            self.warn_side = _NOBODY
         buzzer.step(now)
 
     def _flags_fallen(self, clock):
