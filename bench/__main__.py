@@ -143,6 +143,14 @@ def board_heap(name="pico"):
     return figures
 
 
+def live_simulator():
+    """``make sim`` to the window, and the live simulator's CPU use (bench/live_simulator.py)."""
+    from bench import live_simulator as figures_of
+
+    figures = figures_of.live_simulator_figures()
+    return figures, figures_of.rows(figures)
+
+
 def main():
     figures = {
         "machine": platform.machine(),
@@ -185,6 +193,8 @@ def main():
                 "< 60 s",
             )
         )
+    figures["live_simulator"], live_rows = live_simulator()
+    rows += live_rows
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
         print("%-*s  %12s   goal %s" % (width, name, value, goal))

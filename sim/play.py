@@ -91,43 +91,54 @@ class TerminalClock:
         self.out = out
         self.style = style
         self.note = note
-        self.screen = None
+        self.shown = None  # the look last drawn
         self.hold_next = False
         self.finished = False
 
-    def frame(self):
+    def look(self):
+        """Everything the screen shows, cheaply: the two chips' lit RAM, LEDs, buzzer, status."""
         session = self.session
         now = vclock.now_ms()
         chips = session.board.chips
-        left = display_rows(controls.shown_ram(chips[0], now), self.style)
-        right = display_rows(controls.shown_ram(chips[1], now), self.style)
-        leds = ["*" if lit else " " for lit in session.leds()]
-        buzzer = "BUZZER" if session.buzzer_sounding() else "      "
-        title = "  %s%s%s %s   %s" % (
-            ("left " + leds[0]).ljust(DISPLAY_WIDTH),
-            DISPLAY_GAP,
-            "right",
-            leds[1],
-            buzzer,
-        )
-        lines = [title]
-        for row in range(ROWS):
-            lines.append("  " + left[row] + DISPLAY_GAP + right[row])
-        status = "  " + session.status()
+        status = session.status()
         if self.hold_next:
             status += "   hold: which key?"
         for name, (since, _) in session.held.items():
             status += "   holding %s %.1f s (any key lets go)" % (name, (now - since) / 1000)
-        lines += ["", status] + ["  " + line for line in help_lines()]
+        return (
+            controls.shown_ram(chips[0], now),
+            controls.shown_ram(chips[1], now),
+            tuple(session.leds()),
+            session.buzzer_sounding(),
+            status,
+        )
+
+    def frame(self, look):
+        """The whole screen for ``look``, from the top-left corner."""
+        left_ram, right_ram, leds, buzzing, status = look
+        left = display_rows(left_ram, self.style)
+        right = display_rows(right_ram, self.style)
+        marks = ["*" if lit else " " for lit in leds]
+        title = "  %s%sright %s   %s" % (
+            ("left " + marks[0]).ljust(DISPLAY_WIDTH),
+            DISPLAY_GAP,
+            marks[1],
+            "BUZZER" if buzzing else "      ",
+        )
+        lines = [title]
+        for row in range(ROWS):
+            lines.append("  " + left[row] + DISPLAY_GAP + right[row])
+        lines += ["", "  " + status] + ["  " + line for line in help_lines()]
         if self.note:
             lines.append("  " + self.note)
         return "\x1b[H" + "".join(line + "\x1b[K\n" for line in lines)
 
     def redraw(self):
-        screen = self.frame()
-        if screen != self.screen:
-            self.screen = screen
-            self.out.write(screen)
+        """Draw the screen again if anything on it changed."""
+        look = self.look()
+        if look != self.shown:
+            self.shown = look
+            self.out.write(self.frame(look))
             self.out.flush()
 
     def key(self, char):

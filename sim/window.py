@@ -42,6 +42,8 @@ class ClockWindow:
         self.announced = False
         self.loop_id = None
         self.buzzing = False
+        self.leds_lit = None
+        self.loop_command = self.root.register(self._loop)  # one Tcl command for every pass
         self.held_keys = {}  # X keycode -> control name, while the key is down
         self.releasing = {}  # X keycode -> after() id of a release that may be autorepeat
         self._build(note)
@@ -164,8 +166,11 @@ class ClockWindow:
         now = vclock.now_ms()
         for view, chip in zip(self.views, session.board.chips, strict=True):
             view.show(controls.shown_ram(chip, now), chip.brightness)
-        for item, lit in zip(self.leds, session.leds(), strict=True):
-            self.canvas.itemconfigure(item, fill=LED_ON if lit else LED_OFF)
+        leds = session.leds()
+        if leds != self.leds_lit:
+            self.leds_lit = leds
+            for item, lit in zip(self.leds, leds, strict=True):
+                self.canvas.itemconfigure(item, fill=LED_ON if lit else LED_OFF)
         buzzing = session.buzzer_sounding()
         if buzzing != self.buzzing:
             self.buzzing = buzzing
@@ -196,7 +201,7 @@ class ClockWindow:
         if self.quit_requested:
             self.quit()
             return
-        self.loop_id = self.root.after(self.step(), self._loop)
+        self.loop_id = self.root.tk.call("after", self.step(), self.loop_command)
 
     def request_quit(self, *signal_arguments):
         """Quit at the next pass of the loop (safe from a signal handler)."""
