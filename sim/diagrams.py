@@ -30,6 +30,7 @@ INPUT_LABELS = (
     ("minus", "minus key"),
 )
 _PIN_PREFIX = {"rp2040": "GP", "esp32": "GPIO"}
+_PULLS = {"up": "internal pull-up", "down": "internal pull-down"}
 _ROW = 34
 _TOP = 70
 
@@ -93,7 +94,7 @@ def pin_name(board, pin):
 def _right_rows(board):
     """(pin text, part text, kind) for the parts on the board's right-hand side."""
     closed = "to GND" if board.ACTIVE_LOW else "to 3V3"
-    pull = "pull-up" if board.ACTIVE_LOW else "pull-down"
+    pull = _PULLS.get(getattr(board, "INPUT_PULL", None), "external pull resistor")
     rows = []
     for name, label in INPUT_LABELS:
         if name in board.INPUTS:
@@ -101,34 +102,38 @@ def _right_rows(board):
     buzzer = getattr(board, "BUZZER_PIN", None)
     if buzzer is not None:
         rows.append((pin_name(board, buzzer), "passive piezo buzzer (PWM)", "part", "to GND", ""))
+    high = getattr(board, "LED_ACTIVE_HIGH", True)
+    led_to = "via 330 ohm, cathode to GND" if high else "from 3V3 via 330 ohm, cathode to the pin"
     for attribute, label in (("LED_LEFT", "left status LED"), ("LED_RIGHT", "right status LED")):
         pin = getattr(board, attribute, None)
         if pin is not None:
-            rows.append((pin_name(board, pin), label + " + 330 ohm", "part", "to GND", ""))
+            rows.append((pin_name(board, pin), label, "part", led_to, ""))
     battery = getattr(board, "BATTERY_ADC_PIN", None)
     if battery is not None:
-        low, high = getattr(board, "BATTERY_DIVIDER", (1, 1))
-        rows.append(
-            (
-                pin_name(board, battery) + " (ADC)",
-                "battery, divided %d:%d" % (low, high),
-                "part",
-                "",
-                "",
-            )
-        )
+        share, whole = getattr(board, "BATTERY_DIVIDER", (1, 1))
+        low_mv = getattr(board, "BATTERY_LOW_MV", None)
+        note = "the ADC sees %d/%d of it" % (share, whole)
+        if low_mv is not None:
+            note += ", low below %d mV" % low_mv
+        rows.append((pin_name(board, battery) + " (ADC)", "battery", "part", note, ""))
     return rows
+
+
+def board_title(board):
+    """What the board is, from the first line of its module's docstring."""
+    doc = getattr(board, "__doc__", None) or ""
+    first = doc.strip().split("\n")[0].split(":")[0].strip()
+    return first or "%s (%s)" % (board.NAME, getattr(board, "CHIP", "?"))
 
 
 def wiring_svg(board):
     """The wiring of ``board`` (a module of ``boards/``) as an SVG document."""
     rows = _right_rows(board)
-    width = 1000
+    width = 1100
     board_x, board_width = 380, 210
     board_height = max(len(rows), 6) * _ROW + 30
     height = _TOP + board_height + 70
-    chip = getattr(board, "CHIP", "?")
-    title = "Wiring of the %s board (%s), drawn from boards/%s.py" % (board.NAME, chip, board.NAME)
+    title = "%s: the wiring of boards/%s.py" % (board_title(board), board.NAME)
     body = [
         _text(width / 2, 32, title, size=17, anchor="middle", bold=True),
         _rect(board_x, _TOP, board_width, board_height, BOARD_FILL, radius=8),
@@ -167,6 +172,12 @@ def wiring_svg(board):
             12,
         )
     )
+    notes = ["tick every %d ms" % board.TICK_MS]
+    watchdog = getattr(board, "WATCHDOG_MS", None)
+    if watchdog:
+        notes.append("watchdog %s s" % number(watchdog / 1000))
+    for index, note in enumerate(notes):
+        body.append(_text(board_x + 8, _TOP + 30 + (5 + index) * _ROW, note, 12))
     for (label, address), top in zip(
         (("left display", board.DISPLAY_LEFT), ("right display", board.DISPLAY_RIGHT)),
         display_tops,
