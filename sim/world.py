@@ -210,13 +210,19 @@ class SimBoard:
             else:
                 break
             if self.powered:
-                self.runtime.service(self.app, self.app.hardware)
+                try:
+                    self.runtime.service(self.app, self.app.hardware)
+                except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
+                    self.power_off()
         vclock.set_now(until_ms)
 
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time)."""
         if self.powered:
-            self.app.step(vclock.ticks_ms())
+            try:
+                self.app.step(vclock.ticks_ms())
+            except sim_flash.PowerCut:
+                self.power_off()
 
     # --- displays --------------------------------------------------------
 
