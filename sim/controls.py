@@ -25,6 +25,8 @@ CONTROLS = (
     Control("minus", "minus", ("minus", "underscore", "KP_Subtract", "Down"), "-_", "- or Down"),
     Control("lever_right", "right lever", ("l", "m", "L", "M"), "lm", "L or M"),
 )
+POWER_WINDOW_KEYS = ("o", "O")  # the power switch, where the board has one in the simulator
+POWER_TERMINAL_KEYS = "oO"
 QUIT_WINDOW_KEYS = ("q", "Q", "Escape")
 QUIT_TERMINAL_KEYS = "qQ"
 HOLD_TERMINAL_KEY = "h"  # the terminal has no key releases: h, then a key, holds that key

@@ -78,7 +78,7 @@ def help_lines():
     return [
         "  ".join(words[:3]),
         "  ".join(words[3:]),
-        "H then a key: hold that key down.  Q: quit",
+        "H then a key: hold that key down.  O: power off/on.  Q: quit",
     ]
 
 
@@ -148,6 +148,9 @@ class TerminalClock:
             return
         if char in controls.QUIT_TERMINAL_KEYS or char in ("\x03", "\x04"):
             self.finished = True
+            return
+        if char in controls.POWER_TERMINAL_KEYS and session.can_cut_power():
+            session.toggle_power()
             return
         if char == controls.HOLD_TERMINAL_KEY:
             self.hold_next = not self.hold_next

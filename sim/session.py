@@ -158,6 +158,18 @@ class LiveSession:
         self.down(name)
         self.up(name)
 
+    def can_cut_power(self):
+        return hasattr(self.board, "power_off")
+
+    def toggle_power(self):
+        """Cut the power now, or restore it (the firmware boots again from flash)."""
+        now = self.wall_ms()
+        self.board.run_due(now)
+        statement = "power on" if not self.board.powered else "power off"
+        self.game.act("power", statement.split()[1:])
+        self.order += 1
+        self.presses.append((now, self.order, statement))
+
     def release_all(self):
         for name in list(self.held):
             self.up(name)
@@ -173,6 +185,8 @@ class LiveSession:
     def status(self):
         """State name, move count and claim of the clock, read without touching it."""
         app = self.board.app
+        if app is None:
+            return "power off"
         state = engine.STATE_NAMES[app.clock.state]
         claim = app.claims.field()
         return "%s  moves %d%s" % (

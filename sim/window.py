@@ -97,6 +97,12 @@ class ClockWindow:
             button.bind("<ButtonPress-1>", self._mouse_down(control.name))
             button.bind("<ButtonRelease-1>", self._mouse_up(control.name))
             self.buttons[control.name] = button
+        if self.session.can_cut_power():
+            power = tk.Button(
+                keys, text="power\n[O]", width=6, height=2, takefocus=0, command=self.power
+            )
+            power.pack(side="left", padx=4, pady=4)
+            self.buttons["power"] = power
 
         self.status = tk.Label(root, background=BACKGROUND, foreground=TEXT, anchor="w")
         self.status.pack(side="top", fill="x", padx=MARGIN)
@@ -130,6 +136,13 @@ class ClockWindow:
         self.buttons[name].configure(relief="raised")
         self.refresh()
 
+    def power(self):
+        """The power switch: off, or on again (the clock boots from its flash)."""
+        if self.finished:
+            return
+        self.session.toggle_power()
+        self.refresh()
+
     def _on_key_press(self, event):
         pending = self.releasing.pop(event.keycode, None)
         if pending is not None:  # autorepeat: the key never went up
@@ -139,6 +152,9 @@ class ClockWindow:
             return
         if event.keysym in controls.QUIT_WINDOW_KEYS:
             self.quit()
+            return
+        if event.keysym in controls.POWER_WINDOW_KEYS and "power" in self.buttons:
+            self.power()
             return
         control = controls.control_for_window_key(event.keysym)
         if control is not None:

@@ -230,3 +230,29 @@ def test_every_control_is_a_firmware_input_with_distinct_shortcuts():
     assert len(terminal) == len(set(terminal))
     for char in controls.QUIT_TERMINAL_KEYS + controls.HOLD_TERMINAL_KEY:
         assert char not in terminal
+
+
+def test_a_power_cut_and_its_return_are_recorded_and_replay(trace):
+    session, at = live("300+3")
+    if not session.can_cut_power():
+        pytest.skip("this board has no power switch in the simulator yet")
+    at(1.0)
+    session.tap("lever_right")
+    at(3.0)
+    session.toggle_power()
+    at(3.5)
+    assert session.status() == "power off"
+    assert all(not any(chip.ram) for chip in session.board.chips)  # displays dark
+    at(5.0)
+    session.toggle_power()
+    at(6.5)
+    end = session.finish()
+    live_events = list(trace)
+    text = session.script_text_recorded()
+    session.close()
+    assert "at 3.000 power off\nat 5.000 power on\n" in text
+    del trace[:]
+    status, lines = run_text(text, "recorded.clock")
+    assert trace == live_events
+    assert status == 0, "\n".join([text] + lines)
+    assert lines[-1].endswith("end: " + end)
