@@ -93,7 +93,8 @@ bench: mpy
 docs: $(VENV)/.installed
 	$(PY) -m sim.docs
 
-sim: setup
+# The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
+sim: $(VENV)/.installed
 	$(PY) -m sim play $(SIM_ARGS)
 
 clean:
