@@ -151,6 +151,14 @@ def live_simulator():
     return figures, figures_of.rows(figures)
 
 
+def menu_tasks():
+    """The setup menus' procedures beside the DGT 3000's (bench/menu_tasks.py)."""
+    from bench import menu_tasks as figures_of
+
+    figures = figures_of.menu_task_figures()
+    return figures, figures_of.rows(figures)
+
+
 def main():
     figures = {
         "machine": platform.machine(),
@@ -195,6 +203,8 @@ def main():
         )
     figures["live_simulator"], live_rows = live_simulator()
     rows += live_rows
+    figures["menu_tasks"], menu_rows = menu_tasks()
+    rows += menu_rows
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
         print("%-*s  %12s   goal %s" % (width, name, value, goal))

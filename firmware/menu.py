@@ -183,6 +183,8 @@ class Menu:
             self._show(TOP)
         elif key == KEY_SET:
             self._confirm(name, now)
+        elif name == "PrE":  # a lever: the next group to the right, the one before to the left
+            self._jump_group(1 if key == LEVER_RIGHT else -1)
 
     def _jump_group(self, direction):
         number = self.choice
