@@ -189,6 +189,32 @@ def test_the_screen_shows_lit_and_dark_segments_where_the_chips_say(screen, wind
     assert checked == 2 * (4 * 8 + 2)  # every segment, point and colon dot of both displays
 
 
+def test_the_buzzer_lights_while_its_pwm_sounds(screen, monkeypatch):
+    monkeypatch.setenv("DISPLAY", screen.display)
+    from sim.window import BUZZER_OFF, BUZZER_ON, ClockWindow
+
+    wall = Wall()
+    session = LiveSession(header_text("5", "sim"), clock=wall)
+    clock_window = ClockWindow(session, out=io.StringIO())
+    clock_window.wall = wall
+    clock_window.start_seconds = wall.seconds
+    try:
+        clock_window.start()
+        set_time(clock_window, 0.5)
+        session.tap("lever_right")  # White (left) has 5 s
+        set_time(clock_window, 5.4)
+        assert clock_window.canvas.itemcget(clock_window.buzzer, "fill") == BUZZER_OFF
+        set_time(clock_window, 5.6)  # the flag fell at 5.5: the buzzer sounds
+        assert session.buzzer_sounding()
+        assert clock_window.canvas.itemcget(clock_window.buzzer, "fill") == BUZZER_ON
+        assert drawn_matches_chips(clock_window) == "F.0.00| 0.05"  # docs/display.md
+        set_time(clock_window, 20.0)  # the flag's pattern is over
+        assert clock_window.canvas.itemcget(clock_window.buzzer, "fill") == BUZZER_OFF
+    finally:
+        clock_window.quit()
+        session.close()
+
+
 def test_make_sim_opens_the_window_and_records_a_session_that_replays(screen, tmp_path):
     record = tmp_path / "session.clock"
     command = [sys.executable, "-m", "sim", "play", "--window", "--control", "300"]
