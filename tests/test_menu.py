@@ -108,6 +108,7 @@ def test_every_menu_text_can_be_shown_on_seven_segments():
     texts = list(menu_items.ITEMS) + list(menu_items.QUICKPLAY_TEXT)
     texts += list(menu_items.EDITION_TEXT) + list(menu_items.CLASS_TEXT.values())
     texts += ["on", "oFF", "----", "nonE", "donE", "SEt", "Err", "FLSH", "nEU", "GAnE"]
+    texts += ["t 0", "10 H", "60 S", "no", "oLd", "bYo", "LoC"]
     texts += ["t  1", "no 1", "Ad 1", "HG t", "PEr", "bL", "Ld 9", "Sv 9", "P 38"]
     texts += list(menu_control.ADD_MODES)
     for text in texts:
