@@ -6,8 +6,9 @@ edge), lets a flag fall when its time has come, and redraws both displays.
 During a game it allocates nothing. Levers and the play/pause key act on
 their first edge; ``set``, ``plus`` and ``minus`` act as short presses
 (after release) or long presses (held 2 s), as ``hardware.keys`` reports
-them, and only for the arbiter's procedures while the clock is paused
-(``firmware.arbiter``).
+them: in the setup state and after the game for the setup menus
+(``firmware.menu``), during a game only for the arbiter's procedures while
+the clock is paused (``firmware.arbiter``).
 """
 
 from firmware import arbiter as arbiter_module
