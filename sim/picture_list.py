@@ -538,6 +538,321 @@ at 165    expect state=paused moves=1 left=13:20 right=14:00 display="rLEv|rLEv"
 """,
         "The right lever moved while paused: rLEv on both displays for 3 s.",
     ),
+    # --- the setup menus (before the first lever press) ------------------------
+    (
+        "menu-open",
+        """control 300+3
+at 1      key set
+at 1.5    expect state=setup display="PrE | 5 3"
+""",
+        "Before the start, set opens the setup menu: the left display names the item (PrE, the "
+        "built-in presets), the right one its value, here the preset in force: 5 3, 5 min + 3 s.",
+    ),
+    (
+        "menu-preset-list",
+        """control 300+3
+at 1      key set
+at 1.5    key set
+at 2      expect display="P 16| 5 3"
+""",
+        "set opens the preset list at the preset in force, number 16. plus and minus step one "
+        "preset; a long press of minus jumps back to the start of a group.",
+    ),
+    (
+        "menu-preset-choice",
+        """control 300+3
+at 1      key set
+at 1.5    key set
+at 2      hold minus 2.1   # 15, the first blitz preset
+at 4.5    hold minus 2.1   # 8, the first rapid preset
+at 7      key plus
+at 7.4    key plus
+at 7.8    expect display="P 10|2510" left=5:03 right=5:03
+""",
+        "Preset 10, 25 min + 10 s. Nothing has changed yet: the times change only when set "
+        "confirms.",
+    ),
+    (
+        "menu-preset-confirmed",
+        """control 300+3
+at 1      key set
+at 1.5    key set
+at 2      hold minus 2.1
+at 4.5    hold minus 2.1
+at 7      key plus
+at 7.4    key plus
+at 7.8    key set
+at 8.3    expect state=setup left=25:10 right=25:10 display="rAPd|2510"
+""",
+        "Confirmed: the class by Article 15.1 (rAPd, rapid: 25 + 60 x 10 s = 35 min) for 3 s; "
+        "each side has 25:10 (the increment of move 1 included).",
+    ),
+    (
+        "menu-custom-time",
+        """control 300+3
+at 1      key set          # PrE
+at 1.4    key plus         # CUSt
+at 1.8    key set          # both sides: the time of period 1
+at 2.2    key minus        # tens of the minutes 0 -> 9
+at 2.6    expect display="t  1| 090"
+""",
+        "CUSt, the custom control, field by field: t 1 is the time of period 1 in minutes "
+        "(090); plus and minus change the blinking digit, set moves to the next digit, play "
+        "takes the field.",
+    ),
+    (
+        "menu-custom-moves",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key set
+at 2.2    key minus
+at 2.6    key play         # the time is taken: the move count of period 1
+at 3.0    key plus
+at 3.4    key plus
+at 3.8    key plus
+at 4.2    key plus
+at 4.6    expect display="no 1| 040"
+""",
+        "no 1: the moves of period 1 (040); 000 makes it the last period.",
+    ),
+    (
+        "menu-custom-add",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key set
+at 2.2    key minus
+at 2.6    key play
+at 3.0    key plus
+at 3.4    key plus
+at 3.8    key plus
+at 4.2    key plus
+at 4.6    key play         # what each move adds
+at 5.0    key plus         # F: Fischer
+at 5.4    key set
+at 5.8    key plus
+at 6.2    key plus
+at 6.6    key plus
+at 7.0    expect display="Ad 1|F 30"
+""",
+        "Ad 1: what each move of period 1 adds: - nothing, F a Fischer increment, d a simple "
+        "delay, b a Bronstein delay, and its seconds: F 30.",
+    ),
+    (
+        "menu-custom-done",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key set
+at 2.2    key minus
+at 2.6    key play
+at 3.0    key plus
+at 3.4    key plus
+at 3.8    key plus
+at 4.2    key plus
+at 4.6    key play
+at 5.0    key plus
+at 5.4    key set
+at 5.8    key plus
+at 6.2    key plus
+at 6.6    key plus
+at 7.0    key play         # a move count: period 2 follows
+at 7.4    key plus
+at 7.8    key plus
+at 8.2    key plus         # 030 minutes
+at 8.6    key play
+at 9.0    key play         # no 2 = 0: the last period
+at 9.4    key play         # Ad 2 as period 1: done
+at 10     expect state=setup left=1:30:30 right=1:30:30 display="5tAn|5Et "
+""",
+        "90 min for 40 moves, then 30 min, +30 s a move (40/5400+30:1800+30) in 22 presses: "
+        "checked and set, standard by Article 15.1 (StAn, SEt). Each side starts with 1:30:30.",
+    ),
+    (
+        "menu-custom-left",
+        """control 300+3
+at 1      key set
+at 1.4    key plus         # CUSt
+at 1.8    key lever_left   # the left side only
+at 2.2    expect display="t.  1| 000"
+""",
+        "A lever instead of set builds one side's control only (handicap, Armageddon): the "
+        "point after the first digit marks the left side.",
+    ),
+    (
+        "menu-refused",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key set
+at 2.2    key play         # t 1 = 0 minutes
+at 2.6    key play         # no 1 = 0
+at 3.0    key play         # Ad 1 = nothing: the control "0"
+at 3.4    expect state=setup left=5:03 right=5:03 display="Err |t 0 "
+""",
+        "A control that cannot be played is refused: Err and why (t 0, no time at the start); "
+        "the previous control stays.",
+    ),
+    (
+        "menu-quickplay",
+        """control 3600
+quickplay g4-increment
+at 1      key set          # PrE
+at 1.4    key minus        # LoC
+at 1.8    key minus        # CAt
+at 2.2    key minus        # tEn
+at 2.6    key minus        # L 10
+at 3.0    key minus        # bEEP
+at 3.4    key minus        # Ed
+at 3.8    key minus        # APPG
+at 4.2    expect display="APPG|G4 F"
+""",
+        "APPG, the event's quickplay-finish rule: oFF, G4 F (G.4, 5 s increment), G4 d "
+        "(G.4, 5 s delay), G5 or G6.",
+    ),
+    (
+        "menu-edition-refused",
+        """control 3600
+quickplay g4-increment
+at 1      key set
+at 1.4    key minus
+at 1.8    key minus
+at 2.2    key minus
+at 2.6    key minus
+at 3.0    key minus
+at 3.4    key minus        # Ed
+at 3.8    key set
+at 4.2    key minus        # oLd
+at 4.6    key set
+at 5.0    expect display="Err |oLd "
+""",
+        "Ed, the edition of the claim rules (APPG, 2015, oLd): the older edition has no "
+        "5-second mode, so with G.4 set it is refused.",
+    ),
+    (
+        "menu-save",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key plus
+at 2.2    key plus
+at 2.6    key plus
+at 3.0    key plus
+at 3.4    key plus         # SAvE
+at 3.8    key set
+at 4.2    key plus
+at 4.6    key plus
+at 5.0    key set          # store in slot 3
+at 5.4    expect display="5v 3|donE"
+""",
+        "SAvE keeps the controls in force in one of 9 user slots (Sv 3, donE); LoAd brings a "
+        "slot back.",
+    ),
+    (
+        "menu-load-empty",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key plus
+at 2.2    key plus
+at 2.6    key plus
+at 3.0    key plus         # LoAd
+at 3.4    key set
+at 3.8    key plus
+at 4.2    key plus
+at 4.6    key plus         # slot 4
+at 5.0    key set
+at 5.4    expect display="Ld 4|nonE" left=5:03
+""",
+        "An empty slot says nonE and changes nothing.",
+    ),
+    (
+        "menu-class",
+        """control 300+3
+at 1      key set
+at 1.4    key minus        # LoC
+at 1.8    key minus        # CAt
+at 2.2    expect display="CAt |bLIt"
+""",
+        "CAt shows the class of the controls in force by Article 15.1: 5 + 60 x 3 s = 8 min "
+        "is blitz (bLIt).",
+    ),
+    (
+        "menu-lock",
+        """control 300+3
+at 1      key set
+at 1.4    key minus        # LoC
+at 1.8    key set
+at 2.2    key plus         # on
+at 2.6    key set
+at 3      expect display="LoC |on  " left=5:03 right=5:03
+""",
+        "LoC on locks the settings: set opens no menu, the displays say LoC on. To unlock, hold "
+        "minus 2 s, then plus 2 s.",
+    ),
+    (
+        "menu-tenths",
+        """control 60
+at 1      key set
+at 1.4    key minus        # LoC
+at 1.8    key minus        # CAt
+at 2.2    key minus        # tEn
+at 2.6    key set
+at 3.0    key plus         # on
+at 3.4    key set
+at 5      press right      # left is White, running from 5
+at 45.3   expect left=0:19.7 display=" 197| 1.00"
+""",
+        "tEn on: below 20 s the time shows seconds and tenths (19.7 s), with neither the colon "
+        "nor the point after the second digit, so it cannot be taken for minutes.seconds.",
+    ),
+    (
+        "menu-new-game",
+        """control 60+1
+at 0      press right
+at 10     pause
+at 11     hold set 2.1     # the time screen
+at 13.5   hold set 2.1     # held again: a new game?
+at 16     expect state=paused display="nEU |GAnE"
+""",
+        "A new game while paused: hold set twice; set confirms (the clock goes back to the "
+        "start with the same settings), any other key goes on with the game.",
+    ),
+    # --- power loss ----------------------------------------------------------
+    (
+        "power-off",
+        """control 300+3
+at 0      press right
+at 10     press left
+at 23.5   power off
+at 23.5   expect state=off display="    |    "
+""",
+        "The power is off: both displays are dark.",
+    ),
+    (
+        "power-restored",
+        """control 300+3
+at 0      press right      # left is White
+at 10     press left       # left 303 - 10 + 3 = 296
+at 23.5   power off        # right has used 13.5 s of its turn
+at 30     power on
+at 30     expect state=paused left=4:56 right=4:53.04 display="rE5t|rE5t"
+""",
+        "The power is back: the clock says rESt (restored) for 3 s and comes back paused, the "
+        "side to move with the time of its last journal entry, at most 5 s old.",
+    ),
+    (
+        "power-restored-times",
+        """control 300+3
+at 0      press right
+at 10     press left
+at 23.5   power off
+at 30     power on
+at 33     expect state=paused left=4:56 right=4:53.04 display=" 4.56| 4.54"
+""",
+        "After the message: the game as it was, paused; play/pause resumes it.",
+    ),
 )
 
 # Sections of docs/pictures.md, by the first word of a picture's name.
