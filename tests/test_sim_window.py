@@ -76,7 +76,8 @@ def centre_of(widget):
 def mouse(screen, window, name, button_action):
     """Move the pointer onto the control's button and press or let go of mouse button 1."""
     x, y = centre_of(window.buttons[name])
-    screen.xdotool("mousemove", "--sync", str(x), str(y))
+    screen.xdotool("mousemove", str(x), str(y))
+    assert xserver.wait_until(lambda: window.root.winfo_pointerxy() == (x, y))
     screen.xdotool(button_action, "1")
     held = button_action == "mousedown"
     assert xserver.wait_until(
