@@ -103,8 +103,12 @@ class Screenshot:
 
 
 def available():
-    """None if Xvfb and xdotool are here, else what is missing."""
+    """None if Xvfb, xdotool and Tk are here, else what is missing."""
     missing = [name for name in ("Xvfb", "xdotool") if shutil.which(name) is None]
+    try:
+        import tkinter  # noqa: F401
+    except ImportError:
+        missing.append("Tk for Python (python3-tk)")
     if missing:
         return " and ".join(missing) + " not installed (make setup installs them)"
     return None
