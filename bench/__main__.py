@@ -159,6 +159,14 @@ def menu_tasks():
     return figures, figures_of.rows(figures)
 
 
+def power():
+    """The journal: flash writes and wear, restored error, boot time (bench/power.py)."""
+    from bench import power as figures_of
+
+    figures = figures_of.power_figures()
+    return figures, figures_of.rows(figures)
+
+
 def main():
     figures = {
         "machine": platform.machine(),
@@ -203,6 +211,8 @@ def main():
         )
     figures["live_simulator"], live_rows = live_simulator()
     rows += live_rows
+    figures["power"], power_rows = power()
+    rows += power_rows
     figures["menu_tasks"], menu_rows = menu_tasks()
     rows += menu_rows
     width = max(len(row[0]) for row in rows)
