@@ -144,7 +144,7 @@ def display_svg(rams, on=(True, True), title="", labels=SIDES):
     width, height = picture_size()
     window_width, window_height = window_size()
     decoded = " | ".join(
-        '%s "%s"' % (side, ht16k33.decode_seg7x4(ram) if lit else "")
+        '%s "%s"' % (side, ht16k33.decode_seg7x4(ram if lit else bytes(16)))
         for side, ram, lit in zip(SIDES, rams, on, strict=True)
     )
     lines = [
