@@ -1,4 +1,7 @@
-"""The setup menus on the two displays: presets, custom controls, user slots, settings.
+"""The setup menus' screens: presets, custom controls, user slots, settings.
+
+Loaded by ``firmware.menu`` when a key first reaches the menus, and let go
+when a game starts.
 
 Reachable only before the first lever press (``state=setup``); after a game
 is over, a long press of ``set`` starts a new game with the same settings,
@@ -37,7 +40,7 @@ BUILD = const(3)
 MESSAGE = const(4)
 
 
-class Menu:
+class MenuScreens:
     """The menu's state: the screen shown and what it holds."""
 
     def __init__(self, app):
