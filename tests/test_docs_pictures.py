@@ -257,3 +257,33 @@ def test_the_wiring_follows_the_board_data():
     svg = diagrams.wiring_svg(moved)
     assert ">GP22</text>" in svg and ">GP18</text>" not in svg
     assert "0x73, A0 A1 bridged" in svg
+
+
+# --- a picture whose situation no longer holds stops make docs --------------------
+
+
+def test_a_failed_expectation_stops_the_picture():
+    with pytest.raises(pictures.PictureError) as caught:
+        pictures.take('control 300+3\nat 0 expect display=" 5.00| 5.00"\n', "start")
+    assert "start:2: expect failed" in str(caught.value)
+    assert 'display=" 5.03| 5.03"' in str(caught.value)  # the actual state line
+
+
+def test_a_malformed_script_stops_the_picture():
+    with pytest.raises(pictures.PictureError) as caught:
+        pictures.take("control 300+3\nat 0 press middle\n", "bad")
+    assert str(caught.value).startswith("bad:2:")
+
+
+def test_a_picture_name_outside_the_sections_is_refused(monkeypatch):
+    from sim import picture_list
+
+    extra = picture_list.PICTURES + (("misc-thing", "control 60\n", "caption"),)
+    monkeypatch.setattr(picture_list, "PICTURES", extra)
+    with pytest.raises(ValueError, match="misc-thing"):
+        docs.gallery()
+
+
+def test_a_short_ram_is_refused():
+    with pytest.raises(ValueError):
+        pictures.display_svg((bytes(8), bytes(16)))
