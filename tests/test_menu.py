@@ -283,3 +283,15 @@ def test_tenths_frame():
     assert not frames.render_tenths(frame, 19_901)  # 19.901 rounds up to 20.0: M.SS
     assert not frames.render_tenths(frame, 20_000)
     assert not frames.render_tenths(frame, 0)  # the flag at zero reads as always
+
+
+def test_the_benched_procedures_beat_the_dgt_3000_and_the_minute():
+    from bench import menu_tasks
+
+    figures = menu_tasks.menu_task_figures()  # checks each result on the clock
+    assert set(figures) == set(menu_tasks.DGT_3000)
+    for task in figures.values():
+        assert task["presses"] < task["dgt3000_presses"]
+        assert task["seconds"] < 60
+    assert figures["start a preset game (25 + 10 s)"]["presses"] == 7
+    assert figures["set 90/40 + 30 min, +30 s a move, from scratch"]["presses"] == 22
