@@ -5,9 +5,10 @@ Each procedure runs on a new simulated clock (no settings file: 90 min +
 and a long press held 2.1 s, and its result is checked on the clock before
 the figures count.
 
-The DGT 3000's figures come from its user manual (DGT, v1.0, July 2014) and
-club notes on it; where the manual leaves a count open, the figure is a
-lower bound and says so:
+The DGT 3000's figures come from its user manual (DGT, v1.0, July 2014,
+and the v0.1 draft) and a club's notes on it (Torbay Chess League, "How the
+DGT 3000 is different"); where they leave a count open, the figure is a
+lower bound and says so (sources and assumptions: docs/menus.md):
 
 - start a preset game, 25 min + 10 s: that is the DGT 3000's option 11. At
   first use it shows option 01; ``+`` ten times brings option 11, the
