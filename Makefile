@@ -103,7 +103,8 @@ clean:
 # --- on the board ---
 # make deploy BOARD=pico PORT=/dev/ttyACM0    compile, copy to the board, restart it
 # make selftest BOARD=pico PORT=/dev/ttyACM0  the clock scripts on the board, compared with
-#                                             the host's lines (SCRIPTS="a.clock b.clock": some)
+#                                             the host's lines (SCRIPTS="a.clock b.clock": some;
+#                                             FROZEN=1: firmware and runner frozen in, manifest.py)
 MPREMOTE    := $(VENV)/bin/mpremote
 BOARD_NAMES := $(filter-out __init__ capabilities sim,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
@@ -152,4 +153,4 @@ deploy: board-args
 selftest: board-args
 	@$(MAKE) --no-print-directory mpy
 	@$(PY) -m boards.capabilities $(BOARD)
-	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(SCRIPTS)
+	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(if $(FROZEN),--frozen) $(SCRIPTS)

@@ -57,3 +57,20 @@ package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path
 # The menu keys' short and long presses, and the tick helpers it reads.
 module("adafruit_debouncer.py", base_path=adafruit_lib)
 module("adafruit_ticks.py", base_path=adafruit_lib)
+
+# CLOCK_SELFTEST=1 also freezes the runner that `make selftest FROZEN=1` plays the
+# clock scripts with (sim/runner.py and the sim/ modules it imports): run from
+# flash, it fits the heap of a board that cannot hold it as .mpy files in RAM
+# (docs/boards.md, "make selftest").
+SELFTEST_RUNNER = [
+    "__init__.py",
+    "flash.py",
+    "ht16k33.py",
+    "machine.py",
+    "runner.py",
+    "script.py",
+    "vclock.py",
+    "world.py",
+]
+if os.environ.get("CLOCK_SELFTEST"):
+    package("sim", files=SELFTEST_RUNNER)

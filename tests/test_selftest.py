@@ -280,8 +280,25 @@ def test_a_line_that_differs_fails_the_selftest():
         ["--board", "esp32", "--port", "/dev/ttyUSB0", "--reset-wait", "0"] + TWO, Device(board)
     )
     assert status == 1
-    assert any("host:" in line and "moves=3" in line and "moves=4" in line for line in lines)
-    assert lines[-1].endswith("1 lines differ from the host")
+    # canadian-flag ends with moves=3: its script is named, host line then board line.
+    report = [line for line in lines if line.startswith(TWO[1] + ":")]
+    assert len(report) == 1
+    assert "host:  " + TWO[1] in report[0] and "moves=3" in report[0]
+    assert "board: " + TWO[1] in report[0] and "moves=4" in report[0]
+    assert lines[-1].endswith("1 scripts differ from the host")
+
+
+def test_lines_are_compared_script_by_script():
+    # One script missing on the board shifts no other: only it is reported.
+    scripts = ["a.clock", "b.clock", "c.clock"]
+    host = ["a.clock: end: x", "b.clock:3: expect failed: y", "  actual: z", "c.clock: end: w"]
+    board = ["a.clock: end: x", "c.clock: end: w"]
+    differences = selftest.compare(host, board, scripts)
+    assert differences == [
+        "b.clock:\n  host:  b.clock:3: expect failed: y\n  board: (nothing)"
+        "\n  host:    actual: z\n  board: (nothing)"
+    ]
+    assert selftest.compare(host, list(host), scripts) == []
 
 
 def test_no_result_from_the_board_fails():
@@ -292,3 +309,33 @@ def test_no_result_from_the_board_fails():
     )
     assert status == 1
     assert lines[0] == "selftest: the board printed no result:"
+
+
+def test_frozen_copies_only_the_scripts(tmp_path):
+    modules = selftest.runner_modules()
+    _stop, run, _clean = selftest.board_commands(
+        "mpremote", "/dev/ttyACM0", str(tmp_path / "mpy"), str(tmp_path), modules, TWO, True
+    )
+    copied = [run[index + 1] for index in range(len(run)) if run[index] == "cp"]
+    assert copied == [os.path.join(ROOT, TWO[0]), os.path.join(ROOT, TWO[1])] + [
+        os.path.join(str(tmp_path), "scripts.txt")
+    ]
+
+
+def test_the_manifest_freezes_the_same_runner_modules(monkeypatch):
+    namespace = {}
+    calls = []
+
+    def recorder(name):
+        return lambda *args, **kwargs: calls.append((name, args, kwargs))
+
+    for name in ("metadata", "include", "require", "package", "module", "freeze"):
+        namespace[name] = recorder(name)
+    monkeypatch.setenv("CLOCK_SELFTEST", "1")
+    monkeypatch.chdir(ROOT)
+    with open(os.path.join(ROOT, "manifest.py")) as handle:
+        exec(compile(handle.read(), "manifest.py", "exec"), namespace)
+    frozen = [
+        kwargs["files"] for name, args, kwargs in calls if name == "package" and args == ("sim",)
+    ]
+    assert frozen == [[module[len("sim/") :] for module in selftest.runner_modules()]]

@@ -11,7 +11,10 @@ project's runner to know the lines to expect, then with ``mpremote``:
    ``/selftest``, and runs ``tools/selftest_board.py`` there with ``mpremote run``;
 3. removes ``/selftest.txt`` and ``/selftest`` and resets the board into the clock.
 
-The board's lines are compared with the host's, line by line; the exit
+With ``--frozen`` (a board whose MicroPython has the firmware and the runner
+frozen in: manifest.py with ``CLOCK_SELFTEST=1``) only the scripts are copied.
+
+The board's lines are compared with the host's, script by script; the exit
 status is 0 when they are the same and every script passed, 1 otherwise,
 2 for bad arguments. ``--dry-run`` prints the mpremote commands instead.
 """
@@ -142,8 +145,10 @@ def firmware_files(build_mpy):
     return files
 
 
-def board_commands(mpremote, port, build_mpy, build_sim, modules, scripts):
-    """The three mpremote command lines of a self-test, as argument lists."""
+def board_commands(mpremote, port, build_mpy, build_sim, modules, scripts, frozen=False):
+    """The three mpremote command lines of a self-test, as argument lists; ``frozen``:
+    the firmware and the runner are frozen into the board's MicroPython, only the
+    scripts are copied."""
     connect = [mpremote, "connect", port]
     stop_clock = connect + [
         "exec",
@@ -153,12 +158,13 @@ def board_commands(mpremote, port, build_mpy, build_sim, modules, scripts):
     ]
     folders = set()
     copies = []
-    for local, folder in firmware_files(build_mpy):
-        folders.add(folder)
-        copies.append((local, ":/%s/" % folder))
-    for module in modules:
-        copies.append((mpy_path(module, build_sim), ":%s/sim/" % BOARD_ROOT))
-    folders.add(BOARD_ROOT[1:] + "/sim")
+    if not frozen:
+        for local, folder in firmware_files(build_mpy):
+            folders.add(folder)
+            copies.append((local, ":/%s/" % folder))
+        for module in modules:
+            copies.append((mpy_path(module, build_sim), ":%s/sim/" % BOARD_ROOT))
+        folders.add(BOARD_ROOT[1:] + "/sim")
     for script in scripts:
         folder = BOARD_ROOT[1:] + "/" + os.path.dirname(script)
         folders.add(folder)
@@ -228,14 +234,36 @@ def board_lines(output):
     return lines[starts[0] + 1 : ends[-1]], summary
 
 
-def compare(expected, actual):
-    """Sentences for every line that differs (empty: identical)."""
+def by_script(lines, scripts):
+    """The lines of each script in ``scripts``: a line that starts with a script's path
+    begins that script's share; the lines after it (an ``  actual:`` line) belong to it."""
+    shares = {}
+    current = None
+    for line in lines:
+        for script in scripts:
+            if line.startswith(script + ":"):
+                current = script
+                break
+        if current is not None:
+            shares.setdefault(current, []).append(line)
+    return shares
+
+
+def compare(expected, actual, scripts):
+    """Sentences for every script whose lines differ (empty: all identical)."""
+    host = by_script(expected, scripts)
+    board = by_script(actual, scripts)
     differences = []
-    for number in range(max(len(expected), len(actual))):
-        want = expected[number] if number < len(expected) else "(nothing)"
-        got = actual[number] if number < len(actual) else "(nothing)"
-        if want != got:
-            differences.append("line %d:\n  host:  %s\n  board: %s" % (number + 1, want, got))
+    for script in scripts:
+        want = host.get(script, [])
+        got = board.get(script, [])
+        if want == got:
+            continue
+        text = "%s:" % script
+        for number in range(max(len(want), len(got))):
+            text += "\n  host:  %s" % (want[number] if number < len(want) else "(nothing)")
+            text += "\n  board: %s" % (got[number] if number < len(got) else "(nothing)")
+        differences.append(text)
     return differences
 
 
@@ -248,6 +276,11 @@ def parse(argv):
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--reset-wait", type=float, default=3.0, help="seconds after a reset")
     parser.add_argument("--dry-run", action="store_true", help="print the mpremote commands")
+    parser.add_argument(
+        "--frozen",
+        action="store_true",
+        help="the firmware and runner are frozen in (manifest.py with CLOCK_SELFTEST=1)",
+    )
     parser.add_argument("scripts", nargs="*", metavar="SCRIPT")
     return parser.parse_args(argv)
 
@@ -265,16 +298,16 @@ def main(argv=None, run_command=subprocess.run, out=print):
     build_mpy = os.path.join(arguments.build, "mpy")
     build_sim = os.path.join(arguments.build, "selftest")
     commands = board_commands(
-        arguments.mpremote, arguments.port, build_mpy, build_sim, modules, scripts
+        arguments.mpremote, arguments.port, build_mpy, build_sim, modules, scripts, arguments.frozen
     )
     if arguments.dry_run:
         for command in commands:
             out(" ".join(shlex.quote(word) for word in command))
         return 0
-    if not os.path.isdir(build_mpy):
+    if not arguments.frozen and not os.path.isdir(build_mpy):
         out("selftest: no %s: run `make mpy` first" % build_mpy)
         return 2
-    prepare(arguments.mpy_cross, modules, build_sim, scripts)
+    prepare(arguments.mpy_cross, [] if arguments.frozen else modules, build_sim, scripts)
     expected, expected_status = expected_lines(scripts)
     stop_clock, run, clean_up = commands
     run_command(stop_clock, check=True)
@@ -286,7 +319,7 @@ def main(argv=None, run_command=subprocess.run, out=print):
         out("selftest: the board printed no result:")
         out(done.stdout + done.stderr)
         return 1
-    differences = compare(expected, actual)
+    differences = compare(expected, actual, scripts)
     for difference in differences:
         out(difference)
     out("board: " + summary)
@@ -298,7 +331,7 @@ def main(argv=None, run_command=subprocess.run, out=print):
             len(expected),
             "identical to the host"
             if not differences
-            else "%d lines differ from the host" % len(differences),
+            else "%d scripts differ from the host" % len(differences),
         )
     )
     if differences or expected_status != 0 or not summary.startswith("selftest: status 0"):

@@ -135,7 +135,10 @@ def main(arguments):
     )
     status = run(paths)
     gc.collect()
-    print("%s status %d, %d scripts, heap free %d" % (SUMMARY, status, len(paths), gc.mem_free()))
+    print(
+        "%s status %d, %d scripts, heap in use %d, free %d"
+        % (SUMMARY, status, len(paths), gc.mem_alloc(), gc.mem_free())
+    )
     return status
 
 
