@@ -137,6 +137,9 @@ deploy: board-args
 	@$(MAKE) --no-print-directory mpy
 	@$(PY) -m boards.capabilities $(BOARD)
 	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
+	@echo "mpremote connect $(PORT): /hold.txt, reset (the clock and its watchdog stay off while copying)"
+	@$(MPREMOTE) connect '$(PORT)' exec "open('/hold.txt', 'w').write('deploy')" + reset
+	@sleep 3
 	@set -e; \
 	dirs=$$(cd build/mpy && find $(BOARD_DIRS) -type d | sort); \
 	make_dirs=$$(printf 'import os\nfor d in "%s".split():\n    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n' "$$(echo $$dirs)"); \
@@ -145,8 +148,9 @@ deploy: board-args
 		files=$$(find build/mpy/$$d -maxdepth 1 -name '*.mpy' | sort); \
 		if [ -n "$$files" ]; then set -- "$$@" + cp $$files ":$$d/"; fi; \
 	done; \
-	set -- "$$@" + cp build/board.txt :board.txt + cp tools/board_main.py :main.py + reset; \
-	echo "mpremote connect $(PORT): folders $$(echo $$dirs), their .mpy files, board.txt, main.py, reset"; \
+	set -- "$$@" + cp build/board.txt :board.txt + cp tools/board_main.py :main.py; \
+	set -- "$$@" + exec "import os; os.remove('/hold.txt')" + reset; \
+	echo "mpremote connect $(PORT): folders $$(echo $$dirs), their .mpy files, board.txt, main.py, no /hold.txt, reset"; \
 	$(MPREMOTE) "$$@"
 	@echo "deployed: $(BOARD) on $(PORT); the board restarted into the clock"
 

@@ -106,7 +106,7 @@ def test_the_command_sequence(tmp_path):
     stop_clock, run, clean_up = commands_for(TWO, build)
     # 1: the flag that keeps the clock (and its watchdog) off, then a reset.
     assert stop_clock[:4] == ["mpremote", "connect", "/dev/ttyACM0", "exec"]
-    assert "/selftest.txt" in stop_clock[4] and stop_clock[5:] == ["+", "reset"]
+    assert "/hold.txt" in stop_clock[4] and stop_clock[5:] == ["+", "reset"]
     # 2: folders, then copies, then the entry, last.
     assert run[:4] == ["mpremote", "connect", "/dev/ttyACM0", "exec"]
     made = run[4]
@@ -134,7 +134,7 @@ def test_the_command_sequence(tmp_path):
     # 3: the flag and the copies go, and the board restarts into the clock.
     assert clean_up[3:] == [
         "exec",
-        "import os\nos.remove('/selftest.txt')",
+        "import os\nos.remove('/hold.txt')",
         "+",
         "rm",
         "-r",
@@ -155,7 +155,7 @@ def test_dry_run_prints_three_commands_and_runs_none():
 def test_the_board_main_stays_off_while_the_flag_is_there(monkeypatch, tmp_path):
     import builtins
 
-    flag = tmp_path / "selftest.txt"
+    flag = tmp_path / "hold.txt"
     flag.write_text("selftest")
     real_open = builtins.open
     runs = []
@@ -168,7 +168,7 @@ def test_the_board_main_stays_off_while_the_flag_is_there(monkeypatch, tmp_path)
     monkeypatch.setattr(firmware, "main", stand_in, raising=False)
 
     def board_open(path, *args, **kwargs):
-        if path == "/selftest.txt":
+        if path == "/hold.txt":
             path = str(flag)
         elif path == "/board.txt":
             raise OSError(2, "ENOENT")
@@ -263,7 +263,7 @@ def test_whole_selftest_against_the_lane_as_the_board():
     assert status == 0, lines
     assert lines[-1] == "selftest on pico: 2 scripts, 2 lines, identical to the host"
     assert [command[4 if command[3] == "exec" else 3] for command in device.commands][0].startswith(
-        "open('/selftest.txt'"
+        "open('/hold.txt'"
     )
     assert len(device.commands) == 3
     assert device.commands[1][-2:] == ["run", os.path.join(ROOT, "tools", "selftest_board.py")]

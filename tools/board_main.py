@@ -4,13 +4,14 @@
 ``board.txt`` with the board's name (a file of ``boards/``, e.g. ``esp32``).
 Without that file, or with an empty one, the board is ``pico``.
 
-While ``/selftest.txt`` exists (``make selftest`` writes it and removes it
-when done) the board stays at the prompt instead: the clock, and with it the
-watchdog that cannot be stopped once started, stays off for the self-test.
+While ``/hold.txt`` exists the board stays at the prompt instead: the
+clock, and with it the watchdog that cannot be stopped once started, stays
+off. ``make deploy`` and ``make selftest`` write it and reset the board
+before they copy anything, and remove it when done.
 """
 
 BOARD_FILE = "/board.txt"
-SELFTEST_FILE = "/selftest.txt"
+HOLD_FILE = "/hold.txt"
 
 
 def board_name(default):
@@ -23,16 +24,18 @@ def board_name(default):
     return name or default
 
 
-def selftest_pending():
+def held():
     try:
-        open(SELFTEST_FILE).close()
+        open(HOLD_FILE).close()
     except OSError:
         return False
     return True
 
 
-if selftest_pending():
-    print("main.py: %s is there, so the clock is not started (make selftest)" % SELFTEST_FILE)
+if held():
+    print(
+        "main.py: %s is there, so the clock is not started (make deploy, make selftest)" % HOLD_FILE
+    )
 else:
     from firmware import main
 

