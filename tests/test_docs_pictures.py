@@ -215,6 +215,25 @@ def test_every_picture_a_manual_links_to_exists():
     assert linked > 0
 
 
+_ANY_LINK = re.compile(r"\]\(([^)\s]+)\)|<img [^>]*src=\"([^\"]+)\"")
+_CODE = re.compile(r"```.*?```", re.S)
+
+
+def test_every_page_a_manual_links_to_exists():
+    missing = []
+    for path in _manuals():
+        with open(path, encoding="utf-8") as handle:
+            text = _CODE.sub("", handle.read())
+        for match in _ANY_LINK.finditer(text):
+            target = (match.group(1) or match.group(2)).split("#")[0]
+            if not target or "://" in target or target.startswith("mailto:"):
+                continue
+            full = os.path.normpath(os.path.join(os.path.dirname(path), target))
+            if not os.path.exists(full):
+                missing.append("%s -> %s" % (os.path.relpath(path, ROOT), target))
+    assert missing == []
+
+
 def test_the_link_check_finds_a_missing_picture(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("![x](pictures/none.svg)\n")
