@@ -6,7 +6,8 @@
 - what a picture lights, read back from the positions of its lit shapes
   alone, is what the HT16K33 RAM holds: a segment, point or colon drawn at
   the wrong place for its bit fails;
-- every picture a manual links to exists; every text the arbiter's screens
+- every picture and page the README and docs/*.md link to exists; every
+  text the arbiter's screens
   use can be shown on a 7-segment digit;
 - the wiring diagrams show every pin and address of the board data.
 """
