@@ -212,6 +212,7 @@ class Journal:
         self.buf = bytearray(RECORD_SIZE)
         self.last_entry = 0  # the instant of the newest entry (a tick)
         self.writes = 0
+        self.failures = 0  # writes the flash refused (the clock goes on regardless)
         self.controls = (app.clock.sides[0].control, app.clock.sides[1].control)
         self.note = None  # an event to log at the first step (a restored game)
         self.seen = [0] * 8
@@ -255,7 +256,17 @@ class Journal:
         )
 
     def tick(self, now):
-        """Journal the game at the end of a main-loop step at ``now``."""
+        """Journal the game at the end of a main-loop step at ``now``.
+
+        A flash that refuses a write never stops the clock: the failure is
+        counted and the next change or period tries again.
+        """
+        try:
+            self.step(now)
+        except OSError:
+            self.failures += 1
+
+    def step(self, now):
         clock = self.app.clock
         if self.note is not None:
             self.app.claims.log.append((now, self.note, self.seq))

@@ -40,19 +40,7 @@ def attach(app, store, settings, tick_ms):
     if problem is not None:
         app.presets_error = problem.why
         notices.add(documents.code(problem.kind, documents.PRESETS))
-    header = None
-    record = None
-    try:
-        header = store.read_header()
-        record, spoiled = store.read_slots()
-        if spoiled:
-            raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
-        if record is not None and header is None and journal_module.state(record) != 0:
-            raise documents.Unusable(documents.BAD, "a journalled game without its header")
-    except documents.Unusable as problem:
-        journal_problem(app, store, problem)
-        header = None
-        record = None
+    header, record = read_journal(app, store)
     game = header["game"] if header is not None else 0
     seq = journal_module.sequence(record) if record is not None else 0
     restored = False
@@ -75,7 +63,10 @@ def attach(app, store, settings, tick_ms):
             app.claims.new_game()
             seq = 0
     store.header = header
-    store.open_slots()
+    try:
+        store.open_slots()
+    except OSError as error:  # entries will fail and be counted; the clock goes on
+        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
     journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
     app.journal = journal
     if restored:
@@ -83,14 +74,36 @@ def attach(app, store, settings, tick_ms):
         notices.add(RESTORED)
         journal.note = "restored"
     else:
-        journal.game = store.begin_game(app.clock, app.claims, game)
+        try:
+            journal.game = store.begin_game(app.clock, app.claims, game)
+        except OSError:
+            journal.failures += 1
     return restored
 
 
-def journal_problem(app, store, problem):
+def read_journal(app, store):
+    """The journal's header and newest entry, ``(None, None)`` if it cannot be used."""
+    try:
+        header = store.read_header()
+        record, spoiled = store.read_slots()
+        if spoiled:
+            raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
+        if record is not None and header is None and journal_module.state(record) != 0:
+            raise documents.Unusable(documents.BAD, "a journalled game without its header")
+    except OSError as error:
+        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
+        return None, None
+    except documents.Unusable as problem:
+        journal_problem(app, store, problem)
+        return None, None
+    return header, record
+
+
+def journal_problem(app, store, problem, set_aside=True):
     app.notices.add(documents.code(problem.kind, documents.JOURNAL))
     app.journal_error = problem.why
-    store.set_aside()
+    if set_aside:
+        store.set_aside()
 
 
 def restore(app, store, header, record):

@@ -113,6 +113,8 @@ class JournalStore:
     def write_record(self, buf, seq):
         """Write entry ``seq`` into its slot and flush it (allocates nothing)."""
         handle = self.handles[seq & 1]
+        if handle is None:
+            raise OSError(5)  # EIO: the slot could not be opened at boot
         handle.seek(0)
         handle.write(buf)
         handle.flush()

@@ -157,3 +157,34 @@ def test_a_journal_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
         finally:
             remove_flash(folder)
     assert outcomes == {"old", "new"}
+
+
+def test_a_flash_that_refuses_writes_never_changes_the_timing():
+    def play(refuse):
+        game = Game(parse("control 300+3\n"))
+        try:
+            game.act("press", ["right"])
+            game.run_to(7_250)
+            if refuse:
+                game.board.flash.powered = False  # every write and flush now fails (EIO)
+            game.act("press", ["left"])
+            game.run_to(30_000)
+            game.act("pause", [])
+            game.run_to(31_000)
+            game.act("resume", [])
+            game.run_to(40_120)
+            game.act("press", ["right"])
+            game.run_to(45_000)
+            values = dict(game.values())
+            return values, game.board.app.journal.failures
+        finally:
+            game.close()
+
+    clean, clean_failures = play(False)
+    faulty, failures = play(True)
+    assert clean == faulty and clean_failures == 0
+    assert failures >= 5  # the moves, the pause, the resume and the periodic entries
+    # worked out: left 303 - 7.25 + 3 = 298.75, then from 40.12: 298.75 - 4.88 = 293.87
+    assert faulty["left"] == 293_870
+    # right 303 - 22.75 - 9.12 + 3 = 274.13
+    assert faulty["right"] == 274_130
