@@ -339,3 +339,39 @@ def test_the_manifest_freezes_the_same_runner_modules(monkeypatch):
         kwargs["files"] for name, args, kwargs in calls if name == "package" and args == ("sim",)
     ]
     assert frozen == [[module[len("sim/") :] for module in selftest.runner_modules()]]
+
+
+def test_make_deploy_holds_the_clock_before_copying(tmp_path):
+    """make deploy with a stand-in mpremote that notes its arguments: hold, copy, release."""
+    log = tmp_path / "calls"
+    fake = tmp_path / "mpremote"
+    fake.write_text(
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%%s\\037' \"$a\" >> '%s'; done\n"
+        "printf '\\036' >> '%s'\n" % (log, log)
+    )
+    fake.chmod(0o755)
+    done = subprocess.run(
+        ["make", "-s", "deploy", "BOARD=pico", "PORT=/dev/ttyFAKE", "MPREMOTE=%s" % fake],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    calls = [call.split("\x1f")[:-1] for call in log.read_text().split("\x1e")[:-1]]
+    assert len(calls) == 2
+    hold, copy = calls
+    assert hold == [
+        "connect",
+        "/dev/ttyFAKE",
+        "exec",
+        "open('/hold.txt', 'w').write('deploy')",
+        "+",
+        "reset",
+    ]
+    assert copy[:3] == ["connect", "/dev/ttyFAKE", "exec"]
+    assert copy[-5:] == ["+", "exec", "import os; os.remove('/hold.txt')", "+", "reset"]
+    assert ["cp", "tools/board_main.py", ":main.py"] == copy[
+        copy.index("tools/board_main.py") - 1 : copy.index("tools/board_main.py") + 2
+    ]
+    assert "build/mpy/hal/watchdog.mpy" in copy
