@@ -10,8 +10,8 @@ periodic entry records the state at its own instant, whichever step writes
 it, so where the display was looked at never changes what is journalled.
 
 An entry holds the turn's running time at its instant, never a tick (ticks
-start again at every boot); ``restore`` puts the game back **paused** with
-that turn time: the side to move loses at most the time since the newest
+start again at every boot); ``firmware.journal_read`` puts the game back
+**paused** with that turn time at boot: the side to move loses at most the time since the newest
 entry, the other side nothing. Writing an entry allocates nothing: the
 record is a preallocated bytearray, filled with small integers and a
 Fletcher checksum, and handed to ``store.write_record`` (hal.journal_store).
@@ -28,18 +28,23 @@ checksum of bytes 0-63 (i32).
 
 from micropython import const
 
-from firmware import claims as claims_module
 from firmware import engine
 from firmware.ticks import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
 RECORD_SIZE = const(68)
 VERSION = const(1)
-_CHECKED = const(64)
-_SIDE_AT = (20, 34)
+CHECKED = const(64)  # the checksum covers the bytes before it
+SIDE_AT = (20, 34)
 
 CLAIM_STATES = ("none", "open", "postponed", "recorded")
 MODE_TEXTS = ("", "0+5", "0d5")
+
+# The journal's files (hal.journal_store writes them, firmware.journal_read reads them).
+HEADER = "game.json"
+SLOTS = ("game.j0", "game.j1")
+EVENTS = "events.log"
+OLD_EVENTS = "events.old"
 
 
 def put(buf, at, value, size):
@@ -48,18 +53,6 @@ def put(buf, at, value, size):
     while index < size:
         buf[at + index] = (value >> (8 * index)) & 0xFF
         index += 1
-
-
-def get(buf, at, size, signed=False):
-    """The integer ``put`` stored."""
-    value = 0
-    index = size - 1
-    while index >= 0:
-        value = (value << 8) | buf[at + index]
-        index -= 1
-    if signed and buf[at + size - 1] & 0x80:
-        value -= 1 << (8 * size)
-    return value
 
 
 def checksum(buf, count):
@@ -75,28 +68,7 @@ def checksum(buf, count):
 
 
 def seal(buf):
-    put(buf, _CHECKED, checksum(buf, _CHECKED), 4)
-
-
-def valid(buf):
-    """True if ``buf`` holds a whole record of this version with a good checksum."""
-    if buf is None or len(buf) < RECORD_SIZE:
-        return False
-    if buf[0] != 0x43 or buf[1] != 0x4A or buf[2] != VERSION or buf[3] != RECORD_SIZE:
-        return False
-    return get(buf, _CHECKED, 4) == checksum(buf, _CHECKED)
-
-
-def sequence(buf):
-    return get(buf, 4, 4, True)
-
-
-def game_id(buf):
-    return get(buf, 8, 4, True)
-
-
-def state(buf):
-    return buf[12]
+    put(buf, CHECKED, checksum(buf, CHECKED), 4)
 
 
 def encode(buf, seq, game, clock, claims, turn_ms, log_count, controls):
@@ -115,7 +87,7 @@ def encode(buf, seq, game, clock, claims, turn_ms, log_count, controls):
     index = 0
     while index < 2:
         side = clock.sides[index]
-        at = _SIDE_AT[index]
+        at = SIDE_AT[index]
         put(buf, at, side.remaining_ms, 4)
         buf[at + 4] = side.period
         buf[at + 5] = side.flagged | side.can_flag << 1 | side.final << 2 | side.in_byo << 3
@@ -145,57 +117,6 @@ def encode(buf, seq, game, clock, claims, turn_ms, log_count, controls):
         put(buf, 56, record["left_ms"], 4)
         put(buf, 60, record["right_ms"], 4)
     seal(buf)
-
-
-def log_count(buf):
-    return get(buf, 52, 2)
-
-
-def restore(buf, clock, claims):
-    """Put the journalled game back on ``clock`` and ``claims``, paused if it was running.
-
-    ``clock`` and ``claims`` are new, built with the controls and the event
-    settings of the journal's header; the event log is restored separately.
-    """
-    recorded = buf[12]
-    clock.state = engine.PAUSED if recorded == engine.RUNNING else recorded
-    clock.mover = buf[13] - 1
-    clock.white = buf[14] - 1
-    clock.first_flag = buf[15] - 1
-    clock.turn_used = get(buf, 16, 4, True)
-    clock.turn_start = 0
-    mode = buf[51]
-    if mode:
-        increment = mode == 1
-        for side in clock.sides:
-            side.control = claims_module.five_second_mode(increment)
-    for index in (0, 1):
-        side = clock.sides[index]
-        at = _SIDE_AT[index]
-        side.remaining_ms = get(buf, at, 4, True)
-        side.period = buf[at + 4]
-        bits = buf[at + 5]
-        side.flagged = bool(bits & 1)
-        side.can_flag = bool(bits & 2)
-        side.final = bool(bits & 4)
-        side.in_byo = bool(bits & 8)
-        side.moves = get(buf, at + 6, 2)
-        side.byo_left = get(buf, at + 8, 2)
-        side.block_ms = get(buf, at + 10, 4, True)
-    claims.state = CLAIM_STATES[buf[48]]
-    claims.claimant = buf[49] - 1
-    claims.result = "draw" if buf[50] else "none"
-    if claims.state == "recorded":
-        claims.record = {
-            "claimant": claims_module.SIDE_NAMES[claims.claimant],
-            "left_ms": get(buf, 56, 4, True),
-            "right_ms": get(buf, 60, 4, True),
-            "moves": get(buf, 54, 2),
-            "control_left": clock.sides[0].control.text,
-            "control_right": clock.sides[1].control.text,
-            "edition": claims.edition,
-            "setting": claims.quickplay,
-        }
 
 
 class Journal:

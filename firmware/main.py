@@ -7,7 +7,6 @@ returns the running app; ``run(board_name)`` does that and loops forever.
 import micropython
 
 import boards
-from firmware import resume
 from firmware import settings as settings_module
 from firmware.app import App
 
@@ -24,6 +23,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition)
     app.settings = settings
+    from firmware import resume
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)

@@ -12,7 +12,7 @@ docs/power.md tells the whole story.
 """
 
 from firmware import claims as claims_module
-from firmware import documents, engine, timecontrol
+from firmware import documents, engine, journal_read, timecontrol
 from firmware import journal as journal_module
 from firmware.notices import RESTORED
 
@@ -42,14 +42,14 @@ def attach(app, store, settings, tick_ms):
         notices.add(documents.code(problem.kind, documents.PRESETS))
     header, record = read_journal(app, store)
     game = header["game"] if header is not None else 0
-    seq = journal_module.sequence(record) if record is not None else 0
+    seq = journal_read.sequence(record) if record is not None else 0
     restored = False
     logged = 0
     if (
         record is not None
         and header is not None
-        and journal_module.game_id(record) == game
-        and journal_module.state(record) != engine.SETUP
+        and journal_read.game_id(record) == game
+        and journal_read.state(record) != engine.SETUP
     ):
         try:
             logged = restore(app, store, header, record)
@@ -84,11 +84,11 @@ def attach(app, store, settings, tick_ms):
 def read_journal(app, store):
     """The journal's header and newest entry, ``(None, None)`` if it cannot be used."""
     try:
-        header = store.read_header()
-        record, spoiled = store.read_slots()
+        header = journal_read.read_header(store.storage)
+        record, spoiled = journal_read.read_slots(store.storage)
         if spoiled:
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
-        if record is not None and header is None and journal_module.state(record) != 0:
+        if record is not None and header is None and journal_read.state(record) != 0:
             raise documents.Unusable(documents.BAD, "a journalled game without its header")
     except OSError as error:
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
@@ -103,7 +103,7 @@ def journal_problem(app, store, problem, set_aside=True):
     app.notices.add(documents.code(problem.kind, documents.JOURNAL))
     app.journal_error = problem.why
     if set_aside:
-        store.set_aside()
+        journal_read.set_aside(store.storage)
 
 
 def restore(app, store, header, record):
@@ -120,7 +120,7 @@ def restore(app, store, header, record):
     claims.new_game()
     claims.quickplay = header["quickplay"]
     claims.edition = header["edition"]
-    journal_module.restore(record, clock, claims)
-    events = store.read_events(header["game"], journal_module.log_count(record))
+    journal_read.decode(record, clock, claims)
+    events = journal_read.read_events(store.storage, header["game"], journal_read.log_count(record))
     claims.log[:] = events
     return len(events)

@@ -1,4 +1,4 @@
-"""The game journal on flash: two alternating record slots, a header, an event log.
+"""The game journal on flash while the clock runs: the slots, the header, the event log.
 
 - ``game.json`` (the header): the game's id, both controls and the event's
   claim settings, written by ``Storage.write_json`` (a new file, then a
@@ -13,17 +13,13 @@
   happen while the clock is paused), appended before the entry that counts
   it, so a cut leaves at most a partial last line, which is not counted.
   A new game moves it to ``events.old``.
+
+Reading them back at boot is ``firmware.journal_read``.
 """
 
 import json
 
-from firmware import documents
-from firmware import journal as journal_module
-
-HEADER = "game.json"
-SLOTS = ("game.j0", "game.j1")
-EVENTS = "events.log"
-OLD_EVENTS = "events.old"
+from firmware.journal import EVENTS, HEADER, OLD_EVENTS, SLOTS
 
 
 class JournalStore:
@@ -34,71 +30,6 @@ class JournalStore:
         self.handles = [None, None]
         self.header = None  # the decoded header in force
         self.header_controls = None  # its parsed controls, once a game was restored
-
-    # --- boot ------------------------------------------------------------
-
-    def read_header(self):
-        """The header, or None if there is none. Raises documents.Unusable."""
-        try:
-            data = self.storage.read_json(HEADER)
-        except ValueError as error:
-            raise documents.Unusable(documents.BAD, "game.json: %s" % error)
-        if data is None:
-            return None
-        documents.check_version(data)
-        for key in ("game", "control_left", "control_right", "quickplay", "edition"):
-            if key not in data:
-                raise documents.Unusable(documents.BAD, "game.json has no %s" % key)
-        if not isinstance(data["game"], int):
-            raise documents.Unusable(documents.BAD, "game.json: game id is not a number")
-        return data
-
-    def read_slots(self):
-        """``(newest valid record or None, True if a slot holds something unusable)``."""
-        newest = None
-        spoiled = 0
-        for name in SLOTS:
-            data = self.storage.read_bytes(name)
-            if not data:
-                continue
-            if journal_module.valid(data):
-                if newest is None or journal_module.sequence(data) > journal_module.sequence(
-                    newest
-                ):
-                    newest = data
-            else:
-                spoiled += 1
-        # One spoiled slot beside a good one is a write the power cut short;
-        # two spoiled slots are no cut the journal can make.
-        return newest, spoiled == len(SLOTS)
-
-    def set_aside(self):
-        """Keep the journal's files for inspection (``NAME.bad``) and start afresh."""
-        for name in SLOTS + (HEADER,):
-            try:
-                self.storage.set_aside(name)
-            except OSError:
-                pass
-
-    def read_events(self, game, count):
-        """The first ``count`` event-log entries of game ``game`` as ``(tick, what, detail)``."""
-        entries = []
-        try:
-            data = self.storage.read_bytes(EVENTS)
-        except OSError:
-            return entries
-        if not data:
-            return entries
-        for line in data.split(b"\n"):
-            if len(entries) >= count:
-                break
-            try:
-                item = json.loads(line.decode("utf-8"))
-            except (ValueError, UnicodeError):
-                continue  # the partial last line of a cut, or damage
-            if isinstance(item, list) and len(item) >= 4 and item[0] == game:
-                entries.append((item[1], item[2], item[3]))
-        return entries
 
     def open_slots(self):
         """Open both slot files for writing in place (creating a missing one)."""

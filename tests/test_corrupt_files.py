@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from firmware import journal, settings
+from firmware import journal, journal_read, settings
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 GOOD_SETTINGS = {"control_left": "300+3", "control_right": "300+3", "version": 1}
@@ -228,13 +228,14 @@ def test_spoiled_journal_slots(case):
 
 def test_one_torn_slot_beside_a_good_one_is_a_cut_not_an_error():
     files = dict(JOURNAL_FILES)
-    newest = max(("game.j0", "game.j1"), key=lambda n: journal.sequence(files[n]))
+    newest = max(("game.j0", "game.j1"), key=lambda n: journal_read.sequence(files[n]))
     older = "game.j1" if newest == "game.j0" else "game.j0"
     files[newest] = files[newest][:20] + bytes(journal.RECORD_SIZE - 20)
     board, folder = boot(files)
     try:
         assert board.display_text() == "rE5t|rE5t"
-        assert journal.sequence(files[older]) == journal.sequence(JOURNAL_FILES[newest]) - 1
+        sequence = journal_read.sequence
+        assert sequence(files[older]) == sequence(JOURNAL_FILES[newest]) - 1
         assert board.app.clock.state == 2
     finally:
         remove_flash(folder)
