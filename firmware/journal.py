@@ -10,9 +10,10 @@ periodic entry records the state at its own instant, whichever step writes
 it, so where the display was looked at never changes what is journalled.
 
 An entry holds the turn's running time at its instant, never a tick (ticks
-start again at every boot); ``firmware.journal_read`` puts the game back
-**paused** with that turn time at boot: the side to move loses at most the time since the newest
-entry, the other side nothing. Writing an entry allocates nothing: the
+start again at every boot); at boot ``firmware.journal_read`` puts the game
+back **paused** with that turn time: the side to move loses at most the
+time since the newest entry, the other side nothing. Writing an entry
+allocates nothing: the
 record is a preallocated bytearray, filled with small integers and a
 Fletcher checksum, and handed to ``store.write_record`` (hal.journal_store).
 
