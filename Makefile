@@ -71,7 +71,7 @@ mpy: setup
 	@site=$$(ls -d $(VENV)/lib/python3*/site-packages | head -n 1); \
 	for f in adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
 		adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py \
-		adafruit_ht16k33/ht16k33.py adafruit_ht16k33/segments.py; do \
+		adafruit_ht16k33/ht16k33.py; do \
 		mkdir -p build/mpy/lib/$$(dirname $$f); \
 		$(MPYC) -o build/mpy/lib/$${f%.py}.mpy $$site/$$f || exit 1; \
 	done

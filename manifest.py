@@ -49,10 +49,8 @@ if not os.path.isdir(os.path.join(adafruit_lib, "adafruit_ht16k33")):
         "set ADAFRUIT_LIB_DIR to the folder holding adafruit_ht16k33/ and adafruit_bus_device/"
         " (now %r)" % adafruit_lib
     )
-# Only the modules the firmware uses: the 7-segment driver and its I2C device.
-package(
-    "adafruit_ht16k33", files=["__init__.py", "ht16k33.py", "segments.py"], base_path=adafruit_lib
-)
+# Only the modules the firmware uses: the HT16K33 driver's base class and its I2C device.
+package("adafruit_ht16k33", files=["__init__.py", "ht16k33.py"], base_path=adafruit_lib)
 package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path=adafruit_lib)
 # The menu keys' short and long presses, and the tick helpers it reads.
 module("adafruit_debouncer.py", base_path=adafruit_lib)

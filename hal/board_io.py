@@ -6,7 +6,7 @@ Everything the interrupt handlers touch exists before they are enabled.
 """
 
 import machine
-from adafruit_ht16k33.segments import Seg7x4
+from adafruit_ht16k33.ht16k33 import HT16K33
 
 from firmware.arbiter import HOLD_MS
 from firmware.inputs import KEY_MINUS, KEY_SET, NAMES
@@ -46,8 +46,8 @@ class Hardware:
         )
         self.bus = I2CBus(i2c)
         self.displays = (
-            SegmentDisplay(self.bus, board.DISPLAY_LEFT, Seg7x4),
-            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, Seg7x4),
+            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33),
+            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33),
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
         self.storage = Storage(flash_root or board.FLASH_ROOT)

@@ -1,6 +1,12 @@
 """The two clock displays: HT16K33 7-segment backpacks through ``adafruit_ht16k33``.
 
 ``SegmentDisplay`` owns one backpack on a bus and shows firmware frames on it.
+It drives the chip through the library's ``HT16K33`` base class (oscillator,
+display on, blink, brightness, the display buffer and its I2C device) and
+places a frame's bytes in that buffer where a 4-digit 7-segment backpack
+(the library's ``Seg7x4``) wires them: digits 1-4 in RAM rows 0, 1, 3, 4,
+the colon in bit 1 of row 2. The ``segments`` module with its character
+tables, which the clock never uses, is not loaded: about 13 KB of heap.
 A frame that equals the last one shown is not sent again. The driver's own
 ``show()`` slices its buffer on every call, so frames are flushed through the
 driver's I2C device in one write of the whole buffer, which allocates
@@ -13,10 +19,15 @@ from micropython import const
 
 _FRAME_DIGITS = const(4)
 _FRAME_SIZE = const(5)
+# The driver's buffer: byte 0 the RAM address, then 16 bytes of RAM (row r at 1 + 2 * r).
+_DIGIT_INDEXES = b"\x01\x03\x07\x09"  # rows 0, 1, 3, 4: digits 1-4
+_COLON_INDEX = const(5)  # row 2
+_COLON_BIT = const(0x02)
 
 
 class SegmentDisplay:
-    """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C)."""
+    """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C), driven by
+    ``driver_class`` (``adafruit_ht16k33.ht16k33.HT16K33`` on a board)."""
 
     def __init__(self, bus, address, driver_class):
         self.bus = bus
@@ -47,19 +58,20 @@ class SegmentDisplay:
         """Show ``frame`` (4 digit bytes and the colon byte)."""
         if self.valid and frame == self.last:
             return
-        driver = self.driver
-        if driver is None:
-            if not self.connect():
-                return
-            driver = self.driver
+        if self.driver is None and not self.connect():
+            return
+        buffer = self.buffer
         index = 0
         while index < _FRAME_DIGITS:
-            driver.set_digit_raw(index, frame[index])
+            buffer[_DIGIT_INDEXES[index]] = frame[index]
             index += 1
-        driver.colon = frame[4] != 0
+        if frame[4]:
+            buffer[_COLON_INDEX] |= _COLON_BIT
+        else:
+            buffer[_COLON_INDEX] &= ~_COLON_BIT
         try:
             with self.device:
-                self.device.write(self.buffer)
+                self.device.write(buffer)
         except OSError:
             self.errors += 1
             self.valid = False

@@ -1,7 +1,9 @@
 """The simulated hardware: ``sim.machine`` pins, timers and I2C, the HT16K33 model, its decoder.
 
 The end-to-end cases drive the real Adafruit ``Seg7x4`` driver through
-``hal.i2c_bus.I2CBus`` into the chip model and read the display back.
+``hal.i2c_bus.I2CBus`` into the chip model and read the display back, and
+check that ``hal.displays.SegmentDisplay`` (on the library's ``HT16K33`` base
+class) puts a frame in the chip's RAM exactly where ``Seg7x4`` puts it.
 """
 
 import sys
@@ -356,6 +358,37 @@ def test_driver_raw_digits_and_colon(display):
     driver.set_digit_raw(3, 0)
     driver.show()
     assert ht16k33.decode_seg7x4(chip.ram) == "130 "
+
+
+def test_segment_display_writes_the_ram_seg7x4_writes():
+    from adafruit_ht16k33.ht16k33 import HT16K33
+    from adafruit_ht16k33.segments import Seg7x4
+
+    from hal.displays import SegmentDisplay
+
+    ours, theirs = ht16k33.HT16K33(), ht16k33.HT16K33()
+    sim_machine.attach_i2c(0, 0x70, ours)
+    sim_machine.attach_i2c(0, 0x71, theirs)
+    bus = I2CBus(sim_machine.I2C(0))
+    display = SegmentDisplay(bus, 0x70, HT16K33)
+    driver = Seg7x4(bus, address=0x71, auto_write=False)
+    assert ours.oscillator_on and ours.display_on and ours.brightness == 15
+    frames = (
+        (SEG["1"], SEG["3"] | DOT, SEG["0"], SEG["5"], 1),
+        (0xFF, 0x00, 0x81, 0x7F, 0),
+        (0, 0, 0, SEG["F"], 1),
+        (0, 0, 0, 0, 0),
+    )
+    for frame in frames:
+        display.show_frame(bytearray(frame))
+        for index in range(4):
+            driver.set_digit_raw(index, frame[index])
+        driver.colon = frame[4] != 0
+        driver.show()
+        assert ours.ram == theirs.ram, frame
+    assert ht16k33.decode_seg7x4(ours.ram) == "    "
+    display.show_frame(bytearray((SEG["1"], SEG["3"], SEG["0"], SEG["5"], 1)))
+    assert ht16k33.decode_seg7x4(ours.ram) == "13:05"
 
 
 def test_full_buffer_reaches_the_machine_bus_unsliced():
