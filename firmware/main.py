@@ -2,7 +2,13 @@
 
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
+The modules only boot uses (``firmware.resume``, ``firmware.journal_read``,
+``firmware.documents``: about 4.5 KB of heap as ``.mpy``) are let go once
+the game is back, for a garbage collection to reclaim; their names stay
+interned, as every loaded module's do.
 """
+
+import sys
 
 import micropython
 
@@ -27,8 +33,25 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
+    _let_go(_BOOT_ONLY)
     hardware.start()
     return app
+
+
+# Modules boot alone uses: the files read at boot, the journal's reading and the
+# restoring of a game.
+_BOOT_ONLY = ("resume", "journal_read", "documents")
+
+
+def _let_go(names):
+    """Drop the ``firmware`` modules ``names`` (already imported) from ``sys.modules``
+    and the package, so that nothing holds them any more."""
+    import firmware
+
+    for name in names:
+        sys.modules.pop("firmware." + name, None)
+        if hasattr(firmware, name):
+            delattr(firmware, name)
 
 
 def run(board_name=DEFAULT_BOARD):

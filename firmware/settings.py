@@ -4,7 +4,7 @@ A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
 """
 
-from firmware import claims, documents, timecontrol
+from firmware import claims, timecontrol
 
 FILE_NAME = "settings.json"
 DEFAULT_CONTROL = "5400+30"
@@ -74,6 +74,8 @@ def load(storage):
     ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
     display shows at boot (``Err1`` or ``vEr1``).
     """
+    from firmware import documents  # boot alone reads files: let go after it (firmware.main)
+
     settings = Settings()
     settings.error_code = None
 
