@@ -4,7 +4,11 @@
 //
 // Copies firmware/, hal/, boards/, sim/ and the Adafruit libraries the firmware
 // uses into the interpreter's file system, then calls MODULE.main(ARGS) and
-// exits with the status it returns. With --compiled, firmware/, hal/ and
+// exits with the status it returns. A main that returns a function instead
+// asks for a full garbage collection first: this port collects only between
+// two calls from JavaScript (inside one, gc.collect() is deferred), so the
+// function is called in a new call, after the collection, and so on while it
+// returns functions. With --compiled, firmware/, hal/ and
 // boards/ and the Adafruit libraries are loaded as .mpy files from build/mpy/
 // (made by `make mpy`).
 // Files named on the command line are copied in at the same paths.
@@ -103,7 +107,14 @@ import sys, json
 sys.path.insert(0, "${APP}")
 _module = __import__(_run_module, None, None, ("main",))
 _status = _module.main(json.loads(_run_args))
+_more = callable(_status)
 `);
+  while (mp.globals.get("_more")) {
+    mp.runPython(`
+_status = _status()
+_more = callable(_status)
+`);
+  }
   status = mp.globals.get("_status");
   if (typeof status !== "number") status = 0;
 } catch (error) {
