@@ -681,6 +681,40 @@ at 2.2    expect display="t.  1| 000"
         "point after the first digit marks the left side.",
     ),
     (
+        "menu-hourglass",
+        """control 300+3
+at 1      key set          # PrE
+at 1.4    key plus         # CUSt
+at 1.8    key plus         # HG
+at 2.2    key set
+at 2.6    expect state=setup display="HG t| 000"
+""",
+        "HG, the hourglass: one field, its time (HG t), in minutes and then seconds.",
+    ),
+    (
+        "menu-japanese",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key plus
+at 2.2    key plus         # JAP
+at 2.6    expect display="JAP |    "
+""",
+        "JAP, Japanese byo-yomi: main time (t 1), period time (PEr), number of periods (n).",
+    ),
+    (
+        "menu-canadian",
+        """control 300+3
+at 1      key set
+at 1.4    key plus
+at 1.8    key plus
+at 2.2    key plus
+at 2.6    key plus         # CAn
+at 3.0    expect display="CAn |    "
+""",
+        "CAn, Canadian byo-yomi: main time (t 1), moves per block (no), block time (bL).",
+    ),
+    (
         "menu-refused",
         """control 300+3
 at 1      key set
@@ -766,6 +800,32 @@ at 5.0    key set
 at 5.4    expect display="Ld 4|nonE" left=5:03
 """,
         "An empty slot says nonE and changes nothing.",
+    ),
+    (
+        "menu-sound",
+        """control 300+3
+at 1      key set          # PrE
+at 1.4    key minus        # LoC
+at 1.8    key minus        # CAt
+at 2.2    key minus        # tEn
+at 2.6    key minus        # L 10
+at 3.0    key minus        # bEEP
+at 3.4    expect display="bEEP|on  "
+""",
+        "bEEP: the buzzer at a flag, on or oFF (the FIDE equipment standard asks that sound "
+        "can be switched off).",
+    ),
+    (
+        "menu-last-ten",
+        """control 300+3
+at 1      key set
+at 1.4    key minus
+at 1.8    key minus
+at 2.2    key minus
+at 2.6    key minus        # L 10
+at 3.0    expect display="L 10|oFF "
+""",
+        "L 10: warning beeps in the last 10 seconds, on or oFF.",
     ),
     (
         "menu-class",
