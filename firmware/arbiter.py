@@ -40,6 +40,7 @@ MESSAGE = const(4)
 NEW_GAME = const(5)
 
 UNITS_MS = (60_000, 1000, 100, 10, 1)
+_FIRST_FINE_UNIT = const(2)  # 0.1 s: from here the amount shows as S.mmm
 OUTCOME_TEXT = {
     "draw": "drA",
     "grant": "GrAn",
@@ -243,11 +244,15 @@ class Arbiter:
             else:
                 frames.render_text(frame, "CLA")
         elif screen == ADJUST:
+            amount = self.amount_ms
+            fine = self.unit >= _FIRST_FINE_UNIT  # below a second: S.mmm, sign on the left
             if index == 0:
                 side = "-" if self.side == engine.NOBODY else "Lr"[self.side]
-                frames.render_text(frame, "A" + side + " " + str(self.unit + 1))
+                sign = "-" if fine and amount < 0 else " "
+                frames.render_text(frame, "A" + side + sign + str(self.unit + 1))
+            elif fine:
+                frames.render_fraction(frame, amount if amount >= 0 else -amount)
             else:
-                amount = self.amount_ms
                 frames.render_time(frame, amount if amount >= 0 else -amount)
                 if amount < 0:
                     frame[0] = frames.TEXT_SEGMENTS[frames.TEXT_CHARS.find("-")]

@@ -106,6 +106,16 @@ def render_text(frame, text):
     frame[4] = 0
 
 
+def render_fraction(frame, ms):
+    """The last second of ``ms`` and its milliseconds, ``S.mmm`` (an arbiter's
+    correction in tenths, hundredths or milliseconds): 1234 reads ``1.234``."""
+    frame[0] = DIGITS[ms // 1000 % 10] | DOT
+    frame[1] = DIGITS[ms // 100 % 10]
+    frame[2] = DIGITS[ms // 10 % 10]
+    frame[3] = DIGITS[ms % 10]
+    frame[4] = 0
+
+
 def render_number(frame, number):
     """A whole number 0–9999, right-aligned."""
     digit = 3

@@ -467,6 +467,21 @@ at 176    expect display="AL 2| 1.55"
         "set moves to unit 2 (seconds); minus five times: 2:00 - 5 s = 1:55.",
     ),
     (
+        "correct-fine",
+        _PAUSED
+        + """at 165    hold set 2.1
+at 168    key lever_left
+at 169    key set
+at 170    key set
+at 171    key set
+at 172    key plus
+at 173    key plus
+at 173.6  expect display="AL 4|0.020"
+""",
+        "Units 3 to 5 (tenths, hundredths, milliseconds) show the amount's last second "
+        "and its milliseconds: unit 4, plus twice, 0.020 s.",
+    ),
+    (
         "correct-negative",
         _PAUSED
         + """at 165    hold set 2.1
