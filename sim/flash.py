@@ -20,8 +20,6 @@ Runs on CPython and inside MicroPython; the write path allocates nothing.
 
 import os
 
-from hal.storage import Files
-
 EIO = 5
 
 
@@ -79,7 +77,7 @@ class _Handle:
         return False
 
 
-class Flash(Files):
+class Flash:
     """The filesystem as ``hal.storage.Files`` offers it, with power and cuts."""
 
     def __init__(self):
@@ -120,6 +118,13 @@ class Flash(Files):
     def remove(self, path):
         self._operation()
         os.remove(path)
+
+    def exists(self, path):
+        try:
+            os.stat(path)
+        except OSError:
+            return False
+        return True
 
     def cut_after(self, count):
         """Arm a power cut after ``count`` more bytes (renames and removes count 1)."""
