@@ -37,6 +37,7 @@ class Chip:
         i2c_ids,
         i2c_pairs=None,
         fixed_dividers=None,
+        radio=False,
     ):
         self.name = name
         self.gpio = gpio  # pins a board can wire at all
@@ -50,6 +51,7 @@ class Chip:
         self.i2c_pairs = i2c_pairs
         # ADC pins behind a divider on the board itself: pin: (numerator, denominator).
         self.fixed_dividers = fixed_dividers or {}
+        self.radio = radio  # Wi-Fi on the module: a board may set NETWORK
 
 
 # Raspberry Pi Pico / Pico W. GP23-25 and GP29 are wired on the board, not to
@@ -104,9 +106,32 @@ ESP32 = Chip(
     adc=(32, 33, 34, 35, 36, 39),  # ADC1 on the pins the module brings out
     i2c_ids=(0, 1),
     i2c_pairs=None,
+    radio=True,
 )
 
-CHIPS = {"rp2040": RP2040, "esp32": ESP32}
+# Raspberry Pi Pico W: the RP2040 with the CYW43439 radio. GP23-25 and GP29 run the
+# radio (power, data, chip select, SPI clock), so GP29's VSYS/3 cannot be read while
+# the radio works: a Pico W measures the cell through its own divider on an ADC pin
+# of the header (GP26-28).
+RP2040_W = Chip(
+    "rp2040w",
+    gpio=RP2040.gpio,
+    input_only=(),
+    no_pull=(),
+    reserved={
+        23: "the wireless chip's power",
+        24: "the wireless chip's data line",
+        25: "the wireless chip's chip select",
+        29: "the wireless chip's SPI clock (and VSYS/3, unreadable with the radio on)",
+    },
+    strapping={},
+    adc=(26, 27, 28),
+    i2c_ids=(0, 1),
+    i2c_pairs=RP2040.i2c_pairs,
+    radio=True,
+)
+
+CHIPS = {"rp2040": RP2040, "rp2040w": RP2040_W, "esp32": ESP32}
 
 # How a board uses a pin: inputs are read with the internal pulls on (the
 # levers and keys), outputs drive (I2C, buzzer, LEDs), "adc" is measured.
@@ -247,10 +272,12 @@ def _check_figures(board, problems):
         )
     if getattr(board, "BATTERY_ADC_PIN", None) is None:
         return
-    for name, lowest, highest in (
-        ("BATTERY_LOW_MV", 1800, 12000),
+    names = [("BATTERY_LOW_MV", 1800, 12000)]
+    if hasattr(board, "BATTERY_LOW_HALL_MV"):
+        names.append(("BATTERY_LOW_HALL_MV", 1800, 12000))
+    for name, lowest, highest in names + [
         ("BATTERY_ADC_FULL_SCALE_MV", 1000, 3600),
-    ):
+    ]:
         value = getattr(board, name, None)
         if not _is_whole(value) or not lowest <= value <= highest:
             problems.append(
@@ -298,7 +325,17 @@ def check(board):
     _check_displays(board, problems)
     _check_polarity(board, problems)
     _check_figures(board, problems)
+    _check_network(chip, board, problems)
     return problems
+
+
+def _check_network(chip, board, problems):
+    """NETWORK (the tournament hall, docs/hall.md) only where the chip has a radio."""
+    network = getattr(board, "NETWORK", False)
+    if network is not True and network is not False:
+        problems.append("NETWORK %r is not True or False" % (network,))
+    elif network and not chip.radio:
+        problems.append("NETWORK is True but the %s has no radio" % chip.name)
 
 
 def main(names):

@@ -52,6 +52,10 @@ BATTERY_DIVIDER = (1, 3)
 BATTERY_ADC_FULL_SCALE_MV = 3300
 # The cell below this: 10 h of play left (docs/boards.md).
 BATTERY_LOW_MV = 3830
+# ... and with a hall file, the radio on: docs/boards.md.
+BATTERY_LOW_HALL_MV = 3910
+# Wi-Fi: the tournament hall (docs/hall.md), used only with a hall file on the flash.
+NETWORK = True
 # The watchdog resets a board whose main loop stopped for this long.
 WATCHDOG_MS = 5000
 TIMER_ID = 0

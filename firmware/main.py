@@ -33,6 +33,10 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
+    if getattr(board, "NETWORK", False):  # only a board with a radio loads the hall's code
+        from hal import hall_link
+
+        app.hall = hall_link.attach(app, hardware.storage)
     _let_go(_BOOT_ONLY)
     hardware.start()
     return app
@@ -61,4 +65,4 @@ def run(board_name=DEFAULT_BOARD):
     app = start(board_name)
     from hal.runtime import loop
 
-    loop(app, app.hardware)
+    loop(app, app.hardware, getattr(app, "hall", None))

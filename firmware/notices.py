@@ -26,6 +26,8 @@ class Notices:
         self.changed = False
 
     def add(self, text):
+        if not self.active:
+            self.started = False  # a message after the others ended shows its full 3 s
         self.texts.append(text)
         self.active = True
 

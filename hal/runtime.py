@@ -12,10 +12,13 @@ def service(app, hardware):
     return False
 
 
-def loop(app, hardware):
-    """Run the clock forever, idling between interrupts."""
+def loop(app, hardware, hall=None):
+    """Run the clock forever, idling between interrupts; the hall's link (if any)
+    gets one bounded turn between passes (hal.hall_link), never inside one."""
     import machine
 
     while True:
         if not service(app, hardware):
+            if hall is not None:
+                hall.poll(app, ticks_ms())
             machine.idle()

@@ -1,0 +1,109 @@
+"""The hall file: which Wi-Fi, which broker, which account and which board number.
+
+``hall.json`` on the flash (written by ``python -m hall.flash_file``, see
+docs/hall.md). A missing file means no hall: the clock works offline, as it
+always did. A file the clock cannot use leaves it offline too, is set aside
+as ``hall.json.bad`` and shows ``Err4`` (``vEr4`` for a newer format) at
+boot, like the other files (``firmware.documents``). The passwords are kept
+only to join: ``describe`` and every error leave them out, so they never
+reach the display or the event log.
+"""
+
+from micropython import const
+
+FILE_NAME = "hall.json"
+NUMBER = const(4)  # the display code's number: Err4, vEr4
+DEFAULT_PREFIX = "hall"
+DEFAULT_PORT = const(1883)
+MAX_BOARD = const(9999)
+_TEXTS = ("ssid", "wifi_password", "broker", "user", "password")
+
+
+def _text(data, name, empty_ok):
+    value = data.get(name, "")
+    if not isinstance(value, str):
+        raise ValueError("%s must be text" % name)  # never the value: it may be a secret
+    if not value and not empty_ok:
+        raise ValueError("%s is missing" % name)
+    return value
+
+
+def check_prefix(prefix):
+    """Raise ValueError unless ``prefix`` is a plain topic level (no wildcard, no slash)."""
+    if not isinstance(prefix, str) or not prefix:
+        raise ValueError("prefix must be non-empty text")
+    for char in prefix:
+        if char in "+#/" or ord(char) < 33 or ord(char) > 126:
+            raise ValueError("prefix %r: letters, digits and punctuation other than + # /" % prefix)
+
+
+def check_board(number):
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_BOARD:
+        raise ValueError("board must be a whole number 1..%d, got %r" % (MAX_BOARD, number))
+
+
+class Hall:
+    """The hall's settings, checked whole."""
+
+    def __init__(self, data):
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        if "broker" not in data:
+            raise ValueError("no broker: not a hall file")
+        self.ssid = _text(data, "ssid", True)  # empty: the board is on a network already
+        self.wifi_password = _text(data, "wifi_password", True)
+        self.broker = _text(data, "broker", False)
+        self.user = _text(data, "user", False)
+        self.password = _text(data, "password", True)
+        port = data.get("port", DEFAULT_PORT)
+        if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+            raise ValueError("port must be 1..65535, got %r" % (port,))
+        self.port = port
+        board = data.get("board")
+        check_board(board)
+        self.board = board
+        prefix = data.get("prefix", DEFAULT_PREFIX)
+        check_prefix(prefix)
+        self.prefix = prefix
+
+    def to_dict(self):
+        data = {"broker": self.broker, "port": self.port, "board": self.board}
+        data["prefix"] = self.prefix
+        for name in _TEXTS:
+            data[name] = getattr(self, name)
+        return data
+
+    def describe(self):
+        """What may be shown or logged: everything but the two passwords."""
+        return "board %d, broker %s:%d as %s, network %r" % (
+            self.board,
+            self.broker,
+            self.port,
+            self.user,
+            self.ssid,
+        )
+
+
+def load(storage):
+    """``(hall, code)``: the Hall or None, and the boot code (``Err4``...) or None."""
+    from firmware import documents
+
+    found = []
+
+    def take(data):
+        found.append(Hall(data))
+
+    problem = documents.load(storage, FILE_NAME, take)
+    if problem is not None:
+        return None, documents.code(problem.kind, NUMBER)
+    return (found[0] if found else None), None
+
+
+def save_board(storage, number):
+    """Write a new board number into the hall file (the setup menu); the rest is kept."""
+    check_board(number)
+    data = storage.read_json(FILE_NAME)
+    hall = Hall(data)
+    hall.board = number
+    storage.write_json(FILE_NAME, hall.to_dict())
+    return hall

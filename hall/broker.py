@@ -1,0 +1,206 @@
+"""A Mosquitto broker of the hall's own, on the loopback interface.
+
+``Broker(boards)`` writes a temporary folder with a configuration, a password
+file (``mosquitto_passwd``) and an ACL, then runs Debian's ``mosquitto``
+on 127.0.0.1 at a free port; never the system's service. The accounts
+(docs/hall.md):
+
+- ``clock-N`` (one per board): may write ``PREFIX/board/N`` and its
+  ``/status`` only, and read ``PREFIX/settings``;
+- ``view``: may read ``PREFIX/#`` and write nothing;
+- ``arbiter``: may write ``PREFIX/settings`` and read everything.
+
+A forbidden publish is dropped by the broker without a word: tests check
+what a subscriber receives.
+"""
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+
+HOST = "127.0.0.1"
+PREFIX = "hall"
+MOSQUITTO_PACKAGES = "mosquitto mosquitto-clients"
+
+
+def missing_tools():
+    """The broker's programs that are not installed (Debian's mosquitto package)."""
+    return [name for name in ("mosquitto", "mosquitto_passwd") if _which(name) is None]
+
+
+def _which(name):
+    return shutil.which(name) or (
+        "/usr/sbin/" + name if os.path.exists("/usr/sbin/" + name) else None
+    )
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 nobody listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def clock_user(board):
+    return "clock-%d" % board
+
+
+def acl_text(boards, prefix=PREFIX):
+    """The broker's ACL for ``boards`` (board numbers)."""
+    lines = [
+        "user view",
+        "topic read %s/#" % prefix,
+        "",
+        "user arbiter",
+        "topic readwrite %s/settings" % prefix,
+        "topic read %s/#" % prefix,
+        "",
+    ]
+    for board in boards:
+        lines += [
+            "user %s" % clock_user(board),
+            "topic write %s/board/%d" % (prefix, board),
+            "topic write %s/board/%d/status" % (prefix, board),
+            "topic read %s/settings" % prefix,
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _hand_to_broker_user(folder):
+    """Started as root, mosquitto drops to its own user before it reads the password
+    file and the ACL: give that user the folder (still closed to everybody else)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    try:
+        import pwd
+
+        account = pwd.getpwnam("mosquitto")
+    except (ImportError, KeyError):
+        return
+    for path in [folder] + [os.path.join(folder, name) for name in os.listdir(folder)]:
+        os.chown(path, account.pw_uid, account.pw_gid)
+
+
+class Broker:
+    """A running Mosquitto with the hall's accounts; ``stop()`` ends it and its folder."""
+
+    def __init__(self, boards, prefix=PREFIX, port=None):
+        missing = missing_tools()
+        if missing:
+            raise RuntimeError(
+                "the hall needs Debian's mosquitto (missing: %s): make hall-tools"
+                % ", ".join(missing)
+            )
+        self.boards = list(boards)
+        self.prefix = prefix
+        self.host = HOST
+        self.port = port or free_port()
+        self.folder = tempfile.mkdtemp(prefix="hall-broker-")
+        self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
+        for board in self.boards:
+            self.passwords[clock_user(board)] = secrets.token_hex(8)
+        self._write_files()
+        self.process = None
+        self.start()
+
+    def _path(self, name):
+        return os.path.join(self.folder, name)
+
+    def _write_files(self):
+        with open(self._path("passwd"), "w") as handle:
+            for user, password in self.passwords.items():
+                handle.write("%s:%s\n" % (user, password))
+        os.chmod(self._path("passwd"), 0o600)
+        subprocess.run(
+            [_which("mosquitto_passwd"), "-U", self._path("passwd")],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        with open(self._path("acl"), "w") as handle:
+            handle.write(acl_text(self.boards, self.prefix))
+        os.chmod(self._path("acl"), 0o600)
+        with open(self._path("mosquitto.conf"), "w") as handle:
+            handle.write(
+                "per_listener_settings false\n"
+                "listener %d %s\n"
+                "allow_anonymous false\n"
+                "password_file %s\n"
+                "acl_file %s\n"
+                "persistence false\n"
+                "max_keepalive 120\n"
+                "log_dest stderr\n"
+                "log_type error\n"
+                "log_type warning\n" % (self.port, HOST, self._path("passwd"), self._path("acl"))
+            )
+        _hand_to_broker_user(self.folder)
+
+    def start(self, timeout_s=10.0):
+        """Run the broker (again, on the same port) and wait until it accepts connections."""
+        self.log = open(self._path("broker.log"), "ab")
+        self.process = subprocess.Popen(
+            [_which("mosquitto"), "-c", self._path("mosquitto.conf")],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("mosquitto stopped: %s" % self.log_text())
+            try:
+                socket.create_connection((HOST, self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(
+            "mosquitto did not listen on %s:%d in %.0f s" % (HOST, self.port, timeout_s)
+        )
+
+    def log_text(self):
+        with open(self._path("broker.log"), "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+
+    def halt(self):
+        """Stop the broker process (``start`` brings it back); the folder stays."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.process = None
+        if getattr(self, "log", None) is not None:
+            self.log.close()
+            self.log = None
+
+    def stop(self):
+        self.halt()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def hall_file(self, board, user=None, password=None):
+        """The hall file a clock with number ``board`` would have on its flash."""
+        user = user or clock_user(board)
+        return {
+            "ssid": "",
+            "wifi_password": "",
+            "broker": self.host,
+            "port": self.port,
+            "user": user,
+            "password": self.passwords[user] if password is None else password,
+            "board": board,
+            "prefix": self.prefix,
+            "version": 1,
+        }
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
