@@ -33,8 +33,8 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
-    if getattr(board, "NETWORK", False):  # only a board with a radio loads the hall's code
-        from hal import hall_link
+    if getattr(board, "NETWORK", False) and hardware.storage.exists("hall.json"):
+        from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
         app.hall = hall_link.attach(app, hardware.storage)
     _let_go(_BOOT_ONLY)
