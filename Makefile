@@ -8,7 +8,7 @@ MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 SCENARIOS := $(sort $(wildcard tests/scenarios/*.clock))
 
-.PHONY: setup sim-tools test lint format mpy scenarios bench sim clean help
+.PHONY: setup sim-tools hall-tools hall test lint format mpy scenarios bench sim clean help
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
@@ -17,6 +17,9 @@ help:
 	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
 	@echo "make bench      print the figures and write bench/latest.json"
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
+	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
+	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
+	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board"
@@ -44,6 +47,24 @@ sim-tools: $(VENV)/.installed
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing >/dev/null || \
 		echo "note: apt-get could not install$$missing; the window tests will be skipped" >&2; \
 	fi
+
+# The tournament hall and its tests: Debian's mosquitto (the broker, started by the
+# tests and make hall on 127.0.0.1 only, never as the system's service) and chromium
+# (the page's test). Explicit: make setup never installs them; .ci/run calls this.
+hall-tools:
+	@missing=""; \
+	command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
+	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -z "$$missing" ]; then echo "hall tools: all there"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
+	echo "installing$$missing (the hall and its tests)"; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends$$missing >/dev/null
+
+# make hall HALL_ARGS='--clocks 8 --speed 1 --seconds 600'
+hall: $(VENV)/.installed
+	$(PY) -m hall $(HALL_ARGS)
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

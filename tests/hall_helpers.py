@@ -1,0 +1,132 @@
+"""What the hall's tests share: a broker on loopback, a subscriber that records, a proxy.
+
+``broker`` skips a test with the reason when Debian's mosquitto is missing
+(``make hall-tools`` installs it; CI does). ``Recorder`` subscribes with an
+account and keeps every message it receives. ``Proxy`` sits between a
+clock and the broker and can pass, refuse, hang or slow the connection, to
+break the network at chosen instants.
+"""
+
+import select
+import socket
+import threading
+import time
+
+import paho.mqtt.client as paho
+import pytest
+
+from hall import broker as broker_module
+
+
+def need_broker():
+    missing = broker_module.missing_tools()
+    if missing:
+        pytest.skip(
+            "Debian's mosquitto is not installed (missing %s): make hall-tools" % ", ".join(missing)
+        )
+
+
+class Recorder:
+    """A subscriber with ``user``'s account on ``topic``; ``messages`` as (topic, payload)."""
+
+    def __init__(self, broker, user, topic="hall/#", password=None):
+        self.messages = []
+        self.ready = threading.Event()
+        self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="test-" + user)
+        self.client.username_pw_set(user, password or broker.passwords[user])
+        self.client.on_connect = lambda c, u, f, code, p: (
+            c.subscribe(topic, qos=1) if not code.is_failure else None
+        )
+        self.client.on_subscribe = lambda *args: self.ready.set()
+        self.client.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload))
+        self.client.connect(broker.host, broker.port, 30)
+        self.client.loop_start()
+        assert self.ready.wait(5), "the subscriber did not get its subscription"
+
+    def on(self, topic):
+        return [payload for name, payload in self.messages if name == topic]
+
+    def wait_for(self, predicate, timeout_s=5.0):
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if predicate():
+                return True
+            time.sleep(0.02)
+        return predicate()
+
+    def close(self):
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+class Proxy:
+    """A TCP proxy on 127.0.0.1 to ``port``; ``mode``: pass, refuse, hang or slow."""
+
+    def __init__(self, port):
+        self.target = port
+        self.mode = "pass"
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.port = self.listener.getsockname()[1]
+        self.open = []
+        self.running = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while self.running:
+            readable, _, _ = select.select([self.listener], [], [], 0.1)
+            if not readable:
+                continue
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.mode == "refuse":
+                client.close()
+                continue
+            threading.Thread(target=self._carry, args=(client,), daemon=True).start()
+
+    def cut(self):
+        """Close every connection now (a broker or an access point that vanished)."""
+        for sock in list(self.open):
+            try:
+                sock.close()
+            except OSError:
+                pass
+        self.open = []
+
+    def _carry(self, client):
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.target), timeout=2)
+        except OSError:
+            client.close()
+            return
+        self.open += [client, upstream]
+        peers = {client: upstream, upstream: client}
+        try:
+            while self.running and client in self.open:
+                readable, _, _ = select.select(list(peers), [], [], 0.1)
+                for sock in readable:
+                    data = sock.recv(4096)
+                    if not data:
+                        return
+                    if self.mode == "hang":
+                        continue  # swallowed: the other side waits for nothing
+                    if self.mode == "slow":
+                        time.sleep(0.3)
+                    peers[sock].sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (client, upstream):
+                try:
+                    sock.close()
+                except OSError:
+                    pass
+
+    def close(self):
+        self.running = False
+        self.cut()
+        self.listener.close()

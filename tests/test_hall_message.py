@@ -1,0 +1,194 @@
+"""The hall message on both lanes, the hall file, and the [%clk] export (no network)."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from firmware import hall_message, hall_settings
+from hal.storage import Files, Storage
+from hall.pgn import ClockHistory, clk_text, ply_of
+from sim import hall_probe
+from tests.scripting import ROOT
+
+
+def test_message_values_follow_the_game():
+    lines = hall_probe.lines()
+    first = json.loads(lines[0])
+    # 5 min sudden death. The left lever at 1 s starts the right clock (White);
+    # the right lever at 4 s: White used 3 s, 300 - 3 = 297 s left. At 5.5 s Black
+    # (left) has used 1.5 s: 298.5 s.
+    assert first["left_ms"] == 298_500 and first["right_ms"] == 297_000
+    assert first["to_move"] == "left" and first["white"] == "right"
+    assert first["moves"] == 1 and first["state"] == "running" and first["seq"] == 7
+    # Paused at 5.5 s: the same times half a second later, and the refused push.
+    second = json.loads(lines[1])
+    assert second["state"] == "paused" and second["left_ms"] == 298_500
+    assert second["push"] == "refused" and second["push_id"] == "r3"
+    # Still paused at 36 s: a heartbeat tells the same times.
+    third = json.loads(lines[2])
+    assert third["reason"] == "heartbeat" and third["left_ms"] == 298_500
+    assert third["board"] == 9999
+
+
+def test_message_is_the_same_bytes_inside_micropython():
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    done = subprocess.run(
+        ["node", runner, "sim.hall_probe"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == hall_probe.lines()
+
+
+def message(**changes):
+    data = json.loads(hall_probe.lines()[0])
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"v": 2},
+        {"board": 0},
+        {"board": 10_000},
+        {"board": "12"},
+        {"seq": -1},
+        {"left_ms": 1.5},
+        {"flag_left": 0},
+        {"state": "flying"},
+        {"to_move": "up"},
+        {"reason": "whim"},
+        {"push": "maybe"},
+        {"push_id": 3},
+        {"moves": True},
+    ],
+)
+def test_decode_refuses_what_is_not_a_message(changes):
+    with pytest.raises(ValueError):
+        hall_message.decode(message(**changes))
+
+
+def test_decode_refuses_non_objects_and_broken_json():
+    for payload in (b"[1]", b"{", b"\xff\xfe", b""):
+        with pytest.raises(ValueError):
+            hall_message.decode(payload)
+
+
+def test_topics():
+    assert hall_message.board_topic("hall", 12) == "hall/board/12"
+    assert hall_message.settings_topic("open-2026") == "open-2026/settings"
+
+
+# --- the hall file ------------------------------------------------------------
+
+
+def good_hall(**changes):
+    data = {
+        "ssid": "Hall",
+        "wifi_password": "wifi-secret-1",
+        "broker": "192.168.1.10",
+        "port": 1883,
+        "user": "clock-12",
+        "password": "mqtt-secret-2",
+        "board": 12,
+        "prefix": "hall",
+        "version": 1,
+    }
+    data.update(changes)
+    return data
+
+
+def storage_with(tmp_path, content):
+    storage = Storage(str(tmp_path), Files())
+    if content is not None:
+        path = tmp_path / hall_settings.FILE_NAME
+        path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
+    return storage
+
+
+def test_hall_file_read_and_described_without_passwords(tmp_path):
+    hall, code = hall_settings.load(storage_with(tmp_path, good_hall()))
+    assert code is None and hall.board == 12 and hall.port == 1883
+    text = hall.describe()
+    assert "12" in text and "192.168.1.10" in text
+    assert "secret" not in text
+
+
+def test_missing_hall_file_is_no_hall_and_no_error(tmp_path):
+    assert hall_settings.load(storage_with(tmp_path, None)) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "content, code",
+    [
+        (b"", "Err4"),
+        (b'{"broker": "1.2.3.4", "us', "Err4"),
+        (b"\x00\xff\x13", "Err4"),
+        (good_hall(board=0), "Err4"),
+        (good_hall(board=True), "Err4"),
+        (good_hall(port=70000), "Err4"),
+        (good_hall(user=""), "Err4"),
+        (good_hall(password=5), "Err4"),
+        (good_hall(prefix="hall/#"), "Err4"),
+        ({"ssid": "x"}, "Err4"),
+        (good_hall(version=2), "vEr4"),
+    ],
+)
+def test_unusable_hall_file_is_set_aside_with_its_code(tmp_path, content, code):
+    storage = storage_with(tmp_path, content)
+    assert hall_settings.load(storage) == (None, code)
+    assert (tmp_path / "hall.json.bad").exists() and not (tmp_path / "hall.json").exists()
+
+
+def test_board_number_saved_keeps_the_rest(tmp_path):
+    storage = storage_with(tmp_path, good_hall())
+    hall_settings.save_board(storage, 31)
+    hall, code = hall_settings.load(storage)
+    assert code is None and hall.board == 31 and hall.password == "mqtt-secret-2"
+    with pytest.raises(ValueError):
+        hall_settings.save_board(storage, 10_000)
+
+
+# --- the [%clk] export ------------------------------------------------------------
+
+
+def test_clk_text_rounds_up_like_the_display():
+    assert clk_text(0) == "0:00:00"
+    assert clk_text(1) == "0:00:01"
+    assert clk_text(59_001) == "0:01:00"
+    assert clk_text(5_400_000) == "1:30:00"
+    assert clk_text(3_599_999) == "1:00:00"
+
+
+def state(moves, to_move, white="right", left_ms=0, right_ms=0, state="running"):
+    return {
+        "moves": moves,
+        "to_move": to_move,
+        "white": white,
+        "left_ms": left_ms,
+        "right_ms": right_ms,
+        "state": state,
+    }
+
+
+def test_ply_counts_from_whites_moves_and_the_side_to_move():
+    assert ply_of(state(0, "none", white="none", state="setup")) == 0
+    assert ply_of(state(0, "right")) == 0  # White (right) to make move 1
+    assert ply_of(state(1, "left")) == 1  # White moved, Black to move
+    assert ply_of(state(1, "right")) == 2
+
+
+def test_history_records_the_mover_after_each_ply_and_restarts_with_a_new_game():
+    history = ClockHistory()
+    history.follow(state(0, "right", left_ms=300_000, right_ms=300_000))
+    history.follow(state(1, "left", left_ms=300_000, right_ms=298_400))  # White: 4:58.4
+    history.follow(state(1, "left", left_ms=299_000, right_ms=298_400))  # a heartbeat
+    history.follow(state(1, "right", left_ms=295_100, right_ms=298_400))  # Black: 4:55.1
+    history.follow(state(3, "left", left_ms=250_000, right_ms=200_000))  # plies 3, 4 missed
+    assert history.pgn_comments() == (
+        "1. {[%clk 0:04:59]} 1... {[%clk 0:04:56]} 2. 2... 3. {[%clk 0:03:20]}"
+    )
+    history.follow(state(0, "none", white="none", state="setup"))
+    assert history.pgn_comments() == ""

@@ -1,0 +1,242 @@
+"""The clock's own network code (hal/hall_link.py) against a real Mosquitto, and its ACL.
+
+Each clock is the firmware on a simulated Pico W (hall.clock.HallClock) whose
+umqtt.simple is the simulator's, over paho: real sockets to a broker on
+127.0.0.1. The broker drops a forbidden publish without a word, so every
+refusal is checked by what a subscriber receives, after a permitted message
+sent later has arrived (the broker keeps one connection's order).
+"""
+
+import json
+import time
+
+import pytest
+
+from firmware import engine
+from hal import hall_link
+from hall.broker import Broker
+from hall.clock import HallClock
+from sim import vclock
+from sim.umqtt.simple import MQTTClient, MQTTException
+from tests.hall_helpers import Recorder, need_broker
+
+
+@pytest.fixture(scope="module")
+def broker():
+    need_broker()
+    running = Broker([1, 2, 3])
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def recorder(broker):
+    made = []
+
+    def make(user="arbiter", topic="hall/#"):
+        made.append(Recorder(broker, user, topic))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+def states(recorder, board):
+    return [json.loads(payload) for payload in recorder.on("hall/board/%d" % board) if payload]
+
+
+def last(recorder, board):
+    found = states(recorder, board)
+    return found[-1] if found else {}
+
+
+def run_until(clock, predicate, step_ms=100, timeout_s=5.0):
+    """Advance the clock in steps of virtual time, each paced by a little wall time, until
+    ``predicate()`` holds (messages travel in wall time)."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        clock.advance(vclock.now_ms() + step_ms)
+        time.sleep(0.01)
+    return True
+
+
+def test_publishes_on_change_only_with_a_heartbeat_and_the_will(broker, recorder):
+    watch = recorder()
+    clock = HallClock(broker.hall_file(1), control="300")
+    try:
+        clock.advance(1000)
+        assert watch.wait_for(lambda: len(states(watch, 1)) == 1)
+        boot = states(watch, 1)[0]
+        assert boot["reason"] == "boot" and boot["state"] == "setup" and boot["seq"] == 1
+        assert watch.on("hall/board/1/status") == [b"online"]
+        clock.advance(10_000)  # nothing changes in setup: nothing more is sent
+        clock.press_running_lever()  # the left lever: White (right) starts
+        clock.advance(13_000)
+        clock.press_running_lever()  # White moves after 3 s
+        clock.advance(14_000)
+        assert watch.wait_for(lambda: len(states(watch, 1)) == 3)
+        moved = states(watch, 1)[2]
+        # White's 3 s (10.0 s to 13.0 s, charged from the first contact edge): 297 s.
+        assert moved["right_ms"] == 297_000 and moved["to_move"] == "left"
+        assert moved["moves"] == 1 and moved["seq"] == 3
+        # 30 s without a change: one heartbeat, with Black's running time.
+        clock.advance(13_000 + 30_000 + 100)
+        assert watch.wait_for(lambda: len(states(watch, 1)) == 4)
+        beat = states(watch, 1)[3]
+        assert beat["reason"] == "heartbeat" and beat["seq"] == 4
+        assert 300_000 - 30_200 <= beat["left_ms"] <= 300_000 - 29_980
+        clock.link.client.sock.close()  # the connection dies without a DISCONNECT
+        assert watch.wait_for(lambda: watch.on("hall/board/1/status")[-1:] == [b"offline"])
+        clock.advance(44_000)  # the failure is noticed, the link backs off 1 s, then returns
+        clock.advance(46_000)
+        assert watch.wait_for(lambda: watch.on("hall/board/1/status")[-1:] == [b"online"])
+        assert watch.wait_for(lambda: states(watch, 1)[-1]["reason"] == "reconnect")
+        assert clock.link.failures == 1
+    finally:
+        clock.close()
+
+
+def test_a_clock_cannot_publish_another_boards_topic_or_settings(broker, recorder):
+    watch = recorder()
+    client = MQTTClient(
+        "clock-2",
+        broker.host,
+        port=broker.port,
+        user="clock-2",
+        password=broker.passwords["clock-2"],
+    )
+    client.connect(timeout=2)
+    client.publish("hall/board/3", b"forged", retain=True)
+    client.publish("hall/board/3/status", b"offline", retain=True)
+    client.publish("hall/settings", b'{"id": "x", "control": "60"}', retain=True)
+    client.publish("hall/board/2", b"own", retain=False)  # permitted, and sent last
+    assert watch.wait_for(lambda: watch.on("hall/board/2") == [b"own"])
+    client.disconnect()
+    assert watch.on("hall/board/3") == []
+    assert watch.on("hall/board/3/status") == []
+    assert watch.on("hall/settings") == []
+
+
+def test_the_view_reads_but_cannot_publish(broker, recorder):
+    watch = recorder()
+    view = recorder("view")  # the view's account subscribes fine...
+    client = MQTTClient(
+        "view-forger", broker.host, port=broker.port, user="view", password=broker.passwords["view"]
+    )
+    client.connect(timeout=2)
+    client.publish("hall/board/1", b"forged", retain=True)  # ...and cannot write
+    client.publish("hall/settings", b'{"id": "x", "control": "60"}', retain=True)
+    client.disconnect()
+    control = MQTTClient(
+        "clock-1",
+        broker.host,
+        port=broker.port,
+        user="clock-1",
+        password=broker.passwords["clock-1"],
+    )
+    control.connect(timeout=2)
+    control.publish("hall/board/1/status", b"online-check")
+    control.disconnect()
+    assert watch.wait_for(lambda: b"online-check" in watch.on("hall/board/1/status"))
+    assert view.wait_for(lambda: b"online-check" in view.on("hall/board/1/status"))
+    assert b"forged" not in watch.on("hall/board/1")
+    assert watch.on("hall/settings") == []
+
+
+def test_a_wrong_password_is_refused_and_publishes_nothing(broker, recorder):
+    watch = recorder()
+    client = MQTTClient(
+        "clock-3", broker.host, port=broker.port, user="clock-3", password="not-the-password"
+    )
+    with pytest.raises(MQTTException) as refused:
+        client.connect(timeout=2)
+    assert refused.value.args[0] == 5  # MQTT 3.1.1: not authorised
+    hall = broker.hall_file(3, password="not-the-password")
+    clock = HallClock(hall)
+    try:
+        clock.advance(5_000)
+        assert clock.link.client is None and clock.link.failures >= 2  # backed off, retried
+        assert watch.on("hall/board/3") == [] and watch.on("hall/board/3/status") == []
+    finally:
+        clock.close()
+
+
+def arbiter_push(broker, payload):
+    client = MQTTClient(
+        "arbiter",
+        broker.host,
+        port=broker.port,
+        user="arbiter",
+        password=broker.passwords["arbiter"],
+    )
+    client.connect(timeout=2)
+    client.publish("hall/settings", payload, retain=True)
+    client.disconnect()
+
+
+def test_the_arbiters_push_applies_in_setup_and_is_refused_in_a_game(broker, recorder):
+    watch = recorder()
+    playing = HallClock(broker.hall_file(2), control="300")
+    try:
+        playing.advance(1000)
+        playing.press_running_lever()
+        playing.advance(2000)
+        arbiter_push(broker, b'{"id": "round-3", "control": "5400+30", "quickplay": "off"}')
+        assert run_until(playing, lambda: last(watch, 2).get("push") == "refused")
+        assert states(watch, 2)[-1]["push_id"] == "round-3"
+        assert playing.app.settings.control_left == "300"  # never a change during a game
+        assert playing.app.clock.state == engine.RUNNING
+    finally:
+        playing.close()
+    waiting = HallClock(broker.hall_file(1), control="300")  # gets the retained push
+    try:
+        assert run_until(waiting, lambda: last(watch, 1).get("push") == "applied")
+        settings = waiting.app.settings
+        assert settings.control_left == settings.control_right == "5400+30"
+        assert states(watch, 1)[-1]["left_ms"] == 5_400_000 + 30_000  # increment before move 1
+        assert waiting.app.notices.texts == ["HALL"]  # the display says where it came from
+        stored = json.loads(open(waiting.flash + "/settings.json").read())
+        assert stored["control_left"] == "5400+30"
+        waiting.advance(vclock.now_ms() + 100)
+        assert waiting.board.display_text() == "HALL|HALL"
+    finally:
+        waiting.close()
+        arbiter_push(broker, b"")  # clears the retained push for the other tests
+
+
+def test_corrupt_hall_file_leaves_the_clock_offline_with_err4():
+    clock = HallClock('{"broker": "127.0.0.1", "board": "twelve"}')
+    try:
+        assert clock.link is None
+        clock.advance(100)
+        assert clock.board.display_text() == "Err4|Err4"
+        assert clock.app.notices.texts == ["Err4"]
+    finally:
+        clock.close()
+
+
+def test_the_link_never_waits_when_the_wifi_is_gone(broker):
+    from sim import network
+
+    clock = HallClock(broker.hall_file(3))
+    try:
+        clock.advance(1000)
+        assert clock.link.client is not None
+        network.set_link(False)
+        clock.advance(3000)
+        assert clock.link.client is None and clock.link.published == 1
+        network.set_link(True)
+        clock.advance(5000)
+        assert clock.link.client is not None and clock.link.published == 2
+    finally:
+        network.set_link(True)
+        clock.close()
+
+
+def test_hall_link_bounds():
+    assert hall_link.CONNECT_TIMEOUT_S * 1000 < 5000 / 2  # far under the watchdog's 5 s
+    assert hall_link.IO_TIMEOUT_S * 1000 <= 250
+    assert vclock is not None
