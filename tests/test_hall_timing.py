@@ -1,0 +1,130 @@
+"""The network never touches timing: one seeded game, played offline and then through a
+broker that is stopped, restarted, hangs, slows and refuses at random instants, gives
+the same state line after every move, and the main loop never waits long enough for
+the watchdog.
+
+Both games are the firmware on a simulated Pico W in virtual time; the second has
+a hall file and reaches a real Mosquitto through a proxy that breaks the
+connection in the chosen ways. The link gets its turn after every tick, as on the
+board; its calls are real socket calls, timed in wall time.
+"""
+
+import random
+import time
+
+import pytest
+
+from firmware import engine, hall_message
+from hal import hall_link
+from hall.broker import Broker
+from hall.clock import HallClock
+from sim import machine as sim_machine
+from sim import vclock
+from tests.hall_helpers import Proxy, Recorder, need_broker
+
+MOVES = 70
+SEED = 14
+ACTIONS = (
+    "halt",
+    "start",
+    "hang",
+    "pass",
+    "slow",
+    "pass",
+    "refuse",
+    "pass",
+    "cut",
+    "halt",
+    "start",
+)
+
+
+def state_line(clock):
+    app = clock.app
+    message = hall_message.encode(app, vclock.ticks_ms(), 1, 0, "change").decode()
+    return "%d %s %s" % (vclock.now_ms(), message, clock.board.display_text())
+
+
+def think_times():
+    chooser = random.Random(SEED)
+    return [chooser.randint(200, 5000) for _ in range(MOVES)]
+
+
+def play(hall_data, chaos=None):
+    """The seeded game; ``chaos``: (virtual ms, action) pairs done when their time comes."""
+    clock = HallClock(hall_data, control="180+2")
+    events = list(chaos or [])
+    lines = []
+    try:
+        at = 1000
+        for think in think_times():
+            while events and events[0][0] <= at:
+                when, action = events.pop(0)
+                clock.advance(when)
+                action()
+            clock.advance(at)
+            lines.append(state_line(clock))
+            if clock.app.clock.state in (engine.SETUP, engine.RUNNING):
+                clock.press_running_lever()
+            at += think
+        clock.advance(at + 5000)
+        lines.append(state_line(clock))
+        feeds = sim_machine.watchdog().feeds
+        return lines, feeds, clock
+    finally:
+        clock.close()
+
+
+@pytest.fixture(scope="module")
+def broker():
+    need_broker()
+    running = Broker([1])
+    yield running
+    running.stop()
+
+
+def test_a_broken_network_changes_no_state_line(broker):
+    offline, offline_feeds, _ = play(None)
+    assert any('"flag_' in line for line in offline)
+    proxy = Proxy(broker.port)
+    watch = Recorder(broker, "view", "hall/board/1")
+    try:
+        chooser = random.Random(SEED + 1)
+        total = 1000 + sum(think_times())
+        instants = sorted(chooser.randint(2000, total) for _ in ACTIONS)
+
+        def act(name):
+            def run():
+                if name == "halt":
+                    broker.halt()
+                elif name == "start":
+                    broker.start()
+                elif name == "cut":
+                    proxy.cut()
+                else:
+                    proxy.mode = name
+                    if name != "pass":
+                        proxy.cut()  # the next connection meets the new behaviour
+
+            return run
+
+        chaos = list(zip(instants, [act(name) for name in ACTIONS], strict=True))
+        hall = broker.hall_file(1)
+        hall["port"] = proxy.port
+        started = time.monotonic()
+        online, online_feeds, clock = play(hall, chaos)
+        took = time.monotonic() - started
+    finally:
+        proxy.close()
+        if broker.process is None:
+            broker.start()
+        watch.close()
+    assert online == offline  # the same game, line for line, display included
+    assert online_feeds == offline_feeds  # the main loop ran every pass and fed the dog
+    link = clock.link
+    assert link.failures >= 3  # the network really broke, more than once
+    assert link.published >= 10  # and the game was published around the breaks
+    # Every turn of the link was far under the watchdog's 5 s: a connect is bounded by
+    # CONNECT_TIMEOUT_S (1 s) plus a tick's work, a publish does not wait at all.
+    assert clock.longest_poll_s < hall_link.CONNECT_TIMEOUT_S + 0.5
+    assert took < 60
