@@ -1,0 +1,196 @@
+"""The hall's page in headless chromium: its DOM after the scripts ran, and a screenshot.
+
+    python -m hall.screenshot [--clocks 6] [--out docs/pictures/hall-page.png]
+
+runs a small hall (broker, clocks, view), stops one clock so that it goes
+offline, waits for board 1's flag, and writes the page's picture for
+docs/hall.md. ``page_dom`` and ``screenshot`` are what the tests use.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+WINDOW = (1000, 420)
+
+
+def chromium():
+    """The browser's path, or None."""
+    for name in CHROMIUM_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def _run(arguments, url, timeout_s=60):
+    profile = tempfile.mkdtemp(prefix="hall-chromium-")
+    try:
+        command = (
+            [
+                chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--window-size=%d,%d" % WINDOW,
+                "--virtual-time-budget=3000",
+            ]
+            + arguments
+            + [url]
+        )
+        return subprocess.run(command, capture_output=True, timeout=timeout_s)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def page_dom(url):
+    """The page's DOM once its scripts ran (the page polls: ``?poll``)."""
+    done = _run(["--dump-dom"], url + "?poll")
+    return done.stdout.decode("utf-8", "replace")
+
+
+def screenshot(url, path):
+    """A PNG of the page at ``path``."""
+    done = _run(["--screenshot=" + os.path.abspath(path)], url + "?poll")
+    if not os.path.exists(path):
+        raise RuntimeError("chromium made no screenshot: %s" % done.stderr.decode()[-500:])
+    return path
+
+
+def png_pixels(path):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG, non-interlaced."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    position = 8
+    chunks = []
+    while position < len(data):
+        length = int.from_bytes(data[position : position + 4], "big")
+        kind = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        position += 12 + length
+        if kind == b"IHDR":
+            width = int.from_bytes(body[0:4], "big")
+            height = int.from_bytes(body[4:8], "big")
+            depth, color, interlace = body[8], body[9], body[12]
+            if depth != 8 or color not in (2, 6) or interlace:
+                raise ValueError("only 8-bit RGB(A) PNGs without interlace")
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            chunks.append(body)
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows = []
+    previous = bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        kind = raw[start]
+        line = bytearray(raw[start + 1 : start + 1 + stride])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            corner = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                guess = left + up - corner
+                a, b, c = abs(guess - left), abs(guess - up), abs(guess - corner)
+                line[x] = (
+                    line[x] + (left if a <= b and a <= c else up if b <= c else corner)
+                ) & 255
+        rows.append([tuple(line[x : x + 3]) for x in range(0, stride, channels)])
+        previous = line
+    return width, height, rows
+
+
+def main(argv=None):
+    from hall.broker import Broker
+    from hall.view import HallView
+
+    parser = argparse.ArgumentParser(prog="python -m hall.screenshot")
+    parser.add_argument("--clocks", type=int, default=6)
+    parser.add_argument("--out", default="docs/pictures/hall-page.png")
+    args = parser.parse_args(argv)
+    if chromium() is None:
+        print("chromium is not installed: make hall-tools")
+        return 1
+    numbers = list(range(1, args.clocks + 1))
+    with Broker(numbers) as broker:
+        view = HallView(broker.host, broker.port, "view", broker.passwords["view"])
+        url = view.serve()
+        processes = [start_clock(broker, number) for number in numbers]
+        try:
+            wait_for(view, lambda boards: len(boards) == len(numbers), 20)
+            processes[-1].terminate()  # the last board's clock stops: it goes offline
+            wait_for(view, lambda boards: flag_and_offline(boards, 1, numbers[-1]), 30)
+            screenshot(url, args.out)
+            print("wrote %s" % args.out)
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(10)
+            view.close()
+    return 0
+
+
+def start_clock(broker, number, speed=4.0):
+    """Board ``number`` as ``python -m hall.clock`` (board 1: 10 s, a flag falls soon)."""
+    import json
+
+    path = os.path.join(broker.folder, "hall-board-%d.json" % number)
+    with open(path, "w") as handle:
+        json.dump(broker.hall_file(number), handle)
+    control, think = ("10", "4000") if number == 1 else ("300+2", "6000")
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hall.clock",
+            "--hall-file",
+            path,
+            "--control",
+            control,
+            "--seed",
+            str(number),
+            "--speed",
+            str(speed),
+            "--think-ms",
+            think,
+        ],
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+    )
+
+
+def flag_and_offline(boards, flagged, stopped):
+    by_number = {board["board"]: board for board in boards}
+    flag = by_number.get(flagged, {}).get("message") or {}
+    return bool(flag.get("flag_left") or flag.get("flag_right")) and (
+        stopped in by_number and not by_number[stopped]["online"]
+    )
+
+
+def wait_for(view, predicate, timeout_s):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate(view.snapshot()):
+            return
+        time.sleep(0.1)
+    raise RuntimeError("the hall did not get there in %d s: %r" % (timeout_s, view.snapshot()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The hall's page in a real browser (Debian's chromium, headless): every board shows,
+a flag that fell in a simulated game is highlighted, a stopped clock goes offline, and
+the view answers nothing but GET."""
+
+import json
+import os
+import urllib.error
+import urllib.request
+
+import pytest
+
+from hall import screenshot as shots
+from hall.broker import Broker
+from hall.view import HallView
+from tests.hall_helpers import need_broker
+
+FLAG_BORDER = (0xFF, 0x30, 0x30)  # .board.flag in hall/page.html
+OFFLINE_FILL = (0x44, 0x47, 0x4D)  # .board.offline
+RUNNING_FILL = (0x2B, 0x2F, 0x36)  # .board
+
+
+@pytest.fixture(scope="module")
+def hall():
+    need_broker()
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    broker = Broker([1, 2, 3])
+    view = HallView(broker.host, broker.port, "view", broker.passwords["view"])
+    url = view.serve()
+    clocks = [shots.start_clock(broker, number) for number in (1, 2, 3)]
+    try:
+        shots.wait_for(view, lambda boards: len(boards) == 3, 20)
+        clocks[2].terminate()  # board 3's clock stops: the broker's last will
+        shots.wait_for(view, lambda boards: shots.flag_and_offline(boards, 1, 3), 40)
+        yield view, url
+    finally:
+        for process in clocks:
+            process.terminate()
+            process.wait(10)
+        view.close()
+        broker.stop()
+
+
+def card_classes(dom, number):
+    marker = 'id="board-%d"' % number
+    assert marker in dom, "board %d is not on the page" % number
+    tag = dom[dom.rindex("<", 0, dom.index(marker)) : dom.index(">", dom.index(marker))]
+    return tag.split('class="')[1].split('"')[0].split()
+
+
+def test_the_page_shows_every_board_with_the_flag_and_the_offline_clock(hall):
+    view, url = hall
+    dom = shots.page_dom(url)
+    assert "flag" in card_classes(dom, 1)
+    assert card_classes(dom, 2) == ["board"]
+    assert "offline" in card_classes(dom, 3)
+    assert "OFFLINE" in dom
+    assert "flag both" in dom  # 10 s sudden death: the other clock runs on to its flag too
+
+
+def test_the_screenshot_shows_the_highlights(hall, tmp_path):
+    view, url = hall
+    path = shots.screenshot(url, str(tmp_path / "hall.png"))
+    width, height, rows = shots.png_pixels(path)
+    assert (width, height) == shots.WINDOW
+    counts = {FLAG_BORDER: 0, OFFLINE_FILL: 0, RUNNING_FILL: 0}
+    for row in rows:
+        for pixel in row:
+            if pixel in counts:
+                counts[pixel] += 1
+    # Three cards of about 230 x 110 px: one with a 4 px red border, one grey, one plain.
+    assert counts[FLAG_BORDER] > 2 * 4 * 200
+    assert counts[OFFLINE_FILL] > 150 * 80
+    assert counts[RUNNING_FILL] > 150 * 80
+
+
+def test_the_view_reads_only_and_exports_clock_times(hall):
+    view, url = hall
+    request = urllib.request.Request(url + "boards.json", data=b"{}", method="POST")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=5)
+    assert refused.value.code == 405
+    boards = json.loads(urllib.request.urlopen(url + "boards.json", timeout=5).read())
+    assert [board["board"] for board in boards] == [1, 2, 3]
+    text = urllib.request.urlopen(url + "pgn/1", timeout=5).read().decode()
+    plies = boards[0]["plies"]
+    assert plies >= 1 and text.count("[%clk ") <= plies
+    assert text.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
+    assert os.path.basename(url) == ""
