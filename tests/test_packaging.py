@@ -81,6 +81,7 @@ def test_package_json_version_and_deps():
     data = package_json()
     assert data["version"] == project_version()
     assert isinstance(data.get("deps", []), list)
+    assert ["umqtt.simple", "latest"] in data["deps"]  # the hall's MQTT client, from mip
     for dependency in data.get("deps", []):
         assert isinstance(dependency, list) and len(dependency) == 2
 
@@ -149,7 +150,7 @@ def test_manifest_calls(monkeypatch):
     assert calls.of("include") == [(("$(PORT_DIR)/boards/manifest.py",), {})]
     own = [args[0] for args, kwargs in calls.of("package") if "base_path" not in kwargs]
     assert own == list(PACKAGES)
-    assert calls.of("require") == []
+    assert calls.of("require") == [(("umqtt.simple",), {})]  # the hall's MQTT client
     assert calls.of("freeze") == []
 
 
