@@ -14,12 +14,11 @@ The client is micropython-lib's ``umqtt.simple`` on a board; the simulator
 supplies the same ``MQTTClient`` over the host's MQTT library (``sim/umqtt``).
 """
 
-import json
+import sys
 
 from micropython import const
 
-from firmware import engine, hall_message
-from firmware import settings as settings_module
+from firmware import hall_message
 from firmware.ticks import ticks_add, ticks_diff
 
 HEARTBEAT_MS = const(30_000)
@@ -28,7 +27,6 @@ MAX_BACKOFF_MS = const(16_000)
 CONNECT_TIMEOUT_S = 1
 IO_TIMEOUT_S = 0.25
 KEEPALIVE_S = const(60)
-FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took effect
 ONLINE = b"online"
 OFFLINE = b"offline"
 _SIGNATURE = const(18)
@@ -76,7 +74,10 @@ class HallLink:
             if self.incoming is not None:
                 payload = self.incoming
                 self.incoming = None
-                self._take_settings(app, payload)
+                from firmware import hall_push  # loaded for a push, let go after it
+
+                self.push, self.push_id = hall_push.take(app, payload, self.push, self.push_id)
+                _let_go("hall_push")
             if self._changed(app):
                 return self._publish(app, now, "change")
             if ticks_diff(now, self.beat_at) >= 0:
@@ -198,46 +199,6 @@ class HallLink:
         if topic == self.settings_topic.encode() or topic == self.settings_topic:
             self.incoming = payload
 
-    def _take_settings(self, app, payload):
-        """The arbiter's push: in force in the setup state, refused in a game."""
-        try:
-            data = json.loads(payload)
-            push_id = data.get("id")
-            if not isinstance(push_id, str) or not push_id:
-                raise ValueError("a push needs an id")
-        except Exception:
-            self.push = "invalid"
-            self.push_id = None
-            return
-        if push_id == self.push_id and self.push == "applied":
-            return  # the retained push again after a reconnect: already in force
-        if app.clock.state != engine.SETUP:
-            self.push = "refused"  # never a change during a game: the next message says so
-            self.push_id = push_id
-            return
-        fresh = settings_module.Settings()
-        try:
-            current = app.settings if app.settings is not None else fresh
-            wanted = current.to_dict()
-            control = data.get("control", wanted["control_left"])
-            wanted["control_left"] = control
-            wanted["control_right"] = data.get("control_right", control)
-            wanted["quickplay"] = data.get("quickplay", wanted["quickplay"])
-            wanted["edition"] = data.get("edition", wanted["edition"])
-            fresh.apply(wanted)
-        except Exception:
-            self.push = "invalid"
-            self.push_id = push_id
-            return
-        app.apply_settings(fresh)
-        try:
-            app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
-        except OSError:
-            pass  # in force until the power goes; the menus' next save writes it
-        self.push = "applied"
-        self.push_id = push_id
-        app.notices.add(FROM_HALL)
-
 
 def attach(app, storage):
     """The board's link if a usable hall file is on the flash, else None; a file it
@@ -245,6 +206,7 @@ def attach(app, storage):
     from firmware import hall_settings
 
     hall, code = hall_settings.load(storage)
+    _let_go("hall_settings")  # boot alone reads the hall file (the menu loads it again)
     if code is not None:
         app.notices.add(code)
     if hall is None:
@@ -260,3 +222,12 @@ def attach(app, storage):
     if hall.ssid and not wlan.isconnected():
         wlan.connect(hall.ssid, hall.wifi_password)  # returns at once; poll waits for it
     return HallLink(hall, MQTTClient, wlan)
+
+
+def _let_go(name):
+    """Drop ``firmware.<name>`` so that a garbage collection reclaims it."""
+    import firmware
+
+    sys.modules.pop("firmware." + name, None)
+    if hasattr(firmware, name):
+        delattr(firmware, name)

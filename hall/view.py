@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as paho
 
-from firmware import hall_message
+from firmware import hall_decode
 from hall.pgn import ClockHistory
 
 SILENT_MS = 75_000  # no message for 2.5 heartbeats: shown offline even without the will
@@ -96,7 +96,7 @@ class HallView:
                 board.online = message.payload == b"online"
             elif len(parts) == 3:
                 try:
-                    data = hall_message.decode(message.payload)
+                    data = hall_decode.decode(message.payload)
                     if data["board"] != number:
                         raise ValueError("board %d on board %d's topic" % (data["board"], number))
                 except (ValueError, UnicodeError):
@@ -217,3 +217,36 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(405, "text/plain", b"the hall view reads only\n")
 
     do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
+
+
+def main(argv=None):
+    """``python -m hall.view --broker-port P --account FILE [--port N]``: the view alone."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m hall.view")
+    parser.add_argument("--broker", default="127.0.0.1")
+    parser.add_argument("--broker-port", type=int, required=True)
+    parser.add_argument("--account", required=True, help="JSON with user and password")
+    parser.add_argument("--prefix", default="hall")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args(argv)
+    with open(args.account) as handle:
+        account = json.load(handle)
+    view = HallView(
+        args.broker, args.broker_port, account["user"], account["password"], args.prefix
+    )
+    print(view.serve(args.port), flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        view.close()
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -4,11 +4,11 @@
 play the same short game (5 min sudden death: the left lever at 1 s starts
 the right clock, the right lever at 4 s, the play key at 5.5 s pauses) and
 print ``firmware.hall_message.encode`` at three instants, then each message
-decoded again (``decode``) as its sorted keys; tests/test_hall_message.py
+decoded again (``firmware.hall_decode``) as its sorted keys; tests/test_hall_message.py
 compares both lanes and the values.
 """
 
-from firmware import hall_message
+from firmware import hall_decode, hall_message
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
 
@@ -33,7 +33,7 @@ def lines():
     remove_flash(flash)
     text = [line.decode("utf-8") for line in out]
     for line in out:
-        data = hall_message.decode(line)
+        data = hall_decode.decode(line)
         text.append(" ".join(sorted(data)))
     return text
 

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from firmware import hall_message, hall_settings
+from firmware import hall_decode, hall_message, hall_settings
 from hal.storage import Files, Storage
 from hall.pgn import ClockHistory, clk_text, ply_of
 from sim import hall_probe
@@ -67,13 +67,13 @@ def message(**changes):
 )
 def test_decode_refuses_what_is_not_a_message(changes):
     with pytest.raises(ValueError):
-        hall_message.decode(message(**changes))
+        hall_decode.decode(message(**changes))
 
 
 def test_decode_refuses_non_objects_and_broken_json():
     for payload in (b"[1]", b"{", b"\xff\xfe", b""):
         with pytest.raises(ValueError):
-            hall_message.decode(payload)
+            hall_decode.decode(payload)
 
 
 def test_topics():

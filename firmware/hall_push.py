@@ -1,0 +1,48 @@
+"""The arbiter's settings push, as a clock takes it (docs/hall.md).
+
+``take`` puts the event's settings (control, quickplay rule, edition) in
+force only in the setup state, stores them like the setup menus do and shows
+``HALL`` on both displays; in a game it refuses them. Loaded by
+``hal.hall_link`` when a push arrives and let go after.
+"""
+
+import json
+
+from firmware import engine
+from firmware import settings as settings_module
+
+FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took effect
+
+
+def take(app, payload, push, push_id):
+    """What became of ``payload``: ``(push, push_id)`` for the next message."""
+    try:
+        data = json.loads(payload)
+        wanted_id = data.get("id")
+        if not isinstance(wanted_id, str) or not wanted_id:
+            raise ValueError("a push needs an id")
+    except Exception:
+        return "invalid", None
+    if wanted_id == push_id and push == "applied":
+        return push, push_id  # the retained push again after a reconnect: already in force
+    if app.clock.state != engine.SETUP:
+        return "refused", wanted_id  # never a change during a game: the next message says so
+    fresh = settings_module.Settings()
+    try:
+        current = app.settings if app.settings is not None else fresh
+        wanted = current.to_dict()
+        control = data.get("control", wanted["control_left"])
+        wanted["control_left"] = control
+        wanted["control_right"] = data.get("control_right", control)
+        wanted["quickplay"] = data.get("quickplay", wanted["quickplay"])
+        wanted["edition"] = data.get("edition", wanted["edition"])
+        fresh.apply(wanted)
+    except Exception:
+        return "invalid", wanted_id
+    app.apply_settings(fresh)
+    try:
+        app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
+    except OSError:
+        pass  # in force until the power goes; the menus' next save writes it
+    app.notices.add(FROM_HALL)
+    return "applied", wanted_id
