@@ -167,6 +167,13 @@ def power():
     return figures, figures_of.rows(figures)
 
 
+def hall():
+    """200 clocks on one broker, the page's latency, CPU, bytes, heap (bench/hall.py)."""
+    from bench import hall as figures_of
+
+    return figures_of.figures_and_rows()
+
+
 def main():
     figures = {
         "machine": platform.machine(),
@@ -215,6 +222,8 @@ def main():
     rows += power_rows
     figures["menu_tasks"], menu_rows = menu_tasks()
     rows += menu_rows
+    figures["hall"], hall_rows = hall()
+    rows += hall_rows
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
         print("%-*s  %12s   goal %s" % (width, name, value, goal))

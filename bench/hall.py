@@ -1,0 +1,308 @@
+"""The hall's figures: 200 clocks on one broker, lever edge to page update, CPU, bytes, heap.
+
+    python -m bench.hall [--clocks 200] [--seconds 20]
+
+writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figures``).
+
+- One Mosquitto (``hall.broker``) with an account per clock, the view
+  (``python -m hall.view``) in a process of its own, and a reader of the
+  page's event stream (``/events``, what the page listens to).
+- 200 clocks in this process: each is the firmware's timing engine
+  (``firmware.engine.Clock`` with its claims) and the firmware's own link
+  (``hal.hall_link.HallLink``) over the simulator's ``umqtt.simple`` (paho),
+  one TCP connection each. Each side thinks a random 1-6 s per move; a
+  move is pressed at its instant and its link polled, as the board's main loop
+  does after a pass. The boards' displays and pins are left out: they cost
+  the network nothing.
+- Latency: from the instant a move was due (the lever's edge) to the moment the
+  page's event stream delivers that board's message with the new move, p50 and
+  p99. CPU: the view's and the broker's process time over the run (/proc).
+"""
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from firmware import claims as claims_module  # noqa: E402
+from firmware import engine, hall_message, timecontrol  # noqa: E402
+from firmware.notices import Notices  # noqa: E402
+from hal.hall_link import HallLink  # noqa: E402
+from sim.umqtt.simple import MQTTClient  # noqa: E402
+
+CONTROL = "5400+30"
+
+
+class _Wlan:
+    def isconnected(self):
+        return True
+
+
+class _Hall:
+    def __init__(self, broker, board):
+        data = broker.hall_file(board)
+        self.board = board
+        self.broker = data["broker"]
+        self.port = data["port"]
+        self.user = data["user"]
+        self.password = data["password"]
+        self.prefix = data["prefix"]
+
+
+class _App:
+    """The parts of the firmware's App that a hall message reads."""
+
+    def __init__(self):
+        control = timecontrol.parse(CONTROL)
+        self.clock = engine.Clock(control)
+        self.claims = claims_module.Claims(self.clock, "off", "appendix-g")
+        self.settings = None
+        self.notices = Notices()
+
+
+def _cpu_seconds(pid):
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _percentile(values, fraction):
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    index = min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class _EventReader(threading.Thread):
+    """Reads the page's event stream; notes when each (board, seq) arrived."""
+
+    def __init__(self, port):
+        super().__init__(daemon=True)
+        self.arrived = {}
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        self.running = True
+
+    def run(self):
+        buffer = b""
+        self.sock.settimeout(1.0)
+        while self.running:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                continue
+            if not data:
+                return
+            now = time.monotonic()
+            buffer += data
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        entry = json.loads(line[6:])
+                        message = entry.get("message")
+                        if message is not None:
+                            key = (entry["board"], message["seq"])
+                            self.arrived.setdefault(key, now)
+
+    def close(self):
+        self.running = False
+        self.sock.close()
+
+
+def hall_figures(clocks=200, seconds=20.0, seed=2026):
+    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict."""
+    from hall.broker import Broker
+
+    numbers = list(range(1, clocks + 1))
+    broker = Broker(numbers)
+    view = None
+    links = []
+    try:
+        account = os.path.join(broker.folder, "view.json")
+        with open(account, "w") as handle:
+            json.dump({"user": "view", "password": broker.passwords["view"]}, handle)
+        view = subprocess.Popen(
+            [sys.executable, "-m", "hall.view", "--broker-port", str(broker.port)]
+            + ["--account", account],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        address = view.stdout.readline().strip()
+        page_port = int(address.rstrip("/").rsplit(":", 1)[1])
+        time.sleep(0.5)  # the view subscribes
+        reader = _EventReader(page_port)
+        reader.start()
+        chooser = random.Random(seed)
+        wlan = _Wlan()
+        apps = []
+        started = time.monotonic()
+        for number in numbers:
+            link = HallLink(_Hall(broker, number), MQTTClient, wlan)
+            app = _App()
+            link.poll(app, _ms(started))
+            links.append(link)
+            apps.append(app)
+        connect_s = time.monotonic() - started
+        due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in numbers]
+        edges = {}  # (board, seq) -> the instant the move was due
+        sizes = []
+        view_cpu = _cpu_seconds(view.pid)
+        broker_cpu = _cpu_seconds(broker.process.pid)
+        begin = time.monotonic()
+        published_before = sum(link.published for link in links)
+        while time.monotonic() - begin < seconds:
+            for index in range(clocks):
+                link = links[index]
+                app = apps[index]
+                now = time.monotonic()
+                moved = due[index] <= now
+                if moved:
+                    edge = due[index]  # the lever's edge: the instant the move was due
+                    clock = app.clock
+                    side = 0 if clock.state == engine.SETUP else clock.mover
+                    clock.press(side, _ms(started, edge))
+                    due[index] = now + chooser.uniform(1.0, 6.0)
+                if link.poll(app, _ms(started)) and moved:
+                    edges[(index + 1, link.seq)] = edge
+                    if len(sizes) < 1000:
+                        sizes.append(
+                            len(
+                                hall_message.encode(
+                                    app, _ms(started), index + 1, link.seq, "change"
+                                )
+                            )
+                        )
+            time.sleep(0.005)
+        wall = time.monotonic() - begin
+        view_cpu = _cpu_seconds(view.pid) - view_cpu
+        broker_cpu = _cpu_seconds(broker.process.pid) - broker_cpu
+        published = sum(link.published for link in links) - published_before
+        time.sleep(1.0)  # the last messages reach the page
+        reader.close()
+        latencies = [
+            (reader.arrived[key] - edge) * 1000
+            for key, edge in edges.items()
+            if key in reader.arrived
+        ]
+        topic = len(hall_message.board_topic("hall", 100))
+        payload = sum(sizes) / len(sizes) if sizes else 0
+        return {
+            "clocks": clocks,
+            "seconds": round(wall, 1),
+            "connect_all_s": round(connect_s, 2),
+            "messages_per_s": round(published / wall, 1),
+            "moves_timed": len(edges),
+            "moves_seen_on_page": len(latencies),
+            "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
+            "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
+            "latency_ms_max": round(max(latencies), 1) if latencies else None,
+            "view_cpu_percent": round(100 * view_cpu / wall, 1),
+            "broker_cpu_percent": round(100 * broker_cpu / wall, 1),
+            "bytes_per_message_payload": round(payload),
+            # MQTT PUBLISH, QoS 0: fixed header (2-3 bytes), topic length (2), topic, payload.
+            "bytes_per_message_mqtt": round(payload + 2 + 2 + topic + (1 if payload > 125 else 0)),
+            "link_failures": sum(link.failures for link in links),
+        }
+    finally:
+        for link in links:
+            link.close()
+        if view is not None:
+            view.terminate()
+            view.wait(10)
+        broker.stop()
+
+
+def _ms(started, at=None):
+    return int(((time.monotonic() if at is None else at) - started) * 1000)
+
+
+def network_heap():
+    """The heap the hall adds at boot on esp32 and pico_w (.mpy, inside MicroPython)."""
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    figures = {}
+    for name in ("esp32", "pico_w"):
+        heap = {}
+        for hall in ("none", "hall"):
+            done = subprocess.run(
+                ["node", runner, "--compiled", "sim.hall_heap", name, hall],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            heap[hall] = json.loads(done.stdout.strip().splitlines()[-1])["heap_after_boot_bytes"]
+        figures[name] = {
+            "heap_after_boot_offline_bytes": heap["none"],
+            "heap_after_boot_with_hall_bytes": heap["hall"],
+            "network_adds_bytes": heap["hall"] - heap["none"],
+        }
+    return figures
+
+
+def figures_and_rows(clocks=200, seconds=20.0):
+    figures = hall_figures(clocks, seconds)
+    figures["heap"] = network_heap()
+    rows = [
+        ("hall: clocks on one broker", figures["clocks"], "200"),
+        ("hall: messages per second", figures["messages_per_s"], "report"),
+        ("hall: lever edge to page update p50, ms", figures["latency_ms_p50"], "report"),
+        ("hall: lever edge to page update p99, ms", figures["latency_ms_p99"], "<= 500"),
+        ("hall: CPU of the view, %", figures["view_cpu_percent"], "report"),
+        ("hall: CPU of the broker, %", figures["broker_cpu_percent"], "report"),
+        (
+            "hall: bytes per message (payload / MQTT)",
+            "%d / %d" % (figures["bytes_per_message_payload"], figures["bytes_per_message_mqtt"]),
+            "report",
+        ),
+    ]
+    for name, heap in figures["heap"].items():
+        rows.append(
+            (
+                "hall: heap the network adds on %s, bytes" % name,
+                heap["network_adds_bytes"],
+                "report",
+            )
+        )
+    return figures, rows
+
+
+def main(argv=None):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m bench.hall")
+    parser.add_argument("--clocks", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    args = parser.parse_args(argv)
+    figures, rows = figures_and_rows(args.clocks, args.seconds)
+    width = max(len(row[0]) for row in rows)
+    for name, value, goal in rows:
+        print("%-*s  %12s   goal %s" % (width, name, value, goal))
+    path = os.path.join(ROOT, "bench", "latest.json")
+    data = {}
+    if os.path.exists(path):
+        with open(path) as handle:
+            data = json.load(handle)
+    data["hall"] = figures
+    with open(path, "w") as handle:
+        json.dump(data, handle, indent=2, sort_keys=True)
+        handle.write("\n")
+    print("written to bench/latest.json (hall)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
