@@ -53,7 +53,6 @@ class Hall:
         self.ssid = _text(data, "ssid", True)  # empty: the board is on a network already
         self.wifi_password = _text(data, "wifi_password", True)
         self.broker = _text(data, "broker", False)
-        self.user = _text(data, "user", False)
         self.password = _text(data, "password", True)
         port = data.get("port", DEFAULT_PORT)
         if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
@@ -62,6 +61,11 @@ class Hall:
         board = data.get("board")
         check_board(board)
         self.board = board
+        # No user: the board's own account, clock-N, follows the number (docs/hall.md).
+        self.user = _text(data, "user", True)
+        self.numbered_user = not self.user
+        if not self.user:
+            self.user = "clock-%d" % board
         prefix = data.get("prefix", DEFAULT_PREFIX)
         check_prefix(prefix)
         self.prefix = prefix
@@ -71,6 +75,8 @@ class Hall:
         data["prefix"] = self.prefix
         for name in _TEXTS:
             data[name] = getattr(self, name)
+        if self.numbered_user:
+            data["user"] = ""
         return data
 
     def describe(self):
@@ -105,5 +111,7 @@ def save_board(storage, number):
     data = storage.read_json(FILE_NAME)
     hall = Hall(data)
     hall.board = number
+    if hall.numbered_user:
+        hall.user = "clock-%d" % number
     storage.write_json(FILE_NAME, hall.to_dict())
     return hall

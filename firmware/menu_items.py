@@ -30,6 +30,9 @@ ITEMS = (
     "CAt",  # the Article 15.1 class of the controls (read only)
     "LoC",  # lock
 )
+# A board with a network (docs/hall.md) has one more: its board number in the hall.
+BOARD_ITEM = "bd"
+HALL_ITEMS = ITEMS + (BOARD_ITEM,)
 BUILDERS = {
     "CUSt": menu_control.PERIODS,
     "HG": menu_control.HOURGLASS,
@@ -128,6 +131,8 @@ def choices(name):
         return len(claims.QUICKPLAY), 0
     if name == "Ed":
         return len(claims.EDITIONS), 0
+    if name == BOARD_ITEM:
+        return 9999, 1  # the hall's board numbers (firmware.hall_settings.MAX_BOARD)
     return 2, 0
 
 
@@ -142,6 +147,8 @@ def choice_text(name, choice, side, slots):
         return class_text(slot["control_left"]) if slot is not None else "----"
     if side == 0:
         return name
+    if name == BOARD_ITEM:
+        return "%4d" % choice
     if name == "APPG":
         return QUICKPLAY_TEXT[choice]
     if name == "Ed":

@@ -46,7 +46,9 @@ class MenuScreens:
     def __init__(self, app):
         self.app = app
         self.screen = IDLE
-        self.item = 0  # index in items.ITEMS
+        self.item = 0  # index in self.items
+        board = getattr(app.hardware, "board", None)  # a board with a network: the hall's item
+        self.items = items.HALL_ITEMS if getattr(board, "NETWORK", False) else items.ITEMS
         self.choice = 0  # the value being chosen inside an item
         self.side = engine.NOBODY  # a control for one side only, or both
         self.builder = None
@@ -95,7 +97,7 @@ class MenuScreens:
             if self.builder.cancelled:
                 self._show(TOP)
             return
-        if self.screen == CHOOSE and items.ITEMS[self.item] == "PrE" and key != KEY_SET:
+        if self.screen == CHOOSE and self.items[self.item] == "PrE" and key != KEY_SET:
             self._jump_group(1 if key == KEY_PLUS else -1)
             return
         if self.screen != IDLE or not self._settings().locked:
@@ -138,13 +140,13 @@ class MenuScreens:
 
     def _top_key(self, key, now):
         if key == KEY_PLUS:
-            self.item = (self.item + 1) % len(items.ITEMS)
+            self.item = (self.item + 1) % len(self.items)
         elif key == KEY_MINUS:
-            self.item = (self.item - 1) % len(items.ITEMS)
+            self.item = (self.item - 1) % len(self.items)
         elif key == KEY_PLAY:
             self._show(IDLE)
         elif key == KEY_SET or key == LEVER_LEFT or key == LEVER_RIGHT:
-            self._open(items.ITEMS[self.item], key, now)
+            self._open(self.items[self.item], key, now)
 
     def _open(self, name, key, now):
         settings = self._settings()
@@ -155,6 +157,14 @@ class MenuScreens:
             return
         if key != KEY_SET:
             return  # a lever chooses a side only for a control
+        if name == items.BOARD_ITEM:
+            number = self._board_number()
+            if number is None:
+                self.message(name, "nonE", now, TOP)  # no hall file on this clock
+                return
+            self.choice = number
+            self._show(CHOOSE)
+            return
         if name == "CAt":
             self.message(
                 items.class_text(settings.control_left),
@@ -176,7 +186,7 @@ class MenuScreens:
         self._show(CHOOSE)
 
     def _choose_key(self, key, now):
-        name = items.ITEMS[self.item]
+        name = self.items[self.item]
         count, first = items.choices(name)
         if key == KEY_PLUS:
             self.choice = (self.choice - first + 1) % count + first
@@ -220,6 +230,8 @@ class MenuScreens:
             self._commit(slot, now, items.class_text(slot["control_left"]), "Ld %d" % choice)
         elif name == "SAvE":
             self._save_slot(choice, now)
+        elif name == items.BOARD_ITEM:
+            self._save_board_number(choice, now)
         elif name == "APPG":
             self._commit({"quickplay": claims.QUICKPLAY[choice]}, now, "APPG", "SEt")
         elif name == "Ed":
@@ -275,6 +287,29 @@ class MenuScreens:
             self.error = error
         return slots
 
+    def _board_number(self):
+        """The hall file's board number, or None without a usable hall file."""
+        try:
+            data = self.app.hardware.storage.read_json("hall.json")
+            number = data["board"]
+        except Exception:
+            return None
+        return number if isinstance(number, int) and not isinstance(number, bool) else None
+
+    def _save_board_number(self, number, now):
+        """The hall file's board number (docs/hall.md); the link joins under it at once."""
+        from firmware import hall_settings
+
+        try:
+            hall = hall_settings.save_board(self.app.hardware.storage, number)
+        except (OSError, ValueError, KeyError, TypeError):
+            self.message(items.BOARD_ITEM, "Err", now, TOP)
+            return
+        link = getattr(self.app, "hall", None)
+        if link is not None:
+            link.renumber(hall.board, hall.user)
+        self.message(items.BOARD_ITEM, "%4d" % number, now)
+
     def _save_slot(self, number, now):
         try:
             items.write_slot(self.app.hardware.storage, number, self._settings())
@@ -305,7 +340,11 @@ class MenuScreens:
         if screen == MESSAGE:
             frames.render_text(frame, self.texts[side])
         elif screen == TOP:
-            name = items.ITEMS[self.item]
+            name = self.items[self.item]
+            if side == 1 and name == items.BOARD_ITEM:
+                number = self._board_number()
+                frames.render_text(frame, "----" if number is None else "%4d" % number)
+                return
             frames.render_text(
                 frame, name if side == 0 else items.value_text(self._settings(), name)
             )
@@ -319,6 +358,6 @@ class MenuScreens:
             self.builder.draw(frame, side, ticks_diff(now, self.since))
 
     def _draw_choice(self, frame, side):
-        name = items.ITEMS[self.item]
+        name = self.items[self.item]
         slots = self._slots() if name == "LoAd" or name == "SAvE" else None
         frames.render_text(frame, items.choice_text(name, self.choice, side, slots))

@@ -131,6 +131,17 @@ class HallLink:
             except Exception:
                 pass
 
+    def renumber(self, board, user):
+        """The board's new number (the setup menu): the next connection uses it."""
+        hall = self.hall
+        hall.board = board
+        hall.user = user
+        self.topic = hall_message.board_topic(hall.prefix, board)
+        self.status_topic = self.topic + "/status"
+        self.close()  # the old number's status goes offline
+        self.retry_pending = False
+        self.reason = "boot"
+
     def close(self):
         """Leave the broker cleanly (the status stays as the will would set it)."""
         client = self.client

@@ -5,7 +5,8 @@ import json
 import sys
 
 from boards import capabilities, pico, pico_w
-from hall.clock import install_network
+from hall.clock import HallClock, install_network
+from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
 from tests.test_boards import assert_caught, broken, problems_of
 
@@ -55,3 +56,37 @@ def test_the_hall_code_loads_only_with_a_network_and_a_hall_file():
     assert app.hall.hall.board == 1
     # The radio draws too: the low-battery mark comes at the hall's threshold.
     assert app.hardware.battery.low_mv == pico_w.BATTERY_LOW_HALL_MV
+
+
+def menu_press(clock, key):
+    clock.board.press(key)
+    clock.advance(vclock.now_ms() + 400)
+
+
+def test_the_board_number_in_the_setup_menu():
+    hall = {"broker": "127.0.0.1", "port": 9, "user": "", "password": "secret-pw", "board": 7}
+    clock = HallClock(hall)
+    try:
+        clock.advance(4000)
+        menu_press(clock, "set")  # the menu opens on its first item
+        menu_press(clock, "minus")  # back from the first item: the last, the board number
+        assert clock.board.display_text() == "bd  |   7"
+        menu_press(clock, "set")
+        menu_press(clock, "plus")
+        menu_press(clock, "plus")
+        assert clock.board.display_text() == "bd  |   9"
+        menu_press(clock, "set")
+        with open(clock.flash + "/hall.json") as handle:
+            stored = json.load(handle)
+        assert stored["board"] == 9 and stored["password"] == "secret-pw"
+        assert clock.link.topic == "hall/board/9" and clock.link.hall.user == "clock-9"
+        assert "secret" not in clock.board.display_text()
+    finally:
+        clock.close()
+
+
+def test_a_board_without_a_network_has_no_board_number_item():
+    from firmware import menu_items
+
+    assert menu_items.BOARD_ITEM not in menu_items.ITEMS
+    assert menu_items.HALL_ITEMS[-1] == menu_items.BOARD_ITEM

@@ -129,7 +129,8 @@ def test_missing_hall_file_is_no_hall_and_no_error(tmp_path):
         (good_hall(board=0), "Err4"),
         (good_hall(board=True), "Err4"),
         (good_hall(port=70000), "Err4"),
-        (good_hall(user=""), "Err4"),
+        (good_hall(user=5), "Err4"),
+        (good_hall(broker=""), "Err4"),
         (good_hall(password=5), "Err4"),
         (good_hall(prefix="hall/#"), "Err4"),
         ({"ssid": "x"}, "Err4"),
@@ -140,6 +141,13 @@ def test_unusable_hall_file_is_set_aside_with_its_code(tmp_path, content, code):
     storage = storage_with(tmp_path, content)
     assert hall_settings.load(storage) == (None, code)
     assert (tmp_path / "hall.json.bad").exists() and not (tmp_path / "hall.json").exists()
+
+
+def test_no_user_means_the_boards_own_account(tmp_path):
+    storage = storage_with(tmp_path, good_hall(user=""))
+    assert hall_settings.load(storage)[0].user == "clock-12"
+    assert hall_settings.save_board(storage, 40).user == "clock-40"
+    assert json.loads((tmp_path / "hall.json").read_text())["user"] == ""
 
 
 def test_board_number_saved_keeps_the_rest(tmp_path):
