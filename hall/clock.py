@@ -28,12 +28,8 @@ BOARD_NAME = "pico_w"
 def install_network():
     """The simulator's ``network`` and ``umqtt.simple`` in place of MicroPython's."""
     import sim.umqtt
-    import sim.umqtt.simple
-    from sim import network
 
-    sys.modules["network"] = network
-    sys.modules["umqtt"] = sim.umqtt
-    sys.modules["umqtt.simple"] = sim.umqtt.simple
+    sim.umqtt.install()
 
 
 class HallClock:

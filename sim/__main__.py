@@ -35,6 +35,9 @@ def main(argv=None):
     play.add_argument("--speed", type=float, default=1.0, metavar="FACTOR", help="x real time")
     play.add_argument("--script", metavar="FILE", help="play this clock script, then go live")
     play.add_argument("--record", metavar="FILE", help="write the session as a clock script")
+    play.add_argument(
+        "--hall", metavar="FILE", help="join the tournament hall with this hall file (docs/hall.md)"
+    )
     front = play.add_mutually_exclusive_group()
     front.add_argument("--window", action="store_true", help="the Tk window, or an error")
     front.add_argument("--terminal", action="store_true", help="the terminal, even with a screen")

@@ -94,7 +94,9 @@ def main(arguments):
                 return 2
             front = "terminal"
             print("sim play: %s; the clock runs in this terminal" % reason, file=sys.stderr)
-    session = LiveSession(text, arguments.board, arguments.speed)
+    hall = getattr(arguments, "hall", None)
+    board_name = arguments.board if hall is None or arguments.board != "sim" else "pico_w"
+    session = LiveSession(text, board_name, arguments.speed, hall_file=hall)
     try:
         if arguments.script is not None:
             session.play_script(print)

@@ -47,7 +47,9 @@ def press_statement(name, held_ms):
 class LiveSession:
     """The clock on the simulated board, following a wall clock from ``go_live()``."""
 
-    def __init__(self, script_text, board_name="sim", speed=1, clock=time.monotonic):
+    def __init__(
+        self, script_text, board_name="sim", speed=1, clock=time.monotonic, hall_file=None
+    ):
         if not speed > 0:
             raise ValueError("the speed factor must be above 0, got %r" % (speed,))
         self.script_text = script_text
@@ -63,10 +65,32 @@ class LiveSession:
         self.origin_ms = 0
         self.last_ms = 0  # script time of the last statement played
         self.end_values = None
+        if hall_file is not None:
+            self._join_hall(hall_file)
 
     @property
     def board(self):
         return self.game.board
+
+    def _join_hall(self, hall_file):
+        """Put the hall file on the simulated flash and power the board up again with it:
+        a board with a network then joins the hall (docs/hall.md)."""
+        import sim.umqtt
+
+        with open(hall_file, "rb") as handle:
+            data = handle.read()
+        sim.umqtt.install()
+        with open(self.game.flash + "/hall.json", "wb") as handle:
+            handle.write(data)
+        self.board.power_off()
+        self.board.power_on()
+
+    def poll_hall(self):
+        """The hall link's turn between passes, as the board's main loop gives it."""
+        app = self.board.app
+        link = getattr(app, "hall", None) if app is not None else None
+        if link is not None:
+            link.poll(app, vclock.ticks_ms())
 
     # --- the script the session starts from --------------------------------
 
@@ -107,6 +131,7 @@ class LiveSession:
         """
         reached = max(self.wall_ms() - 1, vclock.now_ms())
         self.board.run_due(reached)
+        self.poll_hall()
         return reached
 
     def ms_to_next(self):

@@ -240,3 +240,28 @@ def test_hall_link_bounds():
     assert hall_link.CONNECT_TIMEOUT_S * 1000 < 5000 / 2  # far under the watchdog's 5 s
     assert hall_link.IO_TIMEOUT_S * 1000 <= 250
     assert vclock is not None
+
+
+def test_the_desktop_simulator_joins_the_hall_as_one_more_board(broker, recorder, tmp_path):
+    from sim.session import LiveSession, header_text
+
+    watch = recorder()
+    path = tmp_path / "hall.json"
+    path.write_text(json.dumps(broker.hall_file(3)))
+    wall = [0.0]
+    session = LiveSession(
+        header_text("300+3", "pico_w"), "pico_w", clock=lambda: wall[0], hall_file=str(path)
+    )
+    try:
+        session.go_live()
+        for _ in range(50):
+            wall[0] += 0.1
+            session.advance()
+            time.sleep(0.01)
+            if last(watch, 3).get("board") == 3:
+                break
+        assert last(watch, 3)["state"] == "setup"
+        assert watch.on("hall/board/3/status")[-1] == b"online"
+    finally:
+        session.board.app.hall.close()
+        session.close()
