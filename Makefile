@@ -20,6 +20,7 @@ help:
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
+	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board"
@@ -61,6 +62,19 @@ hall-tools:
 	echo "installing$$missing (the hall and its tests)"; \
 	$$sudo apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends$$missing >/dev/null
+
+# A hall file on a board's flash (python -m hall.accounts writes one per board):
+# make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0
+.PHONY: hall-flash
+hall-flash: $(VENV)/.installed
+	@if [ -z "$(HALL_FILE)" ] || [ -z "$(PORT)" ]; then \
+		echo "usage: make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0" >&2; \
+		exit 2; \
+	fi
+	@$(PY) -c "import json, sys; from firmware.hall_settings import Hall; \
+		h = Hall(json.load(open(sys.argv[1]))); print('hall file: ' + h.describe())" '$(HALL_FILE)'
+	@$(MPREMOTE) connect '$(PORT)' cp '$(HALL_FILE)' :hall.json + reset
+	@echo "hall.json written on $(PORT); the clock restarted and joins the hall"
 
 # make hall HALL_ARGS='--clocks 8 --speed 1 --seconds 600'
 hall: $(VENV)/.installed

@@ -1,0 +1,140 @@
+"""A real hall's accounts and files: the broker's password file and ACL, a hall file per
+board, the view's and the arbiter's accounts.
+
+    python -m hall.accounts --boards 1-100 --broker 192.168.1.10 --ssid Hall --out hall-setup
+
+asks for the Wi-Fi's password (or reads it from ``HALL_WIFI_PASSWORD``) and
+writes into ``--out`` (a new folder, readable by its owner alone):
+
+- ``passwd`` (hashed with ``mosquitto_passwd``) and ``acl``: the accounts of
+  docs/hall.md (``clock-N`` writes only board N, ``view`` reads, ``arbiter``
+  alone writes the settings);
+- ``mosquitto.conf``: a listener on ``--listen`` (the hall's own network) with
+  those two files;
+- ``hall-board-N.json`` for every board, flashed with
+  ``make hall-flash HALL_FILE=hall-setup/hall-board-N.json PORT=...``;
+- ``view.json`` and ``arbiter.json`` for ``python -m hall.view`` and
+  ``python -m hall.push``.
+
+A password is never printed. ``--one-password`` gives every clock the same
+password, so that a clock renumbered in the setup menu still logs in (as
+``clock-N`` of its new number); without it each clock has its own.
+"""
+
+import argparse
+import getpass
+import json
+import os
+import secrets
+import subprocess
+import sys
+
+from firmware import hall_settings
+from hall import broker as broker_module
+
+
+def board_numbers(text):
+    """``1-100,120`` -> [1, ..., 100, 120]; ValueError for anything else."""
+    numbers = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        low = int(first)
+        high = int(last) if last else low
+        if not 1 <= low <= high <= hall_settings.MAX_BOARD:
+            raise ValueError("boards %r: 1..%d, low to high" % (part, hall_settings.MAX_BOARD))
+        numbers.extend(range(low, high + 1))
+    if len(set(numbers)) != len(numbers):
+        raise ValueError("a board is named twice in %r" % text)
+    return numbers
+
+
+def write_setup(out, boards, broker, port, ssid, wifi_password, prefix, listen, one_password):
+    hall_settings.check_prefix(prefix)
+    os.makedirs(out, mode=0o700)
+    passwords = {"view": secrets.token_urlsafe(12), "arbiter": secrets.token_urlsafe(12)}
+    shared = secrets.token_urlsafe(12)
+    for board in boards:
+        passwords[broker_module.clock_user(board)] = (
+            shared if one_password else (secrets.token_urlsafe(12))
+        )
+
+    def private(name, text):
+        path = os.path.join(out, name)
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+            handle.write(text)
+        return path
+
+    lines = "".join("%s:%s\n" % pair for pair in passwords.items())
+    passwd = private("passwd", lines)
+    subprocess.run(["mosquitto_passwd", "-U", passwd], check=True, capture_output=True, timeout=600)
+    private("acl", broker_module.acl_text(boards, prefix))
+    private(
+        "mosquitto.conf",
+        "listener %d %s\nallow_anonymous false\npassword_file %s\nacl_file %s\n"
+        % (port, listen, os.path.abspath(passwd), os.path.abspath(os.path.join(out, "acl"))),
+    )
+    for board in boards:
+        user = broker_module.clock_user(board)
+        data = {
+            "ssid": ssid,
+            "wifi_password": wifi_password,
+            "broker": broker,
+            "port": port,
+            "user": "" if one_password else user,
+            "password": passwords[user],
+            "board": board,
+            "prefix": prefix,
+            "version": 1,
+        }
+        hall_settings.Hall(data)  # what a clock will check
+        private("hall-board-%d.json" % board, json.dumps(data))
+    for user in ("view", "arbiter"):
+        account = {"broker": broker, "port": port, "user": user, "prefix": prefix}
+        account["password"] = passwords[user]
+        private("%s.json" % user, json.dumps(account))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m hall.accounts", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--boards", required=True, help="board numbers: 1-100 or 1-60,101-140")
+    parser.add_argument("--broker", required=True, help="the broker's address in the hall")
+    parser.add_argument("--port", type=int, default=1883)
+    parser.add_argument("--ssid", default="", help="the hall's Wi-Fi (empty: none to join)")
+    parser.add_argument("--prefix", default="hall")
+    parser.add_argument("--listen", default="0.0.0.0", help="the broker's listening address")
+    parser.add_argument("--one-password", action="store_true")
+    parser.add_argument("--out", required=True, help="a new folder for the files")
+    args = parser.parse_args(argv)
+    try:
+        boards = board_numbers(args.boards)
+    except ValueError as error:
+        parser.error(str(error))
+    if os.path.exists(args.out):
+        parser.error("--out %s exists already; give a new folder" % args.out)
+    wifi_password = os.environ.get("HALL_WIFI_PASSWORD")
+    if wifi_password is None:
+        wifi_password = (
+            getpass.getpass("the Wi-Fi's password (empty for none): ") if args.ssid else ""
+        )
+    write_setup(
+        args.out,
+        boards,
+        args.broker,
+        args.port,
+        args.ssid,
+        wifi_password,
+        args.prefix,
+        args.listen,
+        args.one_password,
+    )
+    print(
+        "wrote %s: passwd, acl, mosquitto.conf, %d hall files, view.json, arbiter.json"
+        % (args.out, len(boards))
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
