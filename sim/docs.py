@@ -119,14 +119,19 @@ def differences(files, root=ROOT):
 
 
 def stale(files, root=ROOT):
-    """Files in docs/pictures/ that nothing generates any more."""
+    """Files in docs/pictures/ that nothing generates any more (``make docs`` draws SVG;
+    a PNG is a browser's screenshot, taken by ``python -m hall.screenshot``)."""
     folder = os.path.join(root, PICTURE_DIR)
     wanted = {os.path.basename(path) for path in files if path.startswith(PICTURE_DIR + "/")}
     try:
         present = os.listdir(folder)
     except OSError:
         return []
-    return sorted("%s/%s" % (PICTURE_DIR, name) for name in present if name not in wanted)
+    return sorted(
+        "%s/%s" % (PICTURE_DIR, name)
+        for name in present
+        if name not in wanted and not name.endswith(".png")
+    )
 
 
 def write(files, root=ROOT):
