@@ -36,6 +36,9 @@ def booted_modules(board_name, hall_file):
     install_network()
     for name in ("hal.hall_link", "firmware.hall_settings"):
         sys.modules.pop(name, None)
+        package, _, module = name.partition(".")
+        if hasattr(sys.modules[package], module):
+            delattr(sys.modules[package], module)  # else `from hal import hall_link` finds it
     flash = fresh_flash("300")
     if hall_file:
         with open(flash + "/hall.json", "w") as handle:
