@@ -48,6 +48,9 @@ def _check(arguments, text):
     except script_module.ScriptError as error:
         where = arguments.script or "--control"
         raise OptionError("%s:%d: %s" % (where, error.line, error.message))
+    hall = getattr(arguments, "hall", None)
+    if hall is not None and not os.access(hall, os.R_OK):
+        raise OptionError("--hall: cannot read %s" % hall)
     record = arguments.record
     if record is not None:
         if os.path.exists(record):
