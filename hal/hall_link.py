@@ -90,6 +90,7 @@ class HallLink:
 
     def _connect(self, app, now):
         hall = self.hall
+        client = None
         try:
             client = self.client_class(
                 "clock-%d" % hall.board,
@@ -111,6 +112,8 @@ class HallLink:
             self._changed(app)
             return self._publish(app, now, self.reason)
         except Exception:
+            if client is not None and self.client is None:
+                _close(client)  # refused or timed out: its socket goes too
             self._fail(now)
             return False
 
@@ -126,10 +129,7 @@ class HallLink:
         self.client = None
         if client is not None:
             self.reason = "reconnect"
-            try:
-                client.sock.close()
-            except Exception:
-                pass
+            _close(client)
 
     def renumber(self, board, user):
         """The board's new number (the setup menu): the next connection uses it."""
@@ -233,6 +233,13 @@ def attach(app, storage):
     if hall.ssid and not wlan.isconnected():
         wlan.connect(hall.ssid, hall.wifi_password)  # returns at once; poll waits for it
     return HallLink(hall, MQTTClient, wlan)
+
+
+def _close(client):
+    try:
+        client.sock.close()
+    except Exception:
+        pass  # no socket yet, or already closed
 
 
 def _let_go(name):
