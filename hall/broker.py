@@ -104,9 +104,13 @@ class Broker:
         self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
         for board in self.boards:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
-        self._write_files()
         self.process = None
-        self.start()
+        try:
+            self._write_files()
+            self.start()
+        except BaseException:
+            self.stop()  # nothing left behind: no process, no folder with passwords
+            raise
 
     def _path(self, name):
         return os.path.join(self.folder, name)
