@@ -6,7 +6,7 @@ module or board itself, which are read at reset (strapping), which reach the
 ADC, and which pins can carry I2C. Every output-capable GPIO of both chips
 can drive PWM (the buzzer), so the output checks cover it. The inputs' pull
 and polarity, the LEDs' polarity, the watchdog's timeout and the battery's
-millivolts are checked too. ``check`` returns the problems as
+millivolts and the CPU clock are checked too. ``check`` returns the problems as
 sentences (an empty list when the board is sound); it runs on the host (the
 tests, ``make deploy``) and on a board alike.
 """
@@ -37,6 +37,7 @@ class Chip:
         i2c_ids,
         i2c_pairs=None,
         fixed_dividers=None,
+        cpu_freqs=(),
     ):
         self.name = name
         self.gpio = gpio  # pins a board can wire at all
@@ -50,6 +51,8 @@ class Chip:
         self.i2c_pairs = i2c_pairs
         # ADC pins behind a divider on the board itself: pin: (numerator, denominator).
         self.fixed_dividers = fixed_dividers or {}
+        # CPU clocks machine.freq() sets on this chip with the peripherals working.
+        self.cpu_freqs = cpu_freqs
 
 
 # Raspberry Pi Pico / Pico W. GP23-25 and GP29 are wired on the board, not to
@@ -73,6 +76,8 @@ RP2040 = Chip(
         1: ((2, 3), (6, 7), (10, 11), (14, 15), (18, 19), (26, 27)),
     },
     fixed_dividers={29: (1, 3)},
+    # The system PLL reaches these exactly; USB keeps its own 48 MHz PLL.
+    cpu_freqs=(48_000_000, 64_000_000, 96_000_000, 120_000_000, 125_000_000, 133_000_000),
 )
 
 # ESP32-WROOM-32 (ESP32-DevKitC). GPIO20, 24 and 28-31 do not exist; GPIO37
@@ -104,6 +109,7 @@ ESP32 = Chip(
     adc=(32, 33, 34, 35, 36, 39),  # ADC1 on the pins the module brings out
     i2c_ids=(0, 1),
     i2c_pairs=None,
+    cpu_freqs=(80_000_000, 160_000_000, 240_000_000),  # what MicroPython's esp32 port takes
 )
 
 CHIPS = {"rp2040": RP2040, "esp32": ESP32}
@@ -237,8 +243,14 @@ def _check_polarity(board, problems):
         problems.append("LED_ACTIVE_HIGH is missing or not True or False")
 
 
-def _check_figures(board, problems):
-    """The watchdog's timeout and the battery's millivolts."""
+def _check_figures(board, problems, chip):
+    """The CPU clock, the watchdog's timeout and the battery's millivolts."""
+    hertz = getattr(board, "CPU_FREQ_HZ", None)
+    if hertz is not None and hertz not in chip.cpu_freqs:
+        problems.append(
+            "CPU_FREQ_HZ %r: the %s runs at %s"
+            % (hertz, chip.name, ", ".join("%d" % value for value in chip.cpu_freqs))
+        )
     watchdog = getattr(board, "WATCHDOG_MS", None)
     if not _is_whole(watchdog) or not WATCHDOG_MIN_MS <= watchdog <= WATCHDOG_MAX_MS:
         problems.append(
@@ -297,7 +309,7 @@ def check(board):
     _check_battery(chip, board, problems)
     _check_displays(board, problems)
     _check_polarity(board, problems)
-    _check_figures(board, problems)
+    _check_figures(board, problems, chip)
     return problems
 
 

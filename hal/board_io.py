@@ -1,5 +1,5 @@
-"""Builds a board's hardware from its definition: pins, I2C, displays, timer, storage,
-buzzer, battery monitor, status LEDs and watchdog.
+"""Builds a board's hardware from its definition: the CPU clock, pins, I2C, displays,
+timer, storage, buzzer, battery monitor, running-side indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
@@ -31,6 +31,7 @@ class Hardware:
 
     def __init__(self, board, flash_root=None):
         self.board = board
+        _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
         pull = _input_pull(board)
         active = 0 if board.ACTIVE_LOW else 1
         pins = []
@@ -71,6 +72,14 @@ class Hardware:
             pin.irq(handler=None)
         self.buzzer.stop()
         self.leds.show(-1)
+
+
+def _set_cpu_freq(board):
+    """The CPU clock of ``CPU_FREQ_HZ`` (the current budget's, tools/power_budget.py),
+    if the board names one and the chip is not there already."""
+    hertz = getattr(board, "CPU_FREQ_HZ", None)
+    if hertz and machine.freq() != hertz:
+        machine.freq(hertz)
 
 
 def _input_pull(board):

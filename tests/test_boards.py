@@ -299,3 +299,9 @@ def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["board"] == name
     assert 0 < figures["heap_after_boot_bytes"] < figures["heap_in_use_after_boot_bytes"]
+
+
+def test_a_cpu_clock_the_chip_cannot_run_is_caught():
+    assert_caught(broken("pico", CPU_FREQ_HZ=50_000_000), "CPU_FREQ_HZ", "rp2040")
+    assert_caught(broken("esp32", CPU_FREQ_HZ=48_000_000), "CPU_FREQ_HZ", "esp32")
+    assert problems_of(broken("pico", CPU_FREQ_HZ=None)) == []  # optional: left as it is
