@@ -15,6 +15,9 @@ from firmware.inputs import NAMES as INPUT_NAMES
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
+# The backpacks the hardware layer drives: 0.56" (a point after each digit) and
+# 1.2" (no points; other lamps in RAM row 2, hal/displays.py).
+DISPLAY_KINDS = ("0.56in", "1.2in")
 # The inputs' pull: the chip's internal pull-up, pull-down, or none (resistors on the board).
 PULLS = ("up", "down", "none")
 # machine.WDT timeouts every chip takes: the RP2040's watchdog counts at most 8388 ms.
@@ -245,6 +248,12 @@ def _check_polarity(board, problems):
 
 def _check_figures(board, problems, chip):
     """The CPU clock, the watchdog's timeout and the battery's millivolts."""
+    kind = getattr(board, "DISPLAY_KIND", "0.56in")
+    if kind not in DISPLAY_KINDS:
+        problems.append("DISPLAY_KIND %r is not one of %s" % (kind, ", ".join(DISPLAY_KINDS)))
+    cells = getattr(board, "BATTERY_CELLS", 1)
+    if not _is_whole(cells) or not 1 <= cells <= 4:
+        problems.append("BATTERY_CELLS %r is not 1 to 4 cells in parallel" % (cells,))
     hertz = getattr(board, "CPU_FREQ_HZ", None)
     if hertz is not None and hertz not in chip.cpu_freqs:
         problems.append(

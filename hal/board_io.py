@@ -46,9 +46,10 @@ class Hardware:
             freq=board.I2C_FREQ,
         )
         self.bus = I2CBus(i2c)
+        big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
         self.displays = (
-            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33),
-            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33),
+            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33, big),
+            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33, big),
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
         self.storage = Storage(flash_root or board.FLASH_ROOT)

@@ -147,11 +147,13 @@ def wiring_svg(board):
             board_x + board_width / 2, _TOP + board_height + 22, board.NAME, 15, "middle", INK, True
         ),
     ]
-    # The I2C bus on the left: four wires, each tapped by both displays.
+    # The I2C bus on the left: four wires, each tapped by both displays. The 1.2"
+    # backpacks' LEDs take 5 V from a boost converter, their logic (IO) 3V3.
+    big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
     bus = (
         ("SDA", pin_name(board, board.I2C_SDA), WIRE),
         ("SCL", pin_name(board, board.I2C_SCL), WIRE),
-        ("+", "3V3", WIRE),
+        ("+", "5V boost, IO 3V3" if big else "3V3", WIRE),
         ("-", "GND", GROUND),
     )
     display_x, display_width, display_height = 30, 236, 76

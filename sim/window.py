@@ -45,6 +45,11 @@ def to_scale(board):
     return digit_mm * PX_PER_MM / segments_geometry.DIGIT_HEIGHT, led_mm * PX_PER_MM
 
 
+def is_big(board):
+    """True for a board with the 1.2" backpacks (``DISPLAY_KIND``), whose lamps differ."""
+    return getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
+
+
 class ClockWindow:
     """A Tk window on a ``LiveSession``; ``run()`` goes live and returns at quit."""
 
@@ -82,7 +87,7 @@ class ClockWindow:
         band = max(18, led + 6)  # above the displays: the side's name and its indicator
         x = MARGIN
         for side in ("left", "right"):
-            view = SegmentsView(canvas, x, MARGIN + band, scale)
+            view = SegmentsView(canvas, x, MARGIN + band, scale, is_big(self.session.board.board))
             canvas.create_text(x, MARGIN + 8, text=side, anchor="w", fill=TEXT)
             right = x + view.width
             self.leds.append(

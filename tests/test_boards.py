@@ -305,3 +305,8 @@ def test_a_cpu_clock_the_chip_cannot_run_is_caught():
     assert_caught(broken("pico", CPU_FREQ_HZ=50_000_000), "CPU_FREQ_HZ", "rp2040")
     assert_caught(broken("esp32", CPU_FREQ_HZ=48_000_000), "CPU_FREQ_HZ", "esp32")
     assert problems_of(broken("pico", CPU_FREQ_HZ=None)) == []  # optional: left as it is
+
+
+def test_an_unknown_display_kind_or_cell_count_is_caught():
+    assert_caught(broken("pico", DISPLAY_KIND="2.3in"), "DISPLAY_KIND")
+    assert_caught(broken("pico_big", BATTERY_CELLS=0), "BATTERY_CELLS")

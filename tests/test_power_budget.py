@@ -39,7 +39,7 @@ def test_ten_hours_with_the_margin_are_left_at_the_threshold(name):
         cell_mv = board.BATTERY_LOW_MV + power_budget.PICO_DIODE_MV
         # The first curve point at or below that voltage holds no more than what is left.
         assert cell_mv >= figures["cell_mv"]  # rounded up: the mark comes earlier, not later
-        left = power_budget._energy_left_at(figures["percent_x100"])
+        left = power_budget._energy_left_at(figures["percent_x100"], figures["cells"])
         assert left * 100 >= figures["cell_uw"] * margin * power_budget.HOURS_AFTER_MARK
         # 11.3 Wh in the whole cell; the mark leaves about half of it.
         assert 11_000_000 < power_budget._energy_left_uwh(0) < 11_500_000
@@ -79,7 +79,7 @@ def test_a_clock_without_a_figure_is_refused():
 @pytest.mark.parametrize("name", REAL_BOARDS)
 def test_the_indicator_current_is_the_board_data(name):
     board = boards.load(name)
-    rows = {part: microamps for part, microamps, _ in power_budget.loads(board)}
+    rows = {row[0]: row[1] for row in power_budget.loads(board)}
     expected = board.LED_CURRENT_MA * 1000 + power_budget.INDICATOR_BASE_UA
     assert rows["running-side indicator"] == expected
 

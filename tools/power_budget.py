@@ -67,9 +67,22 @@ MCU_UA = {
 
 # One HT16K33 backpack with four digits and a point lit, at the brightness the
 # firmware leaves it (16/16, the driver's default): Adafruit's figure for the
-# 0.56" backpack in typical use at 3.3 V.
-DISPLAY_UA = (40_000, 'Adafruit 0.56" 7-segment backpack, typical use at full brightness')
+# 0.56" backpack in typical use at 3.3 V; by DISPLAY_KIND: (microamps, rail mV, source).
+DISPLAY_UA = {
+    "0.56in": (
+        40_000,
+        RAIL_MV,
+        'Adafruit 0.56" 7-segment backpack, typical use at full brightness',
+    ),
+    "1.2in": (
+        60_000,
+        5000,
+        "1.2\" backpack on 5 V (it will not light on 3.3 V): an estimate, the HT16K33's row "
+        'drivers source more at 5 V than the 0.56" figure at 3.3 V (measure it)',
+    ),
+}
 DISPLAYS = 2
+BOOST_PERCENT = 85  # a 5 V boost module (MT3608 or alike) from VSYS at about 150 mA
 
 # The running-side indicator: one LED lit at a time (the running side), its
 # current from the board (LED_CURRENT_MA), plus its transistor's base current:
@@ -112,13 +125,18 @@ def loads(board):
             "no figure for the %s at %d Hz in tools/power_budget.py MCU_UA"
             % (board.CHIP, board.CPU_FREQ_HZ)
         )
-    rows = [("%s at %d MHz" % (board.CHIP, board.CPU_FREQ_HZ // 1_000_000), mcu[0], mcu[1])]
-    rows.append(("%d displays" % DISPLAYS, DISPLAYS * DISPLAY_UA[0], DISPLAY_UA[1]))
+    rows = [
+        ("%s at %d MHz" % (board.CHIP, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])
+    ]
+    kind = getattr(board, "DISPLAY_KIND", "0.56in")
+    display = DISPLAY_UA[kind]
+    rows.append(("%d displays, %s" % (DISPLAYS, kind), DISPLAYS * display[0]) + display[1:])
     if board.LED_LEFT is not None or board.LED_RIGHT is not None:
         rows.append(
             (
                 "running-side indicator",
                 board.LED_CURRENT_MA * 1000 + INDICATOR_BASE_UA,
+                RAIL_MV,
                 "one %d mm LED at %d mA (LED_CURRENT_MA) and its transistor's base"
                 % (board.LED_DIAMETER_MM, board.LED_CURRENT_MA),
             )
@@ -127,35 +145,38 @@ def loads(board):
         (
             "buzzer",
             BUZZER_UA * BUZZER_DUTY_PERCENT // 100,
+            RAIL_MV,
             "%d mA while sounding, under %d %% of the time"
             % (BUZZER_UA // 1000, BUZZER_DUTY_PERCENT),
         )
     )
-    rows.append(("radio",) + RADIO_UA[getattr(board, "RADIO", None)])
+    radio = RADIO_UA[getattr(board, "RADIO", None)]
+    rows.append(("radio", radio[0], RAIL_MV, radio[1]))
     extra = BOARD_EXTRA_UA[board.CHIP]
     if extra[0]:
-        rows.append(("board", extra[0], extra[1]))
+        rows.append(("board", extra[0], RAIL_MV, extra[1]))
     return rows
 
 
-def rail_ua(board):
-    """The whole draw on the 3.3 V rail, in microamps."""
-    return sum(row[1] for row in loads(board))
+def rail_ua(board, rail_mv=RAIL_MV):
+    """The whole draw on the rail of ``rail_mv``, in microamps."""
+    return sum(row[1] for row in loads(board) if row[2] == rail_mv)
 
 
 def _with_margin(value):
     return value * (100 + MARGIN_PERCENT) // 100
 
 
-def _energy_left_uwh(percent):
-    """Energy (microwatt-hours) the cell still holds at ``percent`` of its charge delivered."""
+def _energy_left_uwh(percent, cells=1):
+    """Energy (microwatt-hours) ``cells`` cells in parallel still hold at ``percent`` of
+    their charge delivered."""
     total = 0
     for (p0, v0), (p1, v1) in zip(CELL_CURVE, CELL_CURVE[1:], strict=False):
         if p1 <= percent:
             continue
         start = max(p0, percent)
         v_start = v0 + (v1 - v0) * (start - p0) // (p1 - p0)
-        charge_uah = CELL_MAH * 1000 * (p1 - start) // 100
+        charge_uah = cells * CELL_MAH * 1000 * (p1 - start) // 100
         total += charge_uah * (v_start + v1) // 2 // 1000
     return total
 
@@ -175,31 +196,38 @@ def _round_up_10(mv):
 def derivation(board):
     """How ``board``'s threshold follows from its budget: a dict of the figures."""
     rail = rail_ua(board)
+    five = rail_ua(board, 5000)
+    cells = getattr(board, "BATTERY_CELLS", 1)  # 18650 cells in parallel
     if board.CHIP == "rp2040":
-        # The buck-boost turns the cell's energy into the rail's; the diode takes
-        # its drop times the cell's current.
+        # The buck-boost (and the 5 V boost, for 1.2" displays) turn the cell's energy
+        # into the rails'; the diode takes its drop times the cell's current.
         rail_uw = rail * RAIL_MV // 1000
-        vsys_uw = rail_uw * 100 // PICO_BUCK_BOOST_PERCENT
+        five_uw = five * 5000 // 1000
+        vsys_uw = rail_uw * 100 // PICO_BUCK_BOOST_PERCENT + five_uw * 100 // BOOST_PERCENT
         cell_uw = vsys_uw * PICO_CELL_NOMINAL_MV // (PICO_CELL_NOMINAL_MV - PICO_DIODE_MV)
         need_uwh = _with_margin(cell_uw) * HOURS_AFTER_MARK
         # The latest point (in hundredths of a percent) that still holds that energy.
         point = 0
-        while point < 10_000 and _energy_left_at(point + 1) >= need_uwh:
+        while point < 10_000 and _energy_left_at(point + 1, cells) >= need_uwh:
             point += 1
         cell_mv = _voltage_at(point)
         return {
             "rail_ua": rail,
+            "five_ua": five,
             "cell_uw": cell_uw,
             "need_uwh": need_uwh,
             "percent_x100": point,
             "cell_mv": cell_mv,
             "threshold_mv": _round_up_10(cell_mv - PICO_DIODE_MV),
-            "full_hours_x10": _energy_left_uwh(0) * 10 // cell_uw,
+            "full_hours_x10": _energy_left_uwh(0, cells) * 10 // cell_uw,
+            "cells": cells,
         }
     # The linear regulator: the cell's current is the rail's, until the dropout.
+    if five:
+        raise ValueError("a 5 V rail behind the ESP32's linear regulator is not budgeted")
     need_uah = _with_margin(rail) * HOURS_AFTER_MARK
-    usable_uah = CELL_MAH * 1000 * ESP32_DROPOUT_PERCENT // 100
-    point = (usable_uah - need_uah) * 10_000 // (CELL_MAH * 1000)
+    usable_uah = cells * CELL_MAH * 1000 * ESP32_DROPOUT_PERCENT // 100
+    point = (usable_uah - need_uah) * 10_000 // (cells * CELL_MAH * 1000)
     cell_mv = _voltage_at(point)
     return {
         "rail_ua": rail,
@@ -211,11 +239,11 @@ def derivation(board):
     }
 
 
-def _energy_left_at(point):
+def _energy_left_at(point, cells=1):
     """Energy left at ``point`` hundredths of a percent delivered (linear within a step)."""
     whole = point // 100
-    low = _energy_left_uwh(whole)
-    high = _energy_left_uwh(whole + 1) if whole < 100 else low
+    low = _energy_left_uwh(whole, cells)
+    high = _energy_left_uwh(whole + 1, cells) if whole < 100 else low
     return low - (low - high) * (point % 100) // 100
 
 
@@ -224,25 +252,33 @@ def threshold_mv(board):
     return derivation(board)["threshold_mv"]
 
 
+def _volts(millivolts):
+    return "%d.%d" % (millivolts // 1000, millivolts % 1000 // 100)
+
+
 def _ma(microamps):
     return "%d.%02d mA" % (microamps // 1000, microamps % 1000 // 10)
 
 
 def table(board):
     """The budget and the derivation of ``board`` as Markdown (docs/boards.md)."""
-    lines = ["| part | mA at 3.3 V | source |", "|---|---|---|"]
-    for part, microamps, source in loads(board):
-        lines.append("| %s | %s | %s |" % (part, _ma(microamps), source))
+    lines = ["| part | draw | source |", "|---|---|---|"]
+    for part, microamps, rail_mv, source in loads(board):
+        lines.append("| %s | %s at %s V | %s |" % (part, _ma(microamps), _volts(rail_mv), source))
     figures = derivation(board)
-    lines.append("| **total** | **%s** | |" % _ma(figures["rail_ua"]))
+    total = "**%s at 3.3 V**" % _ma(figures["rail_ua"])
+    if figures.get("five_ua"):
+        total += " and **%s at 5 V** (boost %d %%)" % (_ma(figures["five_ua"]), BOOST_PERCENT)
+    lines.append("| **total** | %s | |" % total)
     lines.append("")
     point = figures["percent_x100"]
     if board.CHIP == "rp2040":
         lines.append(
-            "At the cell (buck-boost %d %%, diode %d mV): %d mW; %d h and %d %% more: %d.%02d Wh "
-            "must be left. The cell holds that until %d.%02d %% delivered, at %d mV; less the "
-            "diode, VSYS reads **%d mV**. A full cell lasts about %d.%d h."
+            "At the %s (buck-boost %d %%, diode %d mV): %d mW; %d h and %d %% more: %d.%02d Wh "
+            "must be left. It holds that until %d.%02d %% delivered, at %d mV; less the "
+            "diode, VSYS reads **%d mV**. Full, it lasts about %d.%d h."
             % (
+                "cell" if figures["cells"] == 1 else "%d cells in parallel" % figures["cells"],
                 PICO_BUCK_BOOST_PERCENT,
                 PICO_DIODE_MV,
                 figures["cell_uw"] // 1000,
@@ -278,7 +314,7 @@ def table(board):
     return "\n".join(lines)
 
 
-BUDGET_BOARDS = ("pico", "esp32")
+BUDGET_BOARDS = ("pico", "esp32", "pico_big")
 
 
 def main():
