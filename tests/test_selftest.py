@@ -76,8 +76,8 @@ def test_a_script_outside_the_repository_is_refused(tmp_path):
     assert status == 2 and "outside the repository" in lines[0]
 
 
-def test_both_boards_are_offered():
-    assert selftest.board_names() == ["esp32", "pico"]
+def test_every_board_is_offered():
+    assert selftest.board_names() == ["esp32", "pico", "pico_big"]
 
 
 # --- the commands ----------------------------------------------------------
