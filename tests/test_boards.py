@@ -277,7 +277,7 @@ def test_watchdog_timeout_both_chips_take():
     assert problems_of(broken("pico", WATCHDOG_MS=8388)) == []
 
 
-@pytest.mark.parametrize("name", ["pico", "esp32"])
+@pytest.mark.parametrize("name", ["pico", "esp32", "pico_big"])
 def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     """Each real board's definition builds its hardware (buzzer, battery, LEDs, watchdog
     included) inside MicroPython, from .mpy modules; the boot's heap figure comes out."""
@@ -299,6 +299,7 @@ def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["board"] == name
     assert 0 < figures["heap_after_boot_bytes"] < figures["heap_in_use_after_boot_bytes"]
+    assert figures["heap_after_boot_bytes"] <= 64 * 1024  # every board's budget
 
 
 def test_a_cpu_clock_the_chip_cannot_run_is_caught():
