@@ -6,7 +6,7 @@ module or board itself, which are read at reset (strapping), which reach the
 ADC, and which pins can carry I2C. Every output-capable GPIO of both chips
 can drive PWM (the buzzer), so the output checks cover it. The inputs' pull
 and polarity, the LEDs' polarity, the watchdog's timeout and the battery's
-millivolts are checked too. ``check`` returns the problems as
+millivolts and the CPU clock are checked too. ``check`` returns the problems as
 sentences (an empty list when the board is sound); it runs on the host (the
 tests, ``make deploy``) and on a board alike.
 """
@@ -15,6 +15,9 @@ from firmware.inputs import NAMES as INPUT_NAMES
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
+# The backpacks the hardware layer drives: 0.56" (a point after each digit) and
+# 1.2" (no points; other lamps in RAM row 2, hal/displays.py).
+DISPLAY_KINDS = ("0.56in", "1.2in")
 # The inputs' pull: the chip's internal pull-up, pull-down, or none (resistors on the board).
 PULLS = ("up", "down", "none")
 # machine.WDT timeouts every chip takes: the RP2040's watchdog counts at most 8388 ms.
@@ -38,6 +41,7 @@ class Chip:
         i2c_pairs=None,
         fixed_dividers=None,
         radio=False,
+        cpu_freqs=(),
     ):
         self.name = name
         self.gpio = gpio  # pins a board can wire at all
@@ -52,6 +56,8 @@ class Chip:
         # ADC pins behind a divider on the board itself: pin: (numerator, denominator).
         self.fixed_dividers = fixed_dividers or {}
         self.radio = radio  # Wi-Fi on the module: a board may set NETWORK
+        # CPU clocks machine.freq() sets on this chip with the peripherals working.
+        self.cpu_freqs = cpu_freqs
 
 
 # Raspberry Pi Pico / Pico W. GP23-25 and GP29 are wired on the board, not to
@@ -75,6 +81,8 @@ RP2040 = Chip(
         1: ((2, 3), (6, 7), (10, 11), (14, 15), (18, 19), (26, 27)),
     },
     fixed_dividers={29: (1, 3)},
+    # The system PLL reaches these exactly; USB keeps its own 48 MHz PLL.
+    cpu_freqs=(48_000_000, 64_000_000, 96_000_000, 120_000_000, 125_000_000, 133_000_000),
 )
 
 # ESP32-WROOM-32 (ESP32-DevKitC). GPIO20, 24 and 28-31 do not exist; GPIO37
@@ -107,6 +115,7 @@ ESP32 = Chip(
     i2c_ids=(0, 1),
     i2c_pairs=None,
     radio=True,
+    cpu_freqs=(80_000_000, 160_000_000, 240_000_000),  # what MicroPython's esp32 port takes
 )
 
 # Raspberry Pi Pico W: the RP2040 with the CYW43439 radio. GP23-25 and GP29 run the
@@ -129,6 +138,7 @@ RP2040_W = Chip(
     i2c_ids=(0, 1),
     i2c_pairs=RP2040.i2c_pairs,
     radio=True,
+    cpu_freqs=RP2040.cpu_freqs,
 )
 
 CHIPS = {"rp2040": RP2040, "rp2040w": RP2040_W, "esp32": ESP32}
@@ -262,8 +272,20 @@ def _check_polarity(board, problems):
         problems.append("LED_ACTIVE_HIGH is missing or not True or False")
 
 
-def _check_figures(board, problems):
-    """The watchdog's timeout and the battery's millivolts."""
+def _check_figures(board, problems, chip):
+    """The CPU clock, the watchdog's timeout and the battery's millivolts."""
+    kind = getattr(board, "DISPLAY_KIND", "0.56in")
+    if kind not in DISPLAY_KINDS:
+        problems.append("DISPLAY_KIND %r is not one of %s" % (kind, ", ".join(DISPLAY_KINDS)))
+    cells = getattr(board, "BATTERY_CELLS", 1)
+    if not _is_whole(cells) or not 1 <= cells <= 4:
+        problems.append("BATTERY_CELLS %r is not 1 to 4 cells in parallel" % (cells,))
+    hertz = getattr(board, "CPU_FREQ_HZ", None)
+    if hertz is not None and hertz not in chip.cpu_freqs:
+        problems.append(
+            "CPU_FREQ_HZ %r: the %s runs at %s"
+            % (hertz, chip.name, ", ".join("%d" % value for value in chip.cpu_freqs))
+        )
     watchdog = getattr(board, "WATCHDOG_MS", None)
     if not _is_whole(watchdog) or not WATCHDOG_MIN_MS <= watchdog <= WATCHDOG_MAX_MS:
         problems.append(
@@ -324,7 +346,7 @@ def check(board):
     _check_battery(chip, board, problems)
     _check_displays(board, problems)
     _check_polarity(board, problems)
-    _check_figures(board, problems)
+    _check_figures(board, problems, chip)
     _check_network(chip, board, problems)
     return problems
 

@@ -8,10 +8,11 @@ pull-ups on: left lever GPIO32, right lever GPIO33, play/pause GPIO25, set
 GPIO26, plus GPIO27, minus GPIO14. GPIO34-39 are left out of that job (no
 internal pull-ups), and so are the strapping pins 0, 2, 5, 12 and 15 (a
 closed contact at reset would change the boot mode or the flash voltage).
-The passive piezo buzzer is driven with PWM from GPIO23. The running side's
-status LEDs sit on GPIO18 (left) and GPIO19 (right), each through a 330 ohm
-resistor to GND. The battery, one 18650 Li-ion cell, feeds the 3V3 pin
-through an AP2112K-3.3 regulator; it is measured on GPIO35 (ADC1, which
+The passive piezo buzzer is driven with PWM from GPIO23. The running-side
+indicators (10 mm LEDs) are switched from GPIO18 (left) and GPIO19 (right),
+each through 4.7 kohm into an NPN transistor's base that sinks the LED's
+15 mA from 3V3 through 82 ohm. The battery, one 18650 Li-ion cell, feeds the
+3V3 pin through an AP2112K-3.3 regulator; it is measured on GPIO35 (ADC1, which
 keeps working with Wi-Fi on, unlike ADC2) through a divider of 200 kohm from
 the cell's plus to GPIO35 and 100 kohm from GPIO35 to GND, with 100 nF across
 the lower resistor: the ADC sees a third of the cell's voltage, read with
@@ -41,17 +42,29 @@ ACTIVE_LOW = True
 INPUT_PULL = "up"
 # A passive piezo, driven with PWM (the LEDC peripheral).
 BUZZER_PIN = 23
-# Status LEDs for the running side (None where a board has none); lit high.
+# The running-side indicators (None where a board has none), lit high: a 10 mm
+# LED beside each lever, switched by an NPN transistor, steady while that side's
+# clock runs (FIDE C.02 (d): visible from 10 m; docs/boards.md).
 LED_LEFT = 18
 LED_RIGHT = 19
 LED_ACTIVE_HIGH = True
+LED_DIAMETER_MM = 10
+LED_CURRENT_MA = 15  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 82 ohm
+# The displays' character height: 0.56" digits (docs/fide.md argues 3 m from it).
+DIGIT_HEIGHT_MM = 14
+# The CPU clock the hardware layer sets at boot; tools/power_budget.py derives the
+# battery threshold below from the draw at this frequency.
+CPU_FREQ_HZ = 80_000_000
+# The radio: Wi-Fi and Bluetooth, which the firmware never starts.
+RADIO = "wifi-bt"
 # The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage.
 # read_uv() is calibrated; BATTERY_ADC_FULL_SCALE_MV is only used without it.
 BATTERY_ADC_PIN = 35
 BATTERY_DIVIDER = (1, 3)
 BATTERY_ADC_FULL_SCALE_MV = 3300
-# The cell below this: 10 h of play left (docs/boards.md).
-BATTERY_LOW_MV = 3830
+# The cell below this: 10 h of play left with 25 % to spare, derived by
+# tools/power_budget.py from the draw (docs/boards.md).
+BATTERY_LOW_MV = 3810
 # ... and with a hall file, the radio on: docs/boards.md.
 BATTERY_LOW_HALL_MV = 3910
 # Wi-Fi: the tournament hall (docs/hall.md), used only with a hall file on the flash.

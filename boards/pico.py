@@ -6,9 +6,10 @@ right one at 0x71 (jumper A0 bridged). The two lever microswitches and the
 four keys each close a contact from their GPIO to GND, with the RP2040's
 internal pull-ups on: left lever GP14, right lever GP15, play/pause GP16,
 set GP17, plus GP18, minus GP19. The passive piezo buzzer is driven with PWM
-from GP13. The running side's status LEDs sit on GP20 (left) and GP21
-(right), each through a 330 ohm resistor to GND. The battery, one 18650
-Li-ion cell, feeds VSYS through a Schottky diode; the Pico's own divider
+from GP13. The running-side indicators, a 10 mm LED beside each lever, are
+switched from GP20 (left) and GP21 (right), each through 4.7 kohm into an
+NPN transistor's base that sinks the LED's 15 mA from 3V3 through 82 ohm.
+The battery, one 18650 Li-ion cell, feeds VSYS through a Schottky diode; the Pico's own divider
 puts VSYS/3 on GP29 (ADC3), so nothing else is wired for the battery. On a
 Pico W, GP29 is shared with the wireless chip's SPI clock: read it only
 while the radio is idle. docs/boards.md derives BATTERY_LOW_MV.
@@ -36,17 +37,29 @@ ACTIVE_LOW = True
 INPUT_PULL = "up"
 # A passive piezo, driven with PWM (GP13 is PWM slice 6, channel B).
 BUZZER_PIN = 13
-# Status LEDs for the running side (None where a board has none); lit high.
+# The running-side indicators (None where a board has none), lit high: a 10 mm
+# LED beside each lever, switched by an NPN transistor, steady while that side's
+# clock runs (FIDE C.02 (d): visible from 10 m; docs/boards.md).
 LED_LEFT = 20
 LED_RIGHT = 21
 LED_ACTIVE_HIGH = True
+LED_DIAMETER_MM = 10
+LED_CURRENT_MA = 15  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 82 ohm
+# The displays' character height: 0.56" digits (docs/fide.md argues 3 m from it).
+DIGIT_HEIGHT_MM = 14
+# The CPU clock the hardware layer sets at boot; tools/power_budget.py derives the
+# battery threshold below from the draw at this frequency.
+CPU_FREQ_HZ = 48_000_000
+# The radio: none on the Pico (a Pico W's wireless chip stays powered down: nothing starts it).
+RADIO = None
 # The battery: the ADC sees BATTERY_DIVIDER[0] / BATTERY_DIVIDER[1] of its voltage,
 # and reads 0..65535 over 0..BATTERY_ADC_FULL_SCALE_MV (ADC_VREF is the 3.3 V rail).
 BATTERY_ADC_PIN = 29
 BATTERY_DIVIDER = (1, 3)
 BATTERY_ADC_FULL_SCALE_MV = 3300
-# VSYS below this (the cell at 3.77 V less the diode's 0.30 V): 10 h of play left.
-BATTERY_LOW_MV = 3470
+# VSYS below this (the cell at 3.77 V less the diode's 0.30 V, rounded up): 10 h of
+# play left with 25 % to spare, derived by tools/power_budget.py from the draw.
+BATTERY_LOW_MV = 3480
 # The watchdog resets a board whose main loop stopped for this long (RP2040: <= 8388).
 WATCHDOG_MS = 5000
 TIMER_ID = -1

@@ -5,15 +5,17 @@ decimal point after the digit) and the colon byte. Times follow the DGT
 convention of TIMING.md, rounded up: ``H:MM`` from one hour, ``M.SS`` below.
 The marks use the decimal points the format leaves free (docs/display.md):
 digit 4's point blinks on the running side, digit 3's point is lit during a
-simple delay, ``F`` in digit 1 is a fallen flag at zero and digit 1's point
-marks the first flag. With the tenths setting on, a time under 20 s reads
-in seconds and tenths without any format mark (``render_tenths``). Nothing
-here allocates.
+simple delay, ``F`` in digit 1 is a fallen flag at zero, digit 1's point
+marks the first flag, and digit 4's point lit steady on a side that is not
+running marks a time control passed (``passed_control``). With the tenths
+setting on, a time under 20 s reads in seconds and tenths without any
+format mark (``render_tenths``). Nothing here allocates.
 """
 
 from micropython import const
 
 from firmware import engine
+from firmware import timecontrol as tc
 
 FRAME_SIZE = const(5)
 COLON = const(0x02)
@@ -85,6 +87,23 @@ def render_side(frame, clock, index, now, tenths=False):
             frame[2] |= DOT
         if clock.elapsed(now) % _BLINK_MS >= _BLINK_ON_MS:
             frame[3] |= DOT
+    elif passed_control(clock, index) and not (side.flagged and shown == 0):
+        frame[3] |= DOT  # a side showing F: the flag says more
+
+
+def passed_control(clock, index):
+    """True if side ``index`` shows the control-passed mark: it has completed a
+    period with a move count, and either the other side has not completed as
+    many (it passed first) or its last move was the period's last (it has just
+    passed). Only read while the side's clock does not run."""
+    side = clock.sides[index]
+    done = side.period
+    if done == 0 or side.control.kind != tc.STAGES:
+        return False
+    other = clock.sides[1 - index]
+    if other.control.kind == tc.STAGES and other.period < done:
+        return True
+    return side.moves == side.control.cumulative[done - 1]
 
 
 # Characters a 7-segment digit can show, and their segments, for text screens.

@@ -4,7 +4,9 @@ Pure logic with time passed in. ``update(clock, settings, now, buzzer)``
 runs on every tick: a flag that has just fallen starts ``FIRST_FLAG`` (the
 first flag of the game) or ``LATER_FLAG`` (any flag after it); with the
 setting ``warn_last10`` a short ``WARNING`` beep marks each second the
-running side's display counts down from ``0.10`` to ``0.01``. Nothing sounds
+running side's display counts down from ``0.10`` to ``0.01``; a move that
+completes a period of the control plays the short ``PASSED`` tone (the
+announcement of docs/display.md's control-passed mark). Nothing sounds
 while the setting ``sound`` is off, and switching it off silences a pattern
 already playing. Flags already down when the clock starts (a game restored
 after a power cut) do not sound again. The buzzer is any object with
@@ -18,9 +20,11 @@ from micropython import const
 FIRST_FLAG = (2000, 500, 0, 150, 2000, 500, 0, 150, 2000, 500)
 LATER_FLAG = (2000, 500, 0, 150, 2000, 500)
 WARNING = (3000, 60)
+PASSED = (1500, 200)
 
 _WARN_FROM_S = const(10)
 _NOBODY = const(-1)
+_RUNNING = const(1)  # engine.RUNNING
 
 
 def _setting(settings, name, default):
@@ -34,6 +38,7 @@ class Sound:
 
     def __init__(self):
         self.flagged = bytearray(2)  # each side's flag as last seen
+        self.periods = [0, 0]  # each side's periods completed, as last seen
         self.primed = False  # the first update only takes note of the flags
         self.warn_side = _NOBODY  # the running side whose seconds are being counted
         self.warn_seconds = 0  # its display's seconds, rounded up, at the last update
@@ -44,11 +49,14 @@ class Sound:
         enabled = _setting(settings, "sound", True)
         warn = _setting(settings, "warn_last10", False)
         fell = self._flags_fallen(clock)
+        passed = self._control_passed(clock)
         if not enabled:
             if buzzer.busy():
                 buzzer.stop()
         elif fell:
             buzzer.play(FIRST_FLAG if fell == 1 else LATER_FLAG, now)
+        elif passed and not buzzer.busy():
+            buzzer.play(PASSED, now)
         if warn:
             self._count_down(clock, now)
             if enabled and self.warned and not buzzer.busy():
@@ -70,6 +78,21 @@ class Sound:
             index += 1
         self.primed = True
         return fell
+
+    def _control_passed(self, clock):
+        """True if a move made while the clock ran completed a period since the
+        last update (an arbiter's move-count correction, made paused, is silent)."""
+        passed = False
+        periods = self.periods
+        running = clock.state == _RUNNING
+        index = 0
+        while index < 2:
+            done = clock.sides[index].period
+            if done > periods[index] and running:
+                passed = True
+            periods[index] = done
+            index += 1
+        return passed
 
     def _count_down(self, clock, now):
         """Set ``warned`` if the running side's display just reached a second from 10 to 1."""

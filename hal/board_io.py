@@ -1,5 +1,5 @@
-"""Builds a board's hardware from its definition: pins, I2C, displays, timer, storage,
-buzzer, battery monitor, status LEDs and watchdog.
+"""Builds a board's hardware from its definition: the CPU clock, pins, I2C, displays,
+timer, storage, buzzer, battery monitor, running-side indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
@@ -31,6 +31,7 @@ class Hardware:
 
     def __init__(self, board, flash_root=None):
         self.board = board
+        _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
         pull = _input_pull(board)
         active = 0 if board.ACTIVE_LOW else 1
         pins = []
@@ -45,9 +46,10 @@ class Hardware:
             freq=board.I2C_FREQ,
         )
         self.bus = I2CBus(i2c)
+        big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
         self.displays = (
-            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33),
-            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33),
+            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33, big),
+            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33, big),
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
         self.storage = Storage(flash_root or board.FLASH_ROOT)
@@ -71,6 +73,14 @@ class Hardware:
             pin.irq(handler=None)
         self.buzzer.stop()
         self.leds.show(-1)
+
+
+def _set_cpu_freq(board):
+    """The CPU clock of ``CPU_FREQ_HZ`` (the current budget's, tools/power_budget.py),
+    if the board names one and the chip is not there already."""
+    hertz = getattr(board, "CPU_FREQ_HZ", None)
+    if hertz and machine.freq() != hertz:
+        machine.freq(hertz)
 
 
 def _input_pull(board):

@@ -12,7 +12,9 @@ A frame that equals the last one shown is not sent again. The driver's own
 driver's I2C device in one write of the whole buffer, which allocates
 nothing. An I2C error (a loose cable, a missing backpack, a NACK) is counted
 and never reaches the timing; the display is set up again on a later frame,
-so it comes back by itself when it answers again.
+so it comes back by itself when it answers again. The 1.2" backpack
+(``big``) has no decimal points: ``hal.display_big``, loaded only for it,
+puts each point of a frame on the lamp of row 2 that stands for it.
 """
 
 from micropython import const
@@ -29,7 +31,12 @@ class SegmentDisplay:
     """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C), driven by
     ``driver_class`` (``adafruit_ht16k33.ht16k33.HT16K33`` on a board)."""
 
-    def __init__(self, bus, address, driver_class):
+    def __init__(self, bus, address, driver_class, big=False):
+        self.place_big = None  # the 1.2" backpack: no decimal points, lamps in row 2
+        if big:
+            from hal.display_big import place
+
+            self.place_big = place
         self.bus = bus
         self.address = address
         self.driver_class = driver_class
@@ -61,14 +68,17 @@ class SegmentDisplay:
         if self.driver is None and not self.connect():
             return
         buffer = self.buffer
-        index = 0
-        while index < _FRAME_DIGITS:
-            buffer[_DIGIT_INDEXES[index]] = frame[index]
-            index += 1
-        if frame[4]:
-            buffer[_COLON_INDEX] |= _COLON_BIT
+        if self.place_big is not None:
+            self.place_big(buffer, frame)
         else:
-            buffer[_COLON_INDEX] &= ~_COLON_BIT
+            index = 0
+            while index < _FRAME_DIGITS:
+                buffer[_DIGIT_INDEXES[index]] = frame[index]
+                index += 1
+            if frame[4]:
+                buffer[_COLON_INDEX] |= _COLON_BIT
+            else:
+                buffer[_COLON_INDEX] &= ~_COLON_BIT
         try:
             with self.device:
                 self.device.write(buffer)

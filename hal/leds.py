@@ -1,4 +1,6 @@
-"""The running side's status LEDs: one per side, lit while that side's clock runs.
+"""The running-side indicators: one LED per side (10 mm, beside its lever, switched
+by a transistor), lit steady while that side's clock runs, so the hall sees from
+10 m which clock is running (FIDE C.02 (d); docs/boards.md).
 
 Either LED may be absent (a board without them passes None). ``show(side)``
 runs on every tick and touches the pins only when the running side changes,

@@ -2,9 +2,10 @@
 
 ``wiring_svg(board)`` draws what a board definition (``boards/<name>.py``)
 says: the I2C pins and the two display addresses, every lever and key with
-its pin and polarity, the buzzer, the status LEDs and the battery
-measurement. It reads nothing else, so the picture cannot disagree with the
-pin map the firmware uses. ``data_flow_svg()`` is the path of a lever press
+its pin and polarity, the buzzer, the running-side indicators and the
+battery measurement, the displays' character height and the CPU clock. It
+reads nothing else, so the picture cannot disagree with the pin map the
+firmware uses. ``data_flow_svg()`` is the path of a lever press
 from its first contact edge to the display chip's memory.
 """
 
@@ -103,11 +104,16 @@ def _right_rows(board):
     if buzzer is not None:
         rows.append((pin_name(board, buzzer), "passive piezo buzzer (PWM)", "part", "to GND", ""))
     high = getattr(board, "LED_ACTIVE_HIGH", True)
-    led_to = "via 330 ohm, cathode to GND" if high else "from 3V3 via 330 ohm, cathode to the pin"
-    for attribute, label in (("LED_LEFT", "left status LED"), ("LED_RIGHT", "right status LED")):
+    size = getattr(board, "LED_DIAMETER_MM", None)
+    current = getattr(board, "LED_CURRENT_MA", None)
+    led = "indicator"
+    if size and current:
+        led = "indicator, %d mm LED %d mA" % (size, current)
+    led_to = "via NPN" if high else "active low"
+    for attribute, side in (("LED_LEFT", "left"), ("LED_RIGHT", "right")):
         pin = getattr(board, attribute, None)
         if pin is not None:
-            rows.append((pin_name(board, pin), label, "part", led_to, ""))
+            rows.append((pin_name(board, pin), "%s %s" % (side, led), "part", led_to, ""))
     battery = getattr(board, "BATTERY_ADC_PIN", None)
     if battery is not None:
         share, whole = getattr(board, "BATTERY_DIVIDER", (1, 1))
@@ -141,11 +147,13 @@ def wiring_svg(board):
             board_x + board_width / 2, _TOP + board_height + 22, board.NAME, 15, "middle", INK, True
         ),
     ]
-    # The I2C bus on the left: four wires, each tapped by both displays.
+    # The I2C bus on the left: four wires, each tapped by both displays. The 1.2"
+    # backpacks' LEDs take 5 V from a boost converter, their logic (IO) 3V3.
+    big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
     bus = (
         ("SDA", pin_name(board, board.I2C_SDA), WIRE),
         ("SCL", pin_name(board, board.I2C_SCL), WIRE),
-        ("+", "3V3", WIRE),
+        ("+", "5V boost, IO 3V3" if big else "3V3", WIRE),
         ("-", "GND", GROUND),
     )
     display_x, display_width, display_height = 30, 236, 76
@@ -173,11 +181,16 @@ def wiring_svg(board):
         )
     )
     notes = ["tick every %d ms" % board.TICK_MS]
+    cpu = getattr(board, "CPU_FREQ_HZ", None)
+    if cpu:
+        notes.append("CPU at %d MHz" % (cpu // 1_000_000))
     watchdog = getattr(board, "WATCHDOG_MS", None)
     if watchdog:
         notes.append("watchdog %s s" % number(watchdog / 1000))
     for index, note in enumerate(notes):
         body.append(_text(board_x + 8, _TOP + 30 + (5 + index) * _ROW, note, 12))
+    height_mm = getattr(board, "DIGIT_HEIGHT_MM", None)
+    digits = ", %d mm digits" % height_mm if height_mm else ""
     for (label, address), top in zip(
         (("left display", board.DISPLAY_LEFT), ("right display", board.DISPLAY_RIGHT)),
         display_tops,
@@ -187,7 +200,7 @@ def wiring_svg(board):
         jumper = " ".join(bridged) + " bridged" if bridged else "no jumper"
         body += [
             _rect(display_x, top, display_width, display_height, DISPLAY_FILL, radius=6),
-            _text(display_x + 12, top + 30, "HT16K33", 14, fill=DISPLAY_INK, bold=True),
+            _text(display_x + 12, top + 30, "HT16K33" + digits, 14, fill=DISPLAY_INK, bold=True),
             _text(display_x + 12, top + 48, label, 13, fill=DISPLAY_INK),
             _text(display_x + 12, top + 66, "0x%02X, %s" % (address, jumper), 12, fill=DISPLAY_INK),
         ]

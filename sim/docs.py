@@ -19,7 +19,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PICTURE_DIR = "docs/pictures"
 GALLERY = "docs/pictures.md"
-WIRED_BOARDS = ("pico", "esp32")
+WIRED_BOARDS = ("pico", "esp32", "pico_big")
 
 
 def display_pictures():

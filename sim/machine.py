@@ -413,8 +413,17 @@ def reset_cause():
     return PWRON_RESET
 
 
-def freq():
-    return 125_000_000
+_cpu_freq = [125_000_000]  # the RP2040's clock at reset under MicroPython
+
+
+def freq(value=None):
+    """The CPU clock in Hz; ``freq(hz)`` sets it, as the hardware layer does at boot."""
+    if value is None:
+        return _cpu_freq[0]
+    if value < 1_000_000:
+        raise ValueError("CPU frequency %r is too low" % (value,))
+    _cpu_freq[0] = value
+    return None
 
 
 def idle():
@@ -452,6 +461,7 @@ def reset():
     _timers.clear()
     _adc_levels.clear()
     _pwms.clear()
+    _cpu_freq[0] = 125_000_000
     _board.watchdog = None
     _board.clock = None
 

@@ -5,7 +5,8 @@ to display), whether those paths run with the heap locked, heap in use
 after boot (``sim.boot_heap``: every firmware module counted, after a full
 collection) and what boot allocated on the way, CPU microseconds per tick
 and per display frame, and the last 10 s of a game with the warning beeps,
-the flag's pattern and the running side's LED, run under the heap lock. The tick
+the flag's pattern and the running side's LED, and a time control passed with
+its mark and tone, run under the heap lock. The tick
 and frame costs include the simulated timer and the HT16K33 model, which
 on a board are hardware, so they are an upper bound of the firmware's own.
 """
@@ -132,6 +133,7 @@ def _measure(board, boot):
 
     board.app.hardware.stop()
     sound = _sounding_ticks()
+    passing = _passing_control()
 
     print(
         json.dumps(
@@ -151,10 +153,48 @@ def _measure(board, boot):
                 "buzzer_sounding_ticks_under_heap_lock": sound["sounding"],
                 "led_lit_under_heap_lock": sound["led"],
                 "buzzer_ticks_run_with_heap_locked": sound["locked"],
+                "control_passed_under_heap_lock": passing,
             }
         )
     )
     return 0
+
+
+def _passing_control():
+    """A time control passed under heap_lock: in 4/60:30 both sides make two moves,
+    then, locked, left's 3rd, right's 3rd and left's 4th, the period's last; what
+    left's display shows then and how many tones started, or "MemoryError" if
+    anything allocated."""
+    board = SimBoard(fresh_flash("4/60:30"), bounce_ms=0)
+    board.boot()
+    from hal import runtime
+    from sim import ht16k33
+
+    hardware = board.app.hardware
+    board.app.settings.sound = True
+    timer = sim_machine.timers()[0]
+    left = board.board.INPUTS["lever_left"]
+    right = board.board.INPUTS["lever_right"]
+    for pin in (right, left, right, left, right):  # left is White; two moves each
+        _press(board, pin, runtime, hardware)
+        _release(board, pin, runtime, hardware, timer)
+    started = hardware.buzzer.started
+    locked_presses = (left, right, left)  # left's 4th move ends its period 1
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for pin in locked_presses:
+            _press(board, pin, runtime, hardware)
+            _release(board, pin, runtime, hardware, timer)
+    except MemoryError:
+        micropython.heap_unlock()
+        hardware.stop()
+        return "MemoryError"
+    micropython.heap_unlock()
+    shown = ht16k33.decode_seg7x4(board.chips[0].ram)
+    tones = hardware.buzzer.started - started
+    hardware.stop()
+    return {"left_display": shown, "tones": tones}
 
 
 def _sounding_ticks():

@@ -114,6 +114,36 @@ at 62     expect state=over flag=left running=none right=1:01 display="F.0.00| 1
         "A flag in a control with an increment: both clocks stop for good and keep their last "
         "display.",
     ),
+    (
+        "game-control-passed",
+        """control 2/60:30
+at 0      press right      # left is White
+at 1      press left       # left move 1: 60 - 1 = 59
+at 2      press right      # right move 1: 60 - 1 = 59
+at 3      press left       # left move 2 ends period 1: 59 - 1 + 30 = 88
+at 3.6    expect running=right left=1:28 right=0:58.4 left_stage=2 right_stage=1
+at 3.6    expect display=" 1.28.| 0.59."
+""",
+        "2/60:30, left has completed move 2, the last of period 1: its time has the 30 s of "
+        "period 2 added, and the point after its fourth digit is lit steady while its clock "
+        "stands. Right, still in period 1, runs (its point blinks): left passed the control "
+        "first. A short tone sounded at the move.",
+    ),
+    (
+        "game-control-passed-second",
+        """control 2/60:30
+at 0      press right
+at 1      press left
+at 2      press right
+at 3      press left       # left passes first: 88
+at 4      press right      # right move 2 ends its period 1: 59 - 1 + 30 = 88
+at 4.2    expect running=left left=1:27.8 right=1:28 left_stage=2 right_stage=2
+at 4.2    expect display=" 1.28| 1.28."
+""",
+        "Right completes its period a second later: its steady point now says it has just "
+        "passed the control, until its next move. Left runs, 0.2 s into its turn (its "
+        "running point still dark): both are in period 2 now.",
+    ),
     # --- quickplay-finish claims ----------------------------------------------
     (
         "claim-g5-open",

@@ -42,6 +42,15 @@ COLON_Y = (30, 60)
 DISPLAY_WIDTH = 300
 DISPLAY_HEIGHT = DIGIT_HEIGHT
 SLANT = 0.1
+# The 1.2" backpack (Adafruit's BigSeg7x4) has no decimal points; the colon byte
+# lights, besides the colon (bit 1), the two dots of a colon left of digit 1
+# and one point at the top right: (name, bit, x, y).
+BIG_LEFT = 12  # room left of digit 1 for those dots, in geometry units
+BIG_LAMPS = (
+    ("left.top", 0x08, -7, COLON_Y[0]),
+    ("left.bottom", 0x04, -7, COLON_Y[1]),
+    ("point", 0x10, DIGIT_X[3] + DOT_OFFSET, THICKNESS // 2),
+)
 
 _HALF = THICKNESS // 2
 _LEFT = _HALF
@@ -113,11 +122,13 @@ def _place(x, y, origin_x, origin_y, scale, slant):
     return (origin_x + (x + lean) * scale, origin_y + y * scale)
 
 
-def display_elements(origin_x=0, origin_y=0, scale=1, slant=SLANT):
+def display_elements(origin_x=0, origin_y=0, scale=1, slant=SLANT, big=False):
     """Every element of one display whose top-left corner is at (origin_x, origin_y).
 
     Segments come first (digit by digit, a-g), then the decimal points, then
     the two dots of the colon; coordinates are already scaled and slanted.
+    ``big``: the 1.2" backpack's layout (``BIG_LAMPS``): no decimal points,
+    and the colon byte's other lamps instead (``BIG_LEFT`` left of digit 1).
     """
     elements = []
     for digit, left in enumerate(DIGIT_X):
@@ -128,7 +139,10 @@ def display_elements(origin_x=0, origin_y=0, scale=1, slant=SLANT):
             )
             name = "d%d.%s" % (digit + 1, SEGMENT_NAMES[bit_number])
             elements.append(Element(name, address, 1 << bit_number, points=points))
-    for digit, left in enumerate(DIGIT_X):
+    for name, bit, x, y in BIG_LAMPS if big else ():
+        centre = _place(x, y, origin_x, origin_y, scale, slant)
+        elements.append(Element(name, COLON_BYTE, bit, centre=centre, radius=DOT_RADIUS * scale))
+    for digit, left in enumerate(DIGIT_X if not big else ()):
         centre = _place(left + DOT_OFFSET, _BOTTOM, origin_x, origin_y, scale, slant)
         name = "d%d.dp" % (digit + 1)
         elements.append(

@@ -26,20 +26,22 @@ def lit_colour(brightness):
 
 
 class SegmentsView:
-    """A display at (x, y) on ``canvas``, ``scale`` pixels per geometry unit."""
+    """A display at (x, y) on ``canvas``, ``scale`` pixels per geometry unit; ``big``:
+    the 1.2" backpack's lamps (``segments_geometry.BIG_LAMPS``)."""
 
     PADDING = 14
 
-    def __init__(self, canvas, x, y, scale=1.0):
+    def __init__(self, canvas, x, y, scale=1.0, big=False):
         pad = self.PADDING
+        left = pad + (segments_geometry.BIG_LEFT * scale if big else 0)
         self.canvas = canvas
-        self.width = segments_geometry.DISPLAY_WIDTH * scale + 2 * pad
+        self.width = segments_geometry.DISPLAY_WIDTH * scale + left + pad
         self.height = segments_geometry.DISPLAY_HEIGHT * scale + 2 * pad
         canvas.create_rectangle(
             x, y, x + self.width, y + self.height, fill=WINDOW, outline="#000000", width=2
         )
         self.items = []  # (element, canvas item id)
-        for element in segments_geometry.display_elements(x + pad, y + pad, scale):
+        for element in segments_geometry.display_elements(x + left, y + pad, scale, big=big):
             if element.points is not None:
                 flat = [value for point in element.points for value in point]
                 item = canvas.create_polygon(*flat, fill=DARK, outline="")

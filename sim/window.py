@@ -1,5 +1,9 @@
 """The clock in a desktop window (Tk): both displays, the levers and keys, the buzzer.
 
+The displays and the running-side indicators are drawn to the board's scale
+(``to_scale``): the 1.2" displays of ``pico_big`` twice the size of the
+0.56" ones, the 10 mm indicators beside them as big as they are.
+
 The displays are drawn from the simulated HT16K33 chips' display RAM, and
 redrawn only when what the chips light changes. The levers and keys are
 buttons and keyboard shortcuts (written on the buttons); pressing one with
@@ -12,7 +16,7 @@ timer tick; nothing spins.
 import sys
 import tkinter as tk
 
-from sim import controls
+from sim import controls, segments_geometry
 from sim.segments_view import SegmentsView
 
 BACKGROUND = "#2f3136"
@@ -21,10 +25,29 @@ BUZZER_ON = "#ffb000"
 BUZZER_OFF = "#4a4c52"
 LED_ON = "#30e040"
 LED_OFF = "#20301f"
+# The window draws the displays and the running-side indicators to one scale, so a
+# board with bigger digits or LEDs looks bigger (boards/*.py: DIGIT_HEIGHT_MM,
+# LED_DIAMETER_MM); a board without them gets the 0.56" digits and 3 mm LEDs.
+PX_PER_MM = 5
+DEFAULT_DIGIT_MM = 14
+DEFAULT_LED_MM = 3
 MARGIN = 20
 GAP = 40
 _AUTOREPEAT_MS = 40  # an X key release followed this soon by a press is autorepeat
 _MAX_SLEEP_MS = 100
+
+
+def to_scale(board):
+    """The displays' scale (``SegmentsView``) and the indicator's diameter in pixels for
+    ``board``, both at ``PX_PER_MM``: its ``DIGIT_HEIGHT_MM`` and ``LED_DIAMETER_MM``."""
+    digit_mm = getattr(board, "DIGIT_HEIGHT_MM", DEFAULT_DIGIT_MM)
+    led_mm = getattr(board, "LED_DIAMETER_MM", DEFAULT_LED_MM)
+    return digit_mm * PX_PER_MM / segments_geometry.DIGIT_HEIGHT, led_mm * PX_PER_MM
+
+
+def is_big(board):
+    """True for a board with the 1.2" backpacks (``DISPLAY_KIND``), whose lamps differ."""
+    return getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
 
 
 class ClockWindow:
@@ -60,20 +83,22 @@ class ClockWindow:
         self.canvas = canvas
         self.views = []
         self.leds = []
+        scale, led = to_scale(self.session.board.board)
+        band = max(18, led + 6)  # above the displays: the side's name and its indicator
         x = MARGIN
         for side in ("left", "right"):
-            view = SegmentsView(canvas, x, MARGIN + 18)
+            view = SegmentsView(canvas, x, MARGIN + band, scale, is_big(self.session.board.board))
             canvas.create_text(x, MARGIN + 8, text=side, anchor="w", fill=TEXT)
-            led_x = x + view.width - 10
+            right = x + view.width
             self.leds.append(
                 canvas.create_oval(
-                    led_x - 6, MARGIN + 2, led_x + 6, MARGIN + 14, fill=LED_OFF, outline=""
+                    right - led, MARGIN, right, MARGIN + led, fill=LED_OFF, outline=""
                 )
             )
             self.views.append(view)
             x += view.width + GAP
         width = x - GAP + MARGIN
-        height = MARGIN + 18 + self.views[0].height + 8
+        height = MARGIN + band + self.views[0].height + 8
         centre = width // 2
         self.buzzer = canvas.create_oval(
             centre - 12, MARGIN + 2, centre + 12, MARGIN + 26, fill=BUZZER_OFF, outline=""

@@ -35,3 +35,7 @@ def test_tick_and_press_allocate_nothing_under_micropython():
     # 9 beeps of 60 ms and the flag's 3 x 500 ms of tone, in 20 ms ticks.
     assert figures["buzzer_sounding_ticks_under_heap_lock"] == 9 * 3 + 3 * 25
     assert figures["led_lit_under_heap_lock"] is True
+    # 4/60:30: left's 4th move (its period's last) under heap_lock, 0.06 s each turn:
+    # 60 - 4 * 0.06 + 30 = 89.76 s reads 1.30, with the control-passed point, and
+    # one short tone.
+    assert figures["control_passed_under_heap_lock"] == {"left_display": " 1.30.", "tones": 1}

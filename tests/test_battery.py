@@ -62,7 +62,8 @@ def test_one_reading_a_second_and_the_mean_of_eight():
 
 def test_low_after_enough_low_readings_and_not_before():
     # From 3600 mV the pack falls to 3300 mV: the mean of eight passes below
-    # BATTERY_LOW_MV (3470) once four of them are low: 3600 - 4 * 300 / 8 = 3450.
+    # BATTERY_LOW_MV (3480) once four of them are low: 3600 - 4 * 300 / 8 = 3450
+    # (three give 3600 - 3 * 300 / 8 = 3487.5, still above).
     battery, adc = pico_battery(3600)
     adc.millivolts = 1100
     now = 0

@@ -277,7 +277,7 @@ def test_watchdog_timeout_both_chips_take():
     assert problems_of(broken("pico", WATCHDOG_MS=8388)) == []
 
 
-@pytest.mark.parametrize("name", ["pico", "esp32"])
+@pytest.mark.parametrize("name", ["pico", "esp32", "pico_big"])
 def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     """Each real board's definition builds its hardware (buzzer, battery, LEDs, watchdog
     included) inside MicroPython, from .mpy modules; the boot's heap figure comes out."""
@@ -299,3 +299,15 @@ def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["board"] == name
     assert 0 < figures["heap_after_boot_bytes"] < figures["heap_in_use_after_boot_bytes"]
+    assert figures["heap_after_boot_bytes"] <= 64 * 1024  # every board's budget
+
+
+def test_a_cpu_clock_the_chip_cannot_run_is_caught():
+    assert_caught(broken("pico", CPU_FREQ_HZ=50_000_000), "CPU_FREQ_HZ", "rp2040")
+    assert_caught(broken("esp32", CPU_FREQ_HZ=48_000_000), "CPU_FREQ_HZ", "esp32")
+    assert problems_of(broken("pico", CPU_FREQ_HZ=None)) == []  # optional: left as it is
+
+
+def test_an_unknown_display_kind_or_cell_count_is_caught():
+    assert_caught(broken("pico", DISPLAY_KIND="2.3in"), "DISPLAY_KIND")
+    assert_caught(broken("pico_big", BATTERY_CELLS=0), "BATTERY_CELLS")

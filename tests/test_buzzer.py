@@ -3,7 +3,7 @@
 import pytest
 
 from firmware import engine, timecontrol
-from firmware.sound import FIRST_FLAG, LATER_FLAG, WARNING, Sound
+from firmware.sound import FIRST_FLAG, LATER_FLAG, PASSED, WARNING, Sound
 from firmware.ticks import TICKS_PERIOD, ticks_add
 from hal.buzzer import Buzzer
 from sim import machine as sim_machine
@@ -265,3 +265,44 @@ def test_board_with_sound_off_stays_silent():
         assert booted.app.clock.sides[0].flagged
     finally:
         booted.close()
+
+
+# --- a time control passed ----------------------------------------------------
+
+
+def test_completing_a_period_plays_the_short_tone_for_each_side():
+    # 2/60:30: left (White) completes move 2 at 3 s, right at 4 s; both are announced.
+    clock = started_clock("2/60:30")
+    sound, recorder = Sound(), Recorder()
+    for side, at in ((0, 1000), (1, 2000), (0, 3000), (1, 4000), (0, 5000)):
+        run(sound, clock, Switches(), recorder, at - TICK_MS, at - 1000)
+        recorder.playing = False
+        clock.press(side, at)
+        sound.update(clock, Switches(), at, recorder)
+    assert recorder.played == [(PASSED, 3000), (PASSED, 4000)]
+
+
+def test_no_tone_with_sound_off_or_for_a_correction_while_paused():
+    clock = started_clock("2/60:30")
+    sound, recorder = Sound(), Recorder()
+    sound.update(clock, Switches(sound=False), 0, recorder)
+    clock.press(0, 1000)
+    clock.press(1, 2000)
+    clock.press(0, 3000)  # left completes period 1
+    sound.update(clock, Switches(sound=False), 3000, recorder)
+    assert recorder.played == []
+    clock.pause(3500)
+    clock.set_moves(3)  # right (to move) at 2 moves done: its period follows, no move was made
+    assert clock.sides[1].period == 1
+    sound.update(clock, Switches(), 3520, recorder)
+    assert recorder.played == []
+
+
+def test_a_flag_at_the_same_update_wins_over_the_tone():
+    clock = started_clock("1/5:30")
+    sound, recorder = Sound(), Recorder()
+    run(sound, clock, Switches(), recorder, 6000)  # left's flag at 5 s
+    assert recorder.played == [(FIRST_FLAG, 5000)]
+    clock.press(0, 6020)  # completes period 1 with its flag down: the flag's tones go on
+    sound.update(clock, Switches(), 6020, recorder)
+    assert recorder.played == [(FIRST_FLAG, 5000)]

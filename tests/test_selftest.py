@@ -76,9 +76,9 @@ def test_a_script_outside_the_repository_is_refused(tmp_path):
     assert status == 2 and "outside the repository" in lines[0]
 
 
-def test_both_boards_are_offered():
+def test_every_board_is_offered():
     # pico_w: the Pico W, which plays the scripts offline (no hall file on the flash)
-    assert selftest.board_names() == ["esp32", "pico", "pico_w"]
+    assert selftest.board_names() == ["esp32", "pico", "pico_big", "pico_w"]
 
 
 # --- the commands ----------------------------------------------------------

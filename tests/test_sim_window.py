@@ -253,3 +253,33 @@ def test_make_sim_opens_the_window_and_records_a_session_that_replays(screen, tm
     assert status == 0, replayed + errors
     assert replayed.strip().endswith("end: " + end)
     assert os.path.getsize(record) > 0
+
+
+def test_the_window_draws_each_board_to_scale(screen, monkeypatch):
+    # 5 px a millimetre: 0.56" digits (14 mm) and 1.2" ones (30 mm), 10 mm indicators.
+    monkeypatch.setenv("DISPLAY", screen.display)
+    from sim.window import PX_PER_MM, ClockWindow
+
+    sizes = {}
+    for name in ("sim", "pico_big"):
+        session = LiveSession(header_text("300", name), name, clock=Wall())
+        clock_window = ClockWindow(session, out=io.StringIO())
+        try:
+            canvas = clock_window.canvas
+            x1, y1, x2, y2 = canvas.coords(clock_window.leds[0])
+            sizes[name] = (clock_window.views[0].height, x2 - x1)
+            segments = [item for element, item in clock_window.views[0].items]
+            lamps = [element.name for element, item in clock_window.views[0].items]
+            if name == "pico_big":
+                assert "d1.dp" not in lamps and "left.top" in lamps and "point" in lamps
+            else:
+                assert "d1.dp" in lamps and "left.top" not in lamps
+            assert segments
+        finally:
+            clock_window.quit()
+            session.close()
+    assert sizes["sim"][1] == sizes["pico_big"][1] == 10 * PX_PER_MM
+    padding = 2 * 14
+    assert round((sizes["pico_big"][0] - padding) / (sizes["sim"][0] - padding), 2) == round(
+        30 / 14, 2
+    )

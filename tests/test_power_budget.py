@@ -1,0 +1,101 @@
+"""The low-battery threshold of every board follows from its current budget (FIDE C.02 (g)).
+
+The budget (tools/power_budget.py) reads from the board file what the
+firmware does with the parts; the threshold in the board file, the CPU clock
+the hardware layer sets, the displays' brightness and the tables in
+docs/boards.md must all agree with it, so none can change alone.
+"""
+
+import os
+
+import pytest
+
+import boards
+from sim import machine as sim_machine
+from sim.world import SimBoard, fresh_flash
+from tests.scripting import ROOT
+from tools import power_budget
+
+REAL_BOARDS = sorted(
+    name[:-3]
+    for name in os.listdir(os.path.join(ROOT, "boards"))
+    if name.endswith(".py") and name[:-3] not in ("__init__", "capabilities", "sim")
+)
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_the_board_threshold_is_the_budget_threshold(name):
+    board = boards.load(name)
+    assert board.BATTERY_LOW_MV == power_budget.threshold_mv(board)
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_ten_hours_with_the_margin_are_left_at_the_threshold(name):
+    # Worked the other way round: from the threshold to the hours left.
+    board = boards.load(name)
+    figures = power_budget.derivation(board)
+    margin = 100 + power_budget.MARGIN_PERCENT
+    if board.CHIP == "rp2040":
+        cell_mv = board.BATTERY_LOW_MV + power_budget.PICO_DIODE_MV
+        # The first curve point at or below that voltage holds no more than what is left.
+        assert cell_mv >= figures["cell_mv"]  # rounded up: the mark comes earlier, not later
+        left = power_budget._energy_left_at(figures["percent_x100"], figures["cells"])
+        assert left * 100 >= figures["cell_uw"] * margin * power_budget.HOURS_AFTER_MARK
+        # 11.3 Wh in the whole cell; the mark leaves about half of it.
+        assert 11_000_000 < power_budget._energy_left_uwh(0) < 11_500_000
+    else:
+        usable = power_budget.CELL_MAH * 1000 * power_budget.ESP32_DROPOUT_PERCENT // 100
+        delivered = power_budget.CELL_MAH * 1000 * figures["percent_x100"] // 10_000
+        hours_x100 = (usable - delivered) * 100 * 100 // (figures["rail_ua"] * margin)
+        assert hours_x100 >= 1000
+        assert board.BATTERY_LOW_MV >= figures["cell_mv"]  # rounded up, never down
+
+
+def test_a_bigger_draw_gives_a_higher_threshold():
+    board = boards.load("esp32")
+
+    class Faster:
+        pass
+
+    faster = Faster()
+    faster.__dict__.update({k: getattr(board, k) for k in dir(board) if k.isupper()})
+    faster.CPU_FREQ_HZ = 240_000_000  # 68 mA instead of 31 mA
+    assert power_budget.threshold_mv(faster) > board.BATTERY_LOW_MV
+
+
+def test_a_clock_without_a_figure_is_refused():
+    board = boards.load("pico")
+
+    class Odd:
+        pass
+
+    odd = Odd()
+    odd.__dict__.update({k: getattr(board, k) for k in dir(board) if k.isupper()})
+    odd.CPU_FREQ_HZ = 133_000_000
+    with pytest.raises(ValueError, match="no figure"):
+        power_budget.threshold_mv(odd)
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_the_indicator_current_is_the_board_data(name):
+    board = boards.load(name)
+    rows = {row[0]: row[1] for row in power_budget.loads(board)}
+    expected = board.LED_CURRENT_MA * 1000 + power_budget.INDICATOR_BASE_UA
+    assert rows["running-side indicator"] == expected
+
+
+def test_boot_sets_the_budget_cpu_clock_and_leaves_the_displays_at_full_brightness():
+    board = SimBoard(fresh_flash())
+    board.boot()
+    try:
+        assert sim_machine.freq() == boards.load("pico").CPU_FREQ_HZ == 48_000_000
+        assert [chip.brightness for chip in board.chips] == [15, 15]  # 16/16: the budget's
+    finally:
+        board.app.hardware.stop()
+
+
+def test_docs_carry_the_budget_tables():
+    with open(os.path.join(ROOT, "docs", "boards.md")) as handle:
+        text = handle.read()
+    for name in power_budget.BUDGET_BOARDS:
+        assert power_budget.table(boards.load(name)) in text, name

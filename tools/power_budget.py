@@ -1,0 +1,328 @@
+"""The clock's current budget per part, and the low-battery threshold it gives.
+
+FIDE's clock standard (C.02, clause g) asks for at least 10 hours of
+flawless work after the low-battery indication. This module holds the draw
+of every part (datasheet figures where the datasheet gives one, each with
+its source), reads from a board definition what the firmware does with the
+parts (the CPU clock it sets, the indicator's current, the radio), and
+derives the voltage at which 10 hours, plus a margin for the figures, are
+still left in the cell: the board's ``BATTERY_LOW_MV``.
+``tests/test_power_budget.py`` checks every board's threshold against it,
+and ``docs/boards.md`` carries the tables it prints:
+
+    .venv/bin/python -m tools.power_budget            # the tables, as in docs/boards.md
+
+Host only: never loaded on a board. Currents are in microamps, voltages in
+millivolts, energy in microwatt-hours, all integers, so the figures are the
+same on every machine.
+"""
+
+import boards
+
+HOURS_AFTER_MARK = 10  # FIDE C.02 (g)
+MARGIN_PERCENT = 25  # on top of the budget: the estimates, ageing, a cold hall
+RAIL_MV = 3300  # the displays, the indicators and the chip run at 3.3 V
+
+# One 18650 Li-ion cell of 3000 mAh at about C/20: the share of its charge
+# delivered (percent) against its voltage (mV), from the cells' datasheets
+# (Samsung INR18650-30Q, LG MJ1: 0.2 C discharge curves, read at this rate).
+CELL_MAH = 3000
+CELL_CURVE = (
+    (0, 4150),
+    (10, 4020),
+    (20, 3940),
+    (30, 3870),
+    (40, 3810),
+    (50, 3760),
+    (60, 3710),
+    (70, 3660),
+    (80, 3600),
+    (90, 3500),
+    (95, 3400),
+    (100, 3000),
+)
+
+# The chip at the CPU clock the firmware sets, MicroPython idling between the
+# 20 ms ticks, radio off: (CHIP, CPU_FREQ_HZ): (microamps at 3.3 V, source).
+MCU_UA = {
+    ("esp32", 80_000_000): (
+        31_000,
+        "ESP32 Series datasheet, table 'power consumption by power modes': modem-sleep "
+        "(CPU on, radio off), dual core at 80 MHz, 20-31 mA; the highest figure",
+    ),
+    ("esp32", 160_000_000): (44_000, "the same table at 160 MHz: 27-44 mA"),
+    ("esp32", 240_000_000): (68_000, "the same table at 240 MHz: 30-68 mA"),
+    ("rp2040", 48_000_000): (
+        18_000,
+        "an estimate, for want of a datasheet figure: the RP2040 and Pico datasheets give "
+        "none for MicroPython idling at 48 MHz; the 125 MHz estimate below with the "
+        "clock-bound part scaled to 48 MHz, the flash and regulator kept (measure it)",
+    ),
+    ("rp2040", 125_000_000): (
+        30_000,
+        "an estimate: a Pico idling in MicroPython at 125 MHz, about 20 mA at 5 V into "
+        "VBUS, as the rail's current (measure it)",
+    ),
+}
+
+# One HT16K33 backpack with four digits and a point lit, at the brightness the
+# firmware leaves it (16/16, the driver's default): Adafruit's figure for the
+# 0.56" backpack in typical use at 3.3 V; by DISPLAY_KIND: (microamps, rail mV, source).
+DISPLAY_UA = {
+    "0.56in": (
+        40_000,
+        RAIL_MV,
+        'Adafruit 0.56" 7-segment backpack, typical use at full brightness',
+    ),
+    "1.2in": (
+        60_000,
+        5000,
+        "1.2\" backpack on 5 V (it will not light on 3.3 V): an estimate, the HT16K33's row "
+        'drivers source more at 5 V than the 0.56" figure at 3.3 V (measure it)',
+    ),
+}
+DISPLAYS = 2
+BOOST_PERCENT = 85  # a 5 V boost module (MT3608 or alike) from VSYS at about 150 mA
+
+# The running-side indicator: one LED lit at a time (the running side), its
+# current from the board (LED_CURRENT_MA), plus its transistor's base current:
+# (3.3 V - 0.7 V) / 4.7 kohm.
+INDICATOR_BASE_UA = 553
+
+# The passive piezo through 100 ohm: about 2 mA while it sounds, which is under
+# 1 % of a game (flags, the control-passed tone, the optional last-10-s beeps).
+BUZZER_UA = 2_000
+BUZZER_DUTY_PERCENT = 1
+
+# Parts a board adds: (microamps at 3.3 V, source).
+BOARD_EXTRA_UA = {
+    "esp32": (5_000, "the DevKitC's power LED and its back-fed AMS1117 (estimate)"),
+    "rp2040": (0, "nothing else on the 3.3 V rail"),
+}
+
+# The radio, as the firmware leaves it: RADIO in the board file.
+RADIO_UA = {
+    None: (0, "no radio on the board"),
+    "wifi-bt": (
+        0,
+        "Wi-Fi and Bluetooth never started (a Wi-Fi transmission would take about 240 mA: "
+        "ESP32 datasheet)",
+    ),
+}
+
+# How the cell reaches the 3.3 V rail.
+PICO_BUCK_BOOST_PERCENT = 90  # the Pico's RT6150B at about 100 mA (Pico datasheet)
+PICO_DIODE_MV = 300  # the 1N5817 between the cell and VSYS at about 120 mA
+PICO_CELL_NOMINAL_MV = 3700
+ESP32_DROPOUT_PERCENT = 95  # the AP2112K keeps 3.3 V down to about 3.4 V: 95 % delivered
+
+
+def loads(board):
+    """The budget of ``board``: a list of (part, microamps at 3.3 V, source)."""
+    mcu = MCU_UA.get((board.CHIP, board.CPU_FREQ_HZ))
+    if mcu is None:
+        raise ValueError(
+            "no figure for the %s at %d Hz in tools/power_budget.py MCU_UA"
+            % (board.CHIP, board.CPU_FREQ_HZ)
+        )
+    rows = [
+        ("%s at %d MHz" % (board.CHIP, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])
+    ]
+    kind = getattr(board, "DISPLAY_KIND", "0.56in")
+    display = DISPLAY_UA[kind]
+    rows.append(("%d displays, %s" % (DISPLAYS, kind), DISPLAYS * display[0]) + display[1:])
+    if board.LED_LEFT is not None or board.LED_RIGHT is not None:
+        rows.append(
+            (
+                "running-side indicator",
+                board.LED_CURRENT_MA * 1000 + INDICATOR_BASE_UA,
+                RAIL_MV,
+                "one %d mm LED at %d mA (LED_CURRENT_MA) and its transistor's base"
+                % (board.LED_DIAMETER_MM, board.LED_CURRENT_MA),
+            )
+        )
+    rows.append(
+        (
+            "buzzer",
+            BUZZER_UA * BUZZER_DUTY_PERCENT // 100,
+            RAIL_MV,
+            "%d mA while sounding, under %d %% of the time"
+            % (BUZZER_UA // 1000, BUZZER_DUTY_PERCENT),
+        )
+    )
+    radio = RADIO_UA[getattr(board, "RADIO", None)]
+    rows.append(("radio", radio[0], RAIL_MV, radio[1]))
+    extra = BOARD_EXTRA_UA[board.CHIP]
+    if extra[0]:
+        rows.append(("board", extra[0], RAIL_MV, extra[1]))
+    return rows
+
+
+def rail_ua(board, rail_mv=RAIL_MV):
+    """The whole draw on the rail of ``rail_mv``, in microamps."""
+    return sum(row[1] for row in loads(board) if row[2] == rail_mv)
+
+
+def _with_margin(value):
+    return value * (100 + MARGIN_PERCENT) // 100
+
+
+def _energy_left_uwh(percent, cells=1):
+    """Energy (microwatt-hours) ``cells`` cells in parallel still hold at ``percent`` of
+    their charge delivered."""
+    total = 0
+    for (p0, v0), (p1, v1) in zip(CELL_CURVE, CELL_CURVE[1:], strict=False):
+        if p1 <= percent:
+            continue
+        start = max(p0, percent)
+        v_start = v0 + (v1 - v0) * (start - p0) // (p1 - p0)
+        charge_uah = cells * CELL_MAH * 1000 * (p1 - start) // 100
+        total += charge_uah * (v_start + v1) // 2 // 1000
+    return total
+
+
+def _voltage_at(percent_x100):
+    """The cell's voltage at ``percent_x100`` hundredths of a percent delivered."""
+    for (p0, v0), (p1, v1) in zip(CELL_CURVE, CELL_CURVE[1:], strict=False):
+        if p0 * 100 <= percent_x100 <= p1 * 100:
+            return v0 + (v1 - v0) * (percent_x100 - p0 * 100) // ((p1 - p0) * 100)
+    raise ValueError("outside the curve")
+
+
+def _round_up_10(mv):
+    return -(-mv // 10) * 10
+
+
+def derivation(board):
+    """How ``board``'s threshold follows from its budget: a dict of the figures."""
+    rail = rail_ua(board)
+    five = rail_ua(board, 5000)
+    cells = getattr(board, "BATTERY_CELLS", 1)  # 18650 cells in parallel
+    if board.CHIP == "rp2040":
+        # The buck-boost (and the 5 V boost, for 1.2" displays) turn the cell's energy
+        # into the rails'; the diode takes its drop times the cell's current.
+        rail_uw = rail * RAIL_MV // 1000
+        five_uw = five * 5000 // 1000
+        vsys_uw = rail_uw * 100 // PICO_BUCK_BOOST_PERCENT + five_uw * 100 // BOOST_PERCENT
+        cell_uw = vsys_uw * PICO_CELL_NOMINAL_MV // (PICO_CELL_NOMINAL_MV - PICO_DIODE_MV)
+        need_uwh = _with_margin(cell_uw) * HOURS_AFTER_MARK
+        # The latest point (in hundredths of a percent) that still holds that energy.
+        point = 0
+        while point < 10_000 and _energy_left_at(point + 1, cells) >= need_uwh:
+            point += 1
+        cell_mv = _voltage_at(point)
+        return {
+            "rail_ua": rail,
+            "five_ua": five,
+            "cell_uw": cell_uw,
+            "need_uwh": need_uwh,
+            "percent_x100": point,
+            "cell_mv": cell_mv,
+            "threshold_mv": _round_up_10(cell_mv - PICO_DIODE_MV),
+            "full_hours_x10": _energy_left_uwh(0, cells) * 10 // cell_uw,
+            "cells": cells,
+        }
+    # The linear regulator: the cell's current is the rail's, until the dropout.
+    if five:
+        raise ValueError("a 5 V rail behind the ESP32's linear regulator is not budgeted")
+    need_uah = _with_margin(rail) * HOURS_AFTER_MARK
+    usable_uah = cells * CELL_MAH * 1000 * ESP32_DROPOUT_PERCENT // 100
+    point = (usable_uah - need_uah) * 10_000 // (cells * CELL_MAH * 1000)
+    cell_mv = _voltage_at(point)
+    return {
+        "rail_ua": rail,
+        "need_uah": need_uah,
+        "percent_x100": point,
+        "cell_mv": cell_mv,
+        "threshold_mv": _round_up_10(cell_mv),
+        "full_hours_x10": usable_uah * 10 // rail,
+    }
+
+
+def _energy_left_at(point, cells=1):
+    """Energy left at ``point`` hundredths of a percent delivered (linear within a step)."""
+    whole = point // 100
+    low = _energy_left_uwh(whole, cells)
+    high = _energy_left_uwh(whole + 1, cells) if whole < 100 else low
+    return low - (low - high) * (point % 100) // 100
+
+
+def threshold_mv(board):
+    """The ``BATTERY_LOW_MV`` that ``board``'s budget gives."""
+    return derivation(board)["threshold_mv"]
+
+
+def _volts(millivolts):
+    return "%d.%d" % (millivolts // 1000, millivolts % 1000 // 100)
+
+
+def _ma(microamps):
+    return "%d.%02d mA" % (microamps // 1000, microamps % 1000 // 10)
+
+
+def table(board):
+    """The budget and the derivation of ``board`` as Markdown (docs/boards.md)."""
+    lines = ["| part | draw | source |", "|---|---|---|"]
+    for part, microamps, rail_mv, source in loads(board):
+        lines.append("| %s | %s at %s V | %s |" % (part, _ma(microamps), _volts(rail_mv), source))
+    figures = derivation(board)
+    total = "**%s at 3.3 V**" % _ma(figures["rail_ua"])
+    if figures.get("five_ua"):
+        total += " and **%s at 5 V** (boost %d %%)" % (_ma(figures["five_ua"]), BOOST_PERCENT)
+    lines.append("| **total** | %s | |" % total)
+    lines.append("")
+    point = figures["percent_x100"]
+    if board.CHIP == "rp2040":
+        lines.append(
+            "At the %s (buck-boost %d %%, diode %d mV): %d mW; %d h and %d %% more: %d.%02d Wh "
+            "must be left. It holds that until %d.%02d %% delivered, at %d mV; less the "
+            "diode, VSYS reads **%d mV**. Full, it lasts about %d.%d h."
+            % (
+                "cell" if figures["cells"] == 1 else "%d cells in parallel" % figures["cells"],
+                PICO_BUCK_BOOST_PERCENT,
+                PICO_DIODE_MV,
+                figures["cell_uw"] // 1000,
+                HOURS_AFTER_MARK,
+                MARGIN_PERCENT,
+                figures["need_uwh"] // 1_000_000,
+                figures["need_uwh"] % 1_000_000 // 10_000,
+                point // 100,
+                point % 100,
+                figures["cell_mv"],
+                figures["threshold_mv"],
+                figures["full_hours_x10"] // 10,
+                figures["full_hours_x10"] % 10,
+            )
+        )
+    else:
+        lines.append(
+            "Through the linear regulator the cell gives the rail's current until %d %% "
+            "delivered; %d h and %d %% more: %d mAh must be left, so the mark comes at "
+            "%d.%02d %% delivered, the cell at **%d mV**. A full cell lasts about %d.%d h."
+            % (
+                ESP32_DROPOUT_PERCENT,
+                HOURS_AFTER_MARK,
+                MARGIN_PERCENT,
+                figures["need_uah"] // 1000,
+                point // 100,
+                point % 100,
+                figures["threshold_mv"],
+                figures["full_hours_x10"] // 10,
+                figures["full_hours_x10"] % 10,
+            )
+        )
+    return "\n".join(lines)
+
+
+BUDGET_BOARDS = ("pico", "esp32", "pico_big")
+
+
+def main():
+    for name in BUDGET_BOARDS:
+        print("### %s\n" % name)
+        print(table(boards.load(name)))
+        print()
+
+
+if __name__ == "__main__":
+    main()
