@@ -65,8 +65,8 @@ BATTERY_ADC_FULL_SCALE_MV = 3300
 # The cell below this: 10 h of play left with 25 % to spare, derived by
 # tools/power_budget.py from the draw (docs/boards.md).
 BATTERY_LOW_MV = 3810
-# ... and with a hall file, the radio on: docs/boards.md.
-BATTERY_LOW_HALL_MV = 3910
+# ... and with a hall file, the radio on (the same derivation with the radio's draw).
+BATTERY_LOW_HALL_MV = 3890
 # Wi-Fi: the tournament hall (docs/hall.md), used only with a hall file on the flash.
 NETWORK = True
 # The watchdog resets a board whose main loop stopped for this long.

@@ -98,6 +98,7 @@ BUZZER_DUTY_PERCENT = 1
 BOARD_EXTRA_UA = {
     "esp32": (5_000, "the DevKitC's power LED and its back-fed AMS1117 (estimate)"),
     "rp2040": (0, "nothing else on the 3.3 V rail"),
+    "rp2040w": (0, "nothing else on the 3.3 V rail (the CYW43439 held off while offline)"),
 }
 
 # The radio, as the firmware leaves it: RADIO in the board file.
@@ -117,16 +118,38 @@ PICO_CELL_NOMINAL_MV = 3700
 ESP32_DROPOUT_PERCENT = 95  # the AP2112K keeps 3.3 V down to about 3.4 V: 95 % delivered
 
 
-def loads(board):
-    """The budget of ``board``: a list of (part, microamps at 3.3 V, source)."""
-    mcu = MCU_UA.get((board.CHIP, board.CPU_FREQ_HZ))
+# The radio joined to the tournament hall (a hall file on the flash, docs/hall.md):
+# associated in its power-saving mode, a message of a few hundred bytes on a move
+# and every 30 s, so the average counts, not the transmit peaks; by CHIP.
+RADIO_ON_UA = {
+    "rp2040w": (
+        25_000,
+        "the Pico W's CYW43439 associated in power-saving mode (DTIM), a message every "
+        "few seconds: an estimate from its data sheet (measure it)",
+    ),
+    "esp32": (
+        30_000,
+        "Wi-Fi associated in modem sleep between beacons, a message every few seconds: an "
+        "estimate from the ESP32 datasheet's modem-sleep and receive figures (measure it)",
+    ),
+}
+
+# A chip variant that draws as its family with the radio off.
+MCU_FAMILY = {"rp2040w": "rp2040"}
+
+
+def loads(board, radio_on=False):
+    """The budget of ``board``: a list of (part, microamps at 3.3 V, source); with
+    ``radio_on``, as it draws joined to a hall."""
+    family = MCU_FAMILY.get(board.CHIP, board.CHIP)
+    mcu = MCU_UA.get((family, board.CPU_FREQ_HZ))
     if mcu is None:
         raise ValueError(
             "no figure for the %s at %d Hz in tools/power_budget.py MCU_UA"
             % (board.CHIP, board.CPU_FREQ_HZ)
         )
     rows = [
-        ("%s at %d MHz" % (board.CHIP, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])
+        ("%s at %d MHz" % (family, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])
     ]
     kind = getattr(board, "DISPLAY_KIND", "0.56in")
     display = DISPLAY_UA[kind]
@@ -150,7 +173,10 @@ def loads(board):
             % (BUZZER_UA // 1000, BUZZER_DUTY_PERCENT),
         )
     )
-    radio = RADIO_UA[getattr(board, "RADIO", None)]
+    if radio_on:
+        radio = RADIO_ON_UA[board.CHIP]
+    else:
+        radio = RADIO_UA[getattr(board, "RADIO", None)]
     rows.append(("radio", radio[0], RAIL_MV, radio[1]))
     extra = BOARD_EXTRA_UA[board.CHIP]
     if extra[0]:
@@ -158,9 +184,9 @@ def loads(board):
     return rows
 
 
-def rail_ua(board, rail_mv=RAIL_MV):
+def rail_ua(board, rail_mv=RAIL_MV, radio_on=False):
     """The whole draw on the rail of ``rail_mv``, in microamps."""
-    return sum(row[1] for row in loads(board) if row[2] == rail_mv)
+    return sum(row[1] for row in loads(board, radio_on) if row[2] == rail_mv)
 
 
 def _with_margin(value):
@@ -193,12 +219,12 @@ def _round_up_10(mv):
     return -(-mv // 10) * 10
 
 
-def derivation(board):
+def derivation(board, radio_on=False):
     """How ``board``'s threshold follows from its budget: a dict of the figures."""
-    rail = rail_ua(board)
-    five = rail_ua(board, 5000)
+    rail = rail_ua(board, RAIL_MV, radio_on)
+    five = rail_ua(board, 5000, radio_on)
     cells = getattr(board, "BATTERY_CELLS", 1)  # 18650 cells in parallel
-    if board.CHIP == "rp2040":
+    if board.CHIP.startswith("rp2040"):
         # The buck-boost (and the 5 V boost, for 1.2" displays) turn the cell's energy
         # into the rails'; the diode takes its drop times the cell's current.
         rail_uw = rail * RAIL_MV // 1000
@@ -247,9 +273,10 @@ def _energy_left_at(point, cells=1):
     return low - (low - high) * (point % 100) // 100
 
 
-def threshold_mv(board):
-    """The ``BATTERY_LOW_MV`` that ``board``'s budget gives."""
-    return derivation(board)["threshold_mv"]
+def threshold_mv(board, radio_on=False):
+    """The ``BATTERY_LOW_MV`` that ``board``'s budget gives; with ``radio_on``, its
+    ``BATTERY_LOW_HALL_MV``."""
+    return derivation(board, radio_on)["threshold_mv"]
 
 
 def _volts(millivolts):
@@ -260,19 +287,19 @@ def _ma(microamps):
     return "%d.%02d mA" % (microamps // 1000, microamps % 1000 // 10)
 
 
-def table(board):
+def table(board, radio_on=False):
     """The budget and the derivation of ``board`` as Markdown (docs/boards.md)."""
     lines = ["| part | draw | source |", "|---|---|---|"]
-    for part, microamps, rail_mv, source in loads(board):
+    for part, microamps, rail_mv, source in loads(board, radio_on):
         lines.append("| %s | %s at %s V | %s |" % (part, _ma(microamps), _volts(rail_mv), source))
-    figures = derivation(board)
+    figures = derivation(board, radio_on)
     total = "**%s at 3.3 V**" % _ma(figures["rail_ua"])
     if figures.get("five_ua"):
         total += " and **%s at 5 V** (boost %d %%)" % (_ma(figures["five_ua"]), BOOST_PERCENT)
     lines.append("| **total** | %s | |" % total)
     lines.append("")
     point = figures["percent_x100"]
-    if board.CHIP == "rp2040":
+    if board.CHIP.startswith("rp2040"):
         lines.append(
             "At the %s (buck-boost %d %%, diode %d mV): %d mW; %d h and %d %% more: %d.%02d Wh "
             "must be left. It holds that until %d.%02d %% delivered, at %d mV; less the "
@@ -315,12 +342,18 @@ def table(board):
 
 
 BUDGET_BOARDS = ("pico", "esp32", "pico_big")
+# The boards with a radio, joined to a hall: their BATTERY_LOW_HALL_MV.
+HALL_BOARDS = ("pico_w", "esp32")
 
 
 def main():
     for name in BUDGET_BOARDS:
         print("### %s\n" % name)
         print(table(boards.load(name)))
+        print()
+    for name in HALL_BOARDS:
+        print("### %s, joined to a hall\n" % name)
+        print(table(boards.load(name), radio_on=True))
         print()
 
 
