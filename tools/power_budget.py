@@ -148,9 +148,7 @@ def loads(board, radio_on=False):
             "no figure for the %s at %d Hz in tools/power_budget.py MCU_UA"
             % (board.CHIP, board.CPU_FREQ_HZ)
         )
-    rows = [
-        ("%s at %d MHz" % (family, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])
-    ]
+    rows = [("%s at %d MHz" % (family, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])]
     kind = getattr(board, "DISPLAY_KIND", "0.56in")
     display = DISPLAY_UA[kind]
     rows.append(("%d displays, %s" % (DISPLAYS, kind), DISPLAYS * display[0]) + display[1:])
