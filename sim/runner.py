@@ -139,6 +139,8 @@ class Game:
                 board.press("play")
         elif action == "resume":
             if clock.state == engine.PAUSED:
+                if board.app.arbiter.screen not in (arbiter.IDLE, arbiter.MESSAGE):
+                    self.arbiter_sequence_keys([("play", PRESS_MS)])  # leave the screen first
                 board.press("play")
         elif action == "key":
             board.press(arguments[0])
@@ -171,7 +173,10 @@ class Game:
         The keys are pressed at 0.4 s a press, a long press held 2.1 s; the time
         this takes is left out of script time (the clock is paused meanwhile).
         """
-        keys = arbiter_keys(self.board.app, action, arguments)
+        self.arbiter_sequence_keys(arbiter_keys(self.board.app, action, arguments))
+
+    def arbiter_sequence_keys(self, keys):
+        """Press ``keys`` as ``arbiter_sequence`` does, out of script time."""
         board = self.board
         start = vclock.now_ms()
         for name, hold_ms in keys:
