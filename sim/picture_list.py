@@ -221,7 +221,7 @@ at 873    key plus
 at 874    expect claim=postponed-left display="rEJ |Po5t"
 """,
         ),
-        "plus: reject (rEJ), the final \"not upheld\": the opponent's two minutes, unless "
+        'plus: reject (rEJ), the final "not upheld": the opponent\'s two minutes, unless '
         "the postponement gave them.",
     ),
     (
