@@ -198,7 +198,9 @@ class Arbiter:
             if low:
                 self.refuse("bad-time", now)
                 return
-        clock.set_moves(self.moves)
+        if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves
+            self._show(IDLE)
+            return
         claims.log.append((now, "moves", self.moves))
         for index in (0, 1):
             if offers[index]:
