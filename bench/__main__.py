@@ -80,34 +80,79 @@ def charge_error(moves=10_000, seed=2026):
 
 
 def arbiter_tasks():
-    """Key presses and seconds (a press every 0.4 s, long presses 2.1 s) per procedure."""
+    """Key presses and seconds (a press every 0.4 s, long presses 2.1 s) per procedure.
+
+    Each task sets its game up with ``setup`` (not counted), then counts the
+    presses and seconds of ``steps``, and checks the result on the clock.
+    """
     from sim.runner import arbiter_keys
 
+    claim = ("claim", [])
+    fide = "40/5400+30:1800+30"
     tasks = [
-        ("G.4 granted", "g4-increment", [("claim", []), ("decide", ["grant"])]),
-        ("G.5 rejected", "g5", [("claim", []), ("decide", ["reject"])]),
-        ("+2:00 penalty", "g5", [("add", ["right", 120_000])]),
-        ("move counter 38 -> 40", "g5", [("setmoves", [38]), ("setmoves", [40])]),
+        # name, control, quickplay, setup, steps, {field: wanted}
+        ("G.4 granted", "900", "g4-increment", [], [claim, ("decide", ["grant"])], {}),
+        ("G.5 rejected", "900", "g5", [], [claim, ("decide", ["reject"])], {"right": 1_020_000}),
+        ("G.5 postponed", "900", "g5", [], [claim, ("decide", ["postpone"])], {}),
+        (
+            "the final ruling after a postponement",
+            "900",
+            "g5",
+            [claim, ("decide", ["postpone"])],
+            [("decide", ["draw"])],
+            {"result": "draw"},
+        ),
+        (
+            "closing a claim (postponed earlier)",
+            "900",
+            "g5",
+            [claim, ("decide", ["postpone"])],
+            [("decide", ["close"])],
+            {"claim": "none", "result": "none"},
+        ),
+        ("+2:00 penalty", "900", "g5", [], [("add", ["right", 120_000])], {"right": 1_020_000}),
+        ("-1:00 correction", "900", "g5", [], [("add", ["right", -60_000])], {"right": 840_000}),
+        (
+            "move counter 38 -> 40",
+            "900",
+            "g5",
+            [("setmoves", [38])],
+            [("setmoves", [40])],
+            {"moves": "40"},
+        ),
+        (
+            "move counter 38 -> 40 in %s, with the period's time" % fide,
+            fide,
+            "off",
+            [("setmoves", [38])],
+            [("setmoves", [40, "time"])],
+            {"moves": "40", "left_stage": "2", "right_stage": "2"},
+        ),
     ]
     figures = {}
-    for name, quickplay, steps in tasks:
-        game = Game(parse("control 900\nquickplay %s\nat 0 show\n" % quickplay))
+    for name, control, quickplay, setup, steps, wanted in tasks:
+        game = Game(parse("control %s\nquickplay %s\nat 0 show\n" % (control, quickplay)))
         game.run_to(0)
         game.act("press", ["right"])
-        game.run_to(800_000)  # left shows 1:40
+        game.run_to(800_000)  # 900: left shows 1:40
         game.act("pause", [])
         game.run_to(801_000)
-        presses = 0
-        seconds = 0
-        for number, (action, arguments) in enumerate(steps):
-            before = game.offset_ms
-            keys = arbiter_keys(game.board.app, action, arguments)
+        for action, arguments in setup:
             game.act(action, arguments)
-            if number == len(steps) - 1 or name.startswith("G."):
-                presses += len(keys)
-                seconds += game.offset_ms - before
+        before_values = dict(game.values())
+        presses = 0
+        before = game.offset_ms
+        for action, arguments in steps:
+            presses += len(arbiter_keys(game.board.app, action, arguments))
+            game.act(action, arguments)
+        seconds = game.offset_ms - before
         values = dict(game.values())
         game.close()
+        for field, value in wanted.items():
+            assert values[field] == value, (name, field, values)
+        if name.endswith("with the period's time"):
+            for side in ("left", "right"):  # the period's 30:00 came with it
+                assert values[side] - before_values[side] == 1_800_000, (name, values)
         figures[name] = {"presses": presses, "seconds": seconds / 1000, "state": values["state"]}
     return figures
 

@@ -28,11 +28,17 @@ class App:
     """The clock as a board runs it: engine, claims, keys and displays."""
 
     def __init__(
-        self, hardware, left_control, right_control=None, quickplay="off", edition="appendix-g"
+        self,
+        hardware,
+        left_control,
+        right_control=None,
+        quickplay="off",
+        edition="appendix-g",
+        penalty_ms=claims_module.PENALTY_DEFAULT_MS,
     ):
         self.hardware = hardware
         self.clock = engine.Clock(left_control, right_control)
-        self.claims = claims_module.Claims(self.clock, quickplay, edition)
+        self.claims = claims_module.Claims(self.clock, quickplay, edition, penalty_ms)
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
@@ -48,7 +54,9 @@ class App:
         left, right = settings.controls()
         log = self.claims.log
         self.clock = engine.Clock(left, right)
-        self.claims = claims_module.Claims(self.clock, settings.quickplay, settings.edition)
+        self.claims = claims_module.Claims(
+            self.clock, settings.quickplay, settings.edition, settings.penalty_ms
+        )
         self.claims.log = log  # the event log goes on across games
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.settings = settings

@@ -4,19 +4,23 @@ Every procedure starts with a long press (2 s), so a key touched by accident
 during a game never changes a time or a setting (keys other than play/pause
 do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
 
-- hold ``plus``: open a quickplay-finish claim for the player to move (or
-  come back to the open one). ``plus``/``minus`` choose the outcome, ``set``
-  confirms, ``play`` leaves without a ruling. With a claim postponed, hold
-  ``plus`` says ``PoSt``; ``set`` then opens the later ruling on it.
+- hold ``plus``: open a quickplay-finish claim for the player to move, or,
+  with a claim open or postponed, come back to the ruling on it (also after
+  play went on, or a flag fell). ``plus``/``minus`` choose the outcome
+  (``CLoS`` closes the claim with no award), ``set`` confirms, ``play``
+  leaves without a ruling. Holding ``plus`` again on that screen opens the
+  claim of the player to move, when it is the other player's turn: the
+  earlier claim is closed without an award.
 - hold ``set``: correct a time. A lever chooses the side; ``plus``/``minus``
   change the amount by the unit shown; ``set`` changes the unit (1 min,
   1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it. Holding ``plus`` there
-  gives the chosen side the standard bonus at once: +2:00 in a standard
-  game, +1:00 in rapid and blitz.
+  gives the chosen side the event's penalty amount for the game's class
+  at once (by default +2:00 in a standard game, +1:00 in rapid and blitz).
 - a lever moved while the clock is paused changes nothing; the display says
   ``LEvr`` (left) or ``rLEv`` (right) for 3 s and the event log keeps it.
 - hold ``minus``: correct the move counter. ``plus``/``minus`` change it,
-  ``play`` applies it.
+  ``play`` applies it; ``set`` applies it with the base time of every period
+  the correction crosses (``n  t`` on the left says there is one to give).
 - hold ``set`` twice (the second hold on the time screen): ``nEU GAnE``;
   ``set`` confirms a new game with the settings in force, any other key
   keeps the game (docs/menus.md).
@@ -48,6 +52,7 @@ OUTCOME_TEXT = {
     "postpone": "PoSt",
     "postpone+2": "Po 2",
     "reject": "rEJ",
+    "close": "CLoS",
 }
 REFUSAL_TEXT = {
     "quickplay-off": "oFF",
@@ -64,7 +69,6 @@ REFUSAL_TEXT = {
     "time-2min": "t 2",
     "bad-time": "tInE",
     "bad-outcome": "oUt",
-    "claim-lapsed": "LAPS",
     "no-claim": "no",
     "lever-left": "LEvr",
     "lever-right": "rLEv",
@@ -108,23 +112,20 @@ class Arbiter:
         if self.screen == ADJUST and key == KEY_PLUS:
             self._bonus(now)
             return
+        if self.screen == RULING and key == KEY_PLUS:
+            self._open_claim(now)  # the other player claims in turn
+            return
         if self.screen == ADJUST and key == KEY_SET:
             self._show(NEW_GAME)  # hold set twice: the new-game question
             return
         if self.clock.state != engine.PAUSED or self.screen != IDLE:
             return
         if key == KEY_PLUS:
-            claims = self.claims
-            if claims.state == "open":
+            if self.claims.pending():
                 self.choice = 0  # back to the ruling on the claim already made
                 self._show(RULING)
                 return
-            refused = claims.open(now)
-            if refused is not None:
-                self.refuse(refused, now)
-            elif claims.state == "open":
-                self.choice = 0
-                self._show(RULING)
+            self._open_claim(now)
         elif key == KEY_SET:
             self.side = engine.NOBODY
             self.unit = 0
@@ -164,13 +165,47 @@ class Arbiter:
                 self.moves += 1
             elif key == KEY_MINUS and self.moves > 0:
                 self.moves -= 1
-            elif key == KEY_PLAY:
-                self.clock.set_moves(self.moves)
-                self.claims.log.append((now, "moves", self.moves))
-                self._show(IDLE)
+            elif key == KEY_PLAY or key == KEY_SET:
+                self._set_moves(key == KEY_SET, now)
                 return True
         self.changed = True
         return True
+
+    def _open_claim(self, now):
+        refused = self.claims.open(now)
+        if refused is not None:
+            self.refuse(refused, now)
+        elif self.claims.state == "open":
+            self.choice = 0
+            self._show(RULING)
+        else:
+            self._show(IDLE)  # granted at once (2015, 10.4)
+
+    def _offers(self):
+        """The time each side is offered by the move-counter correction shown."""
+        clock = self.clock
+        return clock.period_time_offer(0, self.moves), clock.period_time_offer(1, self.moves)
+
+    def _set_moves(self, with_time, now):
+        """Apply the corrected move counter; ``with_time``: also the offered period times."""
+        clock = self.clock
+        claims = self.claims
+        offers = self._offers() if with_time else (0, 0)
+        for index in (0, 1):
+            side = clock.sides[index]
+            fallen = side.flagged and not side.can_flag
+            low = offers[index] < 0 and (fallen or clock.shown_ms(index, now) + offers[index] < 0)
+            if low:
+                self.refuse("bad-time", now)
+                return
+        if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves
+            self._show(IDLE)
+            return
+        claims.log.append((now, "moves", self.moves))
+        for index in (0, 1):
+            if offers[index]:
+                claims.add_time(index, offers[index], now)
+        self._show(IDLE)
 
     def _ruling_key(self, key, now):
         claims = self.claims
@@ -208,13 +243,12 @@ class Arbiter:
                 self._show(IDLE)
 
     def _bonus(self, now):
-        """The quick penalty or bonus (7.5, 12.9): +2:00 in standard, +1:00 in rapid
-        and blitz, to the side chosen with its lever, in one long press of plus."""
+        """The quick penalty or bonus (7.5, 12.9), to the side chosen with its lever, in
+        one long press of plus: the event's amount for the class of the game's own
+        control (by default +2:00 in standard, +1:00 in rapid and blitz)."""
         if self.side == engine.NOBODY:
             return
-        control = self.clock.sides[self.side].control
-        amount = 120_000 if claims_module.classify(control) == "standard" else 60_000
-        refused = self.claims.add_time(self.side, amount, now)
+        refused = self.claims.add_time(self.side, self.claims.penalty(self.side), now)
         if refused is not None:
             self.refuse(refused, now)
         else:
@@ -242,7 +276,7 @@ class Arbiter:
             if index == claims.claimant:
                 frames.render_text(frame, OUTCOME_TEXT[offered[self.choice]])
             else:
-                frames.render_text(frame, "CLA")
+                frames.render_text(frame, "CLA" if claims.state == "open" else "PoSt")
         elif screen == ADJUST:
             amount = self.amount_ms
             fine = self.unit >= _FIRST_FINE_UNIT  # below a second: S.mmm, sign on the left
@@ -260,6 +294,7 @@ class Arbiter:
             frames.render_text(frame, "nEU" if index == 0 else "GAnE")
         elif screen == MOVES:
             if index == 0:
-                frames.render_text(frame, "n")
+                offers = self._offers()
+                frames.render_text(frame, "n  t" if offers[0] or offers[1] else "n")
             else:
                 frames.render_number(frame, self.moves)

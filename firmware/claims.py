@@ -6,31 +6,41 @@ or G.5) and which edition of the rules. What each path carries out:
 - ``open``, every setting: only the player to move, the clock stopped to call
   the arbiter (6.12), under two minutes shown, before his flag has fallen
   (G.4, G.5, G.6a; 2015 10.4, 10.5; older 10.2, 11); only standard or rapid
-  without increment or delay, never blitz (G.3, 2015 10.3); only in the
-  claimant's last period, the quickplay finish itself (G.1, 10.1).
+  without increment or delay, never blitz (G.3, 2015 10.3; the class by the
+  edition's own definition, ``classify``); only in the claimant's last
+  period, the quickplay finish itself (G.1, 10.1).
 - ``g4-increment``/``g4-delay``, appendix-g (G.4): the claim is also a draw
   offer; ``decide`` ``draw``, ``grant`` (opponent +2:00, both sides to the
-  5-second mode) or ``refuse``. 2015 edition (10.4): no offer, no ruling, the
-  claim alone is granted. The older edition has no 5-second mode: G.4 under
-  it is a setting error.
+  5-second mode, every period kept) or ``refuse``. 2015 edition (10.4): no
+  offer, no ruling, the claim alone is granted. The older edition has no
+  5-second mode: G.4 under it is a setting error.
 - ``g5`` (G.5; 2015 10.5; older 10.2, its ruling final by 10.2.4): ``draw``
   (a), ``postpone``/``postpone+2`` (b), ``reject`` (c, opponent +2:00). A
   postponed claim is ruled on later, also after a flag (b): ``draw``, or
-  ``reject`` (+2:00 unless the opponent's flag has fallen: it stays at zero).
+  ``reject``, which gives the two minutes only if the postponement did not:
+  two minutes once per claim (``awarded``).
 - ``g6`` (G.6; older 11; the 2015 text has no rule for an event without an
   arbiter, so G.6 serves it too): the claim ends the game, both clocks
   freeze and ``record`` keeps what the designated arbiter needs.
+
+The claim's life cycle (docs/arbiter.md has it as a table): ``none`` ->
+``open`` (a claim in time) -> ``postponed`` (G.5 b) or ``none`` (any other
+ruling, or ``close``: no award). An open or postponed claim waits for the
+arbiter while play goes on (play going on is a postponement in effect) and
+can be ruled on or closed at any later pause, also after a flag. When the
+other player, to move with under two minutes, claims in turn, the earlier
+claim is closed without an award (logged) and his opens.
 
 Choices where the texts leave the clock open: the G.3 conditions are checked
 on both sides' controls (they are conditions on the game); hourglass and
 byo-yomi are refused (their time grows or renews each move: neither "two
 minutes left" nor a 5-second mode means anything there); a claim is refused
 once the opponent's flag has fallen (the flag decides; no time can be added
-to it); a new claim while one is postponed is refused, the first awaits its
-ruling; after ``refuse`` or ``reject`` the player may claim again. A grant
-leaves the opponent's time as it is plus 2:00: his first +5 s comes with his
-next move. After a ruling that does not end the game the clock stays paused
-with the claimant to move; the arbiter resumes it (6.11).
+to it); a grant after a flag is refused; after ``refuse`` or ``reject`` the
+player may claim again. A grant leaves the opponent's time as it is plus
+2:00: his first +5 s comes with his next move. After a ruling that does not
+end the game the clock stays paused with the claimant to move; the arbiter
+resumes it (6.11).
 """
 
 from micropython import const
@@ -41,17 +51,20 @@ from firmware import timecontrol as tc
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDE_NAMES = ("left", "right")
+CLASSES = ("standard", "rapid", "blitz")
+PENALTY_DEFAULT_MS = (120_000, 60_000, 60_000)  # 7.5.5, A.4, B under the current Laws
 
 _CLAIM_BELOW_MS = const(120_000)  # "less than two minutes"
 _EXTRA_MS = const(120_000)  # the opponent's two extra minutes
 _MODE_MS = const(5_000)  # the 5-second mode
-_GAME_MOVES = const(60)  # Article 15.1: base + 60 x increment
-_RAPID_FROM_MS = const(900_000)
+_GAME_MOVES = const(60)  # A.1, B.1, Article 15.1: base + 60 x increment
+_BLITZ_UP_TO_MS = const(600_000)  # appendix-g (A.1, B.1): blitz is 10 min or less
+_RAPID_FROM_MS = const(900_000)  # 2015 and older (Article 15.1): rapid from 15 min
 _STANDARD_FROM_MS = const(3_600_000)
 
-_G4_OUTCOMES = ("draw", "grant", "refuse")
-_G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject")
-_FINAL_OUTCOMES = ("draw", "reject")  # the later ruling on a postponed claim
+_G4_OUTCOMES = ("draw", "grant", "refuse", "close")
+_G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject", "close")
+_FINAL_OUTCOMES = ("draw", "reject", "close")  # the later ruling on a postponed claim
 
 
 def outcomes(quickplay, postponed):
@@ -77,7 +90,7 @@ def check_setting(quickplay, edition):
 
 
 def game_ms(control):
-    """The time one side is given for its first 60 moves (Article 15.1).
+    """The time one side is given for its first 60 moves (A.1, B.1, Article 15.1).
 
     One period: its time + 60 x its Fischer increment. Several periods: the
     times of those that begin within the first 60 moves, plus the Fischer
@@ -109,45 +122,46 @@ def game_ms(control):
     return total
 
 
-def classify(control):
-    """Article 15.1 on ``game_ms(control)`` (multi-period rule there): ``"blitz"``
-    under 15 min, ``"rapid"`` from 15 to under 60, ``"standard"`` from 60."""
+def classify(control, edition):
+    """The game's class by the edition's own definition, on ``game_ms(control)``:
+    ``appendix-g`` (A.1, B.1) ``"blitz"`` up to 10 min, ``"rapid"`` over 10 and
+    under 60; ``2015`` and ``older`` (Article 15.1) ``"blitz"`` under 15 min,
+    ``"rapid"`` from 15 to under 60; ``"standard"`` from 60 in every edition."""
     total = game_ms(control)
-    if total < _RAPID_FROM_MS:
-        return "blitz"
-    if total < _STANDARD_FROM_MS:
-        return "rapid"
-    return "standard"
-
-
-def five_second_mode(increment):
-    """The control a G.4 grant puts both sides on: +5 s a move, or a 5 s delay."""
-    if increment:
-        return tc.TimeControl("0+5", tc.STAGES, ((0, 0, tc.FISCHER, _MODE_MS),))
-    return tc.TimeControl("0d5", tc.STAGES, ((0, 0, tc.DELAY, _MODE_MS),))
+    if total >= _STANDARD_FROM_MS:
+        return "standard"
+    if edition == "appendix-g":
+        return "blitz" if total <= _BLITZ_UP_TO_MS else "rapid"
+    return "blitz" if total < _RAPID_FROM_MS else "rapid"
 
 
 class Claims:
     """The claim on one clock. ``state``: ``"none"``, ``"open"``, ``"postponed"``,
-    ``"recorded"``; ``claimant``: its side or ``engine.NOBODY``; ``result``:
+    ``"recorded"``; ``claimant``: its side or ``engine.NOBODY``; ``awarded``:
+    the claim's two minutes were given (at ``postpone+2``); ``result``:
     ``"none"`` or ``"draw"``; ``record``: the G.6 record; ``log``: ``(now,
-    what, detail)`` tuples. Methods return None, or a refusal code and
-    change nothing."""
+    what, detail)`` tuples; ``penalty_ms``: the quick penalty per class, in the
+    order of ``CLASSES``. Methods return None, or a refusal code and change
+    nothing."""
 
-    def __init__(self, clock, quickplay, edition):
+    def __init__(self, clock, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
         check_setting(quickplay, edition)
         self.clock = clock
         self.quickplay = quickplay
         self.edition = edition
+        self.penalty_ms = penalty_ms
         self.log = []
         self.new_game()
 
     def new_game(self):
         """Forget the claim and the result, as ``clock.new_game()`` does the times."""
-        self.state = "none"
-        self.claimant = engine.NOBODY
+        self._close()
         self.result = "none"
         self.record = None
+
+    def pending(self):
+        """True while a claim waits for the arbiter's ruling (open or postponed)."""
+        return self.state == "open" or self.state == "postponed"
 
     def field(self):
         """The state line's claim field: ``none``, ``open-left``, ``postponed-right``…"""
@@ -155,28 +169,37 @@ class Claims:
             return "none"
         return "%s-%s" % (self.state, SIDE_NAMES[self.claimant])
 
+    def game_class(self, index):
+        """The class of side ``index``'s own control (the event's, never a G.4 mode)."""
+        return classify(self.clock.sides[index].control, self.edition)
+
+    def penalty(self, index):
+        """The quick penalty's time for side ``index``: the event's amount for the class."""
+        return self.penalty_ms[CLASSES.index(self.game_class(index))]
+
     def refusal(self, now):
-        """Why a claim cannot be opened at ``now`` (a refusal code), or None."""
+        """Why the player to move cannot claim at ``now`` (a refusal code), or None.
+
+        A pending claim of the other player does not stop him: opening his
+        claim closes that one (``open``)."""
         if self.quickplay == "off":
             return "quickplay-off"
-        if self.state == "open":
-            return "claim-open"
-        if self.state == "postponed":
-            return "claim-postponed"
         clock = self.clock
-        if self.state != "none" or self.result != "none" or not clock.in_turn():
+        if self.state == "recorded" or self.result != "none" or not clock.in_turn():
             return "no-game"
         if clock.state != engine.PAUSED:
             return "not-paused"
+        mover = clock.mover
+        if self.pending() and self.claimant == mover:
+            return "claim-open" if self.state == "open" else "claim-postponed"
         for side in clock.sides:
             control = side.control
             if control.kind != tc.STAGES:
                 return "special-control"
-            if control.has_bonus():
+            if control.has_bonus() or side.added_mode != tc.NONE:
                 return "has-bonus"
-            if classify(control) == "blitz":
+            if classify(control, self.edition) == "blitz":
                 return "blitz"
-        mover = clock.mover
         side = clock.sides[mover]
         if side.flagged:
             return "flag-fallen"
@@ -189,10 +212,14 @@ class Claims:
         return None
 
     def open(self, now):
-        """The arbiter opens a claim for the player to move (clock paused)."""
+        """The arbiter opens a claim for the player to move (clock paused); a
+        pending claim of the other player is closed first, without an award."""
         refused = self.refusal(now)
         if refused is not None:
             return refused
+        if self.pending():
+            self._note(now, "close", SIDE_NAMES[self.claimant])
+        self._close()
         self.state = "open"
         self.claimant = self.clock.mover
         self._note(now, "claim", SIDE_NAMES[self.claimant])
@@ -205,23 +232,20 @@ class Claims:
         return None
 
     def decide(self, outcome, now):
-        """The arbiter's ruling on the open (or postponed) claim."""
+        """The arbiter's ruling on the open (or postponed) claim, at any pause."""
         if self.quickplay == "off":
             return "quickplay-off"
         if self.quickplay == "g6":
             return "no-arbiter"
-        if self.state != "open" and self.state != "postponed":
+        if not self.pending():
             return "no-claim"
-        valid = outcomes(self.quickplay, self.state == "postponed")
-        if outcome not in valid:
+        if outcome not in outcomes(self.quickplay, self.state == "postponed"):
             return "bad-outcome"
         clock = self.clock
         if clock.state != engine.PAUSED:
             return "not-paused"
-        if self.state == "open" and (
-            clock.mover != self.claimant or clock.sides[self.claimant].flagged
-        ):
-            return "claim-lapsed"  # play went on with the claim open: see ``withdraw``
+        if outcome == "grant" and (clock.sides[0].flagged or clock.sides[1].flagged):
+            return "flag-fallen"  # the flag decides: no 5-second mode after it
         self._note(now, outcome, SIDE_NAMES[self.claimant])
         if outcome == "draw":
             self._settle(now)
@@ -229,21 +253,15 @@ class Claims:
             self.result = "draw"
         elif outcome == "grant":
             self._grant(now)
-        elif outcome == "reject" or outcome == "postpone+2":
-            # refused only when the opponent's flag has fallen (a postponed claim)
-            self.add_time(1 - self.claimant, _EXTRA_MS, now)
+        elif outcome == "postpone+2" or (outcome == "reject" and not self.awarded):
+            opponent = clock.sides[1 - self.claimant]
+            if not opponent.flagged or opponent.can_flag:  # a fallen flag stays at zero
+                self.add_time(1 - self.claimant, _EXTRA_MS, now)
+                self.awarded = True
         if outcome == "postpone" or outcome == "postpone+2":
             self.state = "postponed"
         else:
             self._close()
-        return None
-
-    def withdraw(self, now):
-        """Drop the open claim without a ruling (play went on before the ruling)."""
-        if self.state != "open":
-            return "no-claim"
-        self._note(now, "withdraw", SIDE_NAMES[self.claimant])
-        self._close()
         return None
 
     def add_time(self, index, delta_ms, now=None):
@@ -251,23 +269,34 @@ class Claims:
 
         What ``clock.shown_ms(index, now)`` returns moves by exactly
         ``delta_ms``: for the side to move, ``remaining_ms`` is the time at the
-        start of the turn and the turn's use is taken off it when shown. With
-        ``now`` the change goes into the log. Refused for byo-yomi (the time
-        shown there is a period's, not the main time), for a side whose flag
-        has fallen and whose time stays at zero, and below zero.
+        start of the turn and the turn's use is taken off it when shown. A side
+        left at exactly zero has a fallen flag; time given to a side whose flag
+        has fallen clears its flag (the log keeps that it fell). With ``now``
+        the change goes into the log. Refused for byo-yomi (the time shown
+        there is a period's, not the main time), and below zero.
         """
         clock = self.clock
         side = clock.sides[index]
         if side.control.kind == tc.JAPANESE or side.control.kind == tc.CANADIAN:
             return "special-control"
-        if side.flagged and not side.can_flag:
-            return "flag-fallen"
         at = clock.turn_start if now is None else now  # while still, any instant will do
-        if clock.shown_ms(index, at) + delta_ms < 0:
+        fallen = side.flagged and not side.can_flag
+        shown = 0 if fallen else clock.shown_ms(index, at)
+        if shown + delta_ms < 0 or fallen and delta_ms < 0:
             return "bad-time"
+        if fallen:
+            clock.flag_at_zero(index)  # the turn's use is spent: the side stands at zero
+            if delta_ms > 0:
+                clock.clear_flag(index)
+                if now is not None:
+                    self._note(now, "flag-cleared", SIDE_NAMES[index])
         side.remaining_ms += delta_ms
         if now is not None:
             self._note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
+        if shown + delta_ms == 0 and not fallen:
+            clock.flag_at_zero(index)
+            if now is not None:
+                self._note(now, "flag", SIDE_NAMES[index])
         return None
 
     # --- the effects ------------------------------------------------------
@@ -278,6 +307,7 @@ class Claims:
     def _close(self):
         self.state = "none"
         self.claimant = engine.NOBODY
+        self.awarded = False
 
     def _settle(self, now):
         """Make the mover's shown time its settled time, the turn used up."""
@@ -286,20 +316,11 @@ class Claims:
         clock.turn_used = 0
 
     def _grant(self, now):
-        """G.4 / 10.4: opponent +2:00, both sides to the 5-second mode."""
-        clock = self.clock
-        claimant = self.claimant
-        self.add_time(1 - claimant, _EXTRA_MS, now)
+        """G.4 / 10.4: opponent +2:00, both sides to the 5-second mode, periods kept."""
+        self.add_time(1 - self.claimant, _EXTRA_MS, now)
         increment = self.quickplay == "g4-increment"
-        shown = clock.shown_ms(claimant, now)
-        for side in clock.sides:
-            side.control = five_second_mode(increment)
-            side.period = 0
-        # The move in progress starts again in the new mode: +5 s at once with
-        # the increment, a fresh 5 s delay when play resumes with the delay.
-        clock.sides[claimant].remaining_ms = shown + (_MODE_MS if increment else 0)
-        clock.turn_used = 0
-        self._note(now, "mode", clock.sides[0].control.text)
+        self.clock.add_mode(tc.FISCHER if increment else tc.DELAY, _MODE_MS, now)
+        self._note(now, "mode", "0+5" if increment else "0d5")
 
     def _record(self, now):
         """G.6 / older 11: the claim ends the game; keep it for the arbiter."""

@@ -38,6 +38,20 @@ class Side:
         self.byo_left = control.byo_count  # Japanese periods, Canadian moves left in the block
         self.block_ms = control.byo_ms  # Canadian block time left
         self.in_byo = control.kind in (tc.JAPANESE, tc.CANADIAN) and self.remaining_ms == 0
+        self.added_mode = tc.NONE  # a G.4 grant's 5-second mode over every period (NONE: none)
+        self.added_ms = 0
+
+    def period_mode(self):
+        """The mode of the current period: the control's own, or the one a grant added."""
+        if self.added_mode != tc.NONE:
+            return self.added_mode
+        return self.control.periods[self.period][2]
+
+    def period_bonus_ms(self):
+        """The increment or delay of the current period (see ``period_mode``)."""
+        if self.added_mode != tc.NONE:
+            return self.added_ms
+        return self.control.periods[self.period][3]
 
     def settled_ms(self):
         """The time the side shows when its clock is not running."""
@@ -95,11 +109,11 @@ class Clock:
             return 0
         left = side.remaining_ms
         if kind == tc.STAGES:
-            period = control.periods[side.period]
-            if period[2] == tc.DELAY and elapsed > period[3]:
-                left -= elapsed - period[3]
-            elif period[2] != tc.DELAY:
+            delay_ms = side.period_bonus_ms()
+            if side.period_mode() != tc.DELAY:
                 left -= elapsed
+            elif elapsed > delay_ms:
+                left -= elapsed - delay_ms
         elif kind == tc.HOURGLASS:
             left -= elapsed
         elif kind == tc.JAPANESE:
@@ -148,8 +162,7 @@ class Clock:
         side = self.sides[self.mover]
         if side.control.kind != tc.STAGES or side.flagged and not side.can_flag:
             return False
-        period = side.control.periods[side.period]
-        return period[2] == tc.DELAY and self.elapsed(now) < period[3]
+        return side.period_mode() == tc.DELAY and self.elapsed(now) < side.period_bonus_ms()
 
     def moves(self):
         """The move counter: moves completed by White."""
@@ -168,8 +181,7 @@ class Clock:
         kind = control.kind
         left = side.remaining_ms
         if kind == tc.STAGES:
-            period = control.periods[side.period]
-            return left + period[3] if period[2] == tc.DELAY else left
+            return left + side.period_bonus_ms() if side.period_mode() == tc.DELAY else left
         if kind == tc.JAPANESE:
             return left + side.byo_left * control.byo_ms
         if kind == tc.CANADIAN:
@@ -197,7 +209,7 @@ class Clock:
         if self.first_flag == NOBODY:
             self.first_flag = self.mover
         freeze = control.kind == tc.HOURGLASS or (
-            last and control.kind == tc.STAGES and control.last_has_bonus()
+            last and control.kind == tc.STAGES and side.period_mode() != tc.NONE
         )
         if freeze:
             if control.kind == tc.HOURGLASS:
@@ -254,7 +266,8 @@ class Clock:
 
     def _settle_stage(self, side, elapsed):
         control = side.control
-        moves, time_ms, mode, bonus_ms = control.periods[side.period]
+        mode = side.period_mode()
+        bonus_ms = side.period_bonus_ms()
         if side.flagged and not side.can_flag:
             left = 0
         elif mode == tc.DELAY:
@@ -270,9 +283,8 @@ class Clock:
             if side.period < last and side.moves == control.cumulative[side.period]:
                 side.period += 1
                 left += control.periods[side.period][1]
-            period = control.periods[side.period]
-            if period[2] == tc.FISCHER:
-                left += period[3]
+            if side.period_mode() == tc.FISCHER:
+                left += side.period_bonus_ms()
             if side.flagged:
                 side.can_flag = left > 0
         side.remaining_ms = left
@@ -313,6 +325,67 @@ class Clock:
             if side.control.kind == tc.STAGES:
                 side.period = side.control.period_of_move(moves + 1)
         return True
+
+    def period_time_offer(self, index, white_moves):
+        """The time a correction of the move counter to ``white_moves`` offers side
+        ``index``: the base time of every period its next move crosses into (taken
+        back, negative, for periods the correction goes back out of); never an
+        increment. 0 when no boundary is crossed or the control has no periods."""
+        side = self.sides[index]
+        control = side.control
+        if self.white == NOBODY or control.kind != tc.STAGES:
+            return 0
+        moves = white_moves if index == self.white or self.mover == self.white else white_moves - 1
+        wanted = control.period_of_move(moves + 1)
+        offer = 0
+        period = side.period
+        while period < wanted:
+            period += 1
+            offer += control.periods[period][1]
+        while period > wanted:
+            offer -= control.periods[period][1]
+            period -= 1
+        return offer
+
+    def add_mode(self, mode, bonus_ms, now):
+        """A G.4 grant: both sides play every period still to come with ``mode``
+        (``tc.FISCHER`` or ``tc.DELAY``) of ``bonus_ms``; the periods and their
+        times stay. The move in progress starts again in the new mode: with the
+        increment the side to move gets it at once, with the delay a fresh delay
+        runs when play resumes."""
+        mover = self.sides[self.mover]
+        mover.remaining_ms = self.shown_ms(self.mover, now)
+        self.turn_used = 0
+        for side in self.sides:
+            side.added_mode = mode
+            side.added_ms = bonus_ms
+        if mode == tc.FISCHER and not mover.flagged:
+            mover.remaining_ms += bonus_ms
+
+    def flag_at_zero(self, index):
+        """An arbiter's correction left side ``index`` at 0:00.000: its flag has
+        fallen, as when its time runs out (it stays at zero until time is given)."""
+        side = self.sides[index]
+        if index == self.mover:
+            self.turn_used = 0
+        side.remaining_ms = 0
+        side.flagged = True
+        side.can_flag = False
+        control = side.control
+        side.final = control.kind != tc.STAGES or side.period == len(control.periods) - 1
+        if self.first_flag == NOBODY:
+            self.first_flag = index
+
+    def clear_flag(self, index):
+        """An arbiter's correction gave flagged side ``index`` time again: its flag
+        is no longer shown (the event log keeps that it fell)."""
+        side = self.sides[index]
+        side.flagged = False
+        side.can_flag = True
+        side.final = False
+        if self.first_flag == index:
+            other = 1 - index
+            self.first_flag = other if self.sides[other].flagged else NOBODY
 
     def pause(self, now):
         """Stop both clocks; the turn keeps what it used so far."""

@@ -22,7 +22,8 @@ Layout (little-endian): 0 ``CJ``, 2 version, 3 size, 4 sequence (i32),
 the entry (i32), 20 and 34 each side: remaining ms (i32), period, flag bits
 (flagged, can flag, final, in byo-yomi), moves (u16), byo-yomi count (u16),
 Canadian block ms (i32); 48 claim state, claimant+1, result, five-second
-mode (0 none, 1 ``0+5``, 2 ``0d5``); 52 event-log length (u16), G.6 record
+mode (0 none, 1 ``0+5``, 2 ``0d5``; a G.4 grant's, over the header's controls);
+byte 48 has bit 7 set when the claim's two minutes were given; 52 event-log length (u16), G.6 record
 moves (u16); 56 G.6 record left and right ms (i32 each); 64 the Fletcher-16
 checksum of bytes 0-63 (i32).
 """
@@ -30,6 +31,7 @@ checksum of bytes 0-63 (i32).
 from micropython import const
 
 from firmware import engine
+from firmware import timecontrol as tc
 from firmware.ticks import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
@@ -39,7 +41,8 @@ CHECKED = const(64)  # the checksum covers the bytes before it
 SIDE_AT = (20, 34)
 
 CLAIM_STATES = ("none", "open", "postponed", "recorded")
-MODE_TEXTS = ("", "0+5", "0d5")
+AWARDED = const(0x80)  # in the claim state byte: the claim's two minutes were given
+MODE_MS = const(5000)  # the G.4 mode's increment or delay
 
 # The journal's files (hal.journal_store writes them, firmware.journal_read reads them).
 HEADER = "game.json"
@@ -72,7 +75,7 @@ def seal(buf):
     put(buf, CHECKED, checksum(buf, CHECKED), 4)
 
 
-def encode(buf, seq, game, clock, claims, turn_ms, log_count, controls):
+def encode(buf, seq, game, clock, claims, turn_ms, log_count):
     """Fill ``buf`` with the game as it stands, the turn having run ``turn_ms``."""
     buf[0] = 0x43  # C
     buf[1] = 0x4A  # J
@@ -98,15 +101,12 @@ def encode(buf, seq, game, clock, claims, turn_ms, log_count, controls):
         index += 1
     claim_state = claims.state
     buf[48] = CLAIM_STATES.index(claim_state) if claim_state != "none" else 0
+    if claims.awarded:
+        buf[48] |= AWARDED
     buf[49] = claims.claimant + 1
     buf[50] = 1 if claims.result == "draw" else 0
-    control = clock.sides[0].control
-    buf[51] = 0  # the game's own controls (the header's)
-    if control is not controls[0]:
-        if control.text == MODE_TEXTS[1]:
-            buf[51] = 1
-        elif control.text == MODE_TEXTS[2]:
-            buf[51] = 2
+    added = clock.sides[0].added_mode
+    buf[51] = 1 if added == tc.FISCHER else 2 if added == tc.DELAY else 0
     put(buf, 52, log_count, 2)
     record = claims.record
     if record is None:
@@ -135,7 +135,6 @@ class Journal:
         self.last_entry = 0  # the instant of the newest entry (a tick)
         self.writes = 0
         self.failures = 0  # writes the flash refused (the clock goes on regardless)
-        self.controls = (app.clock.sides[0].control, app.clock.sides[1].control)
         self.note = None  # an event to log at the first step (a restored game)
         self.seen = [0] * 8
         self.remember()
@@ -156,7 +155,9 @@ class Journal:
         self.clock_seen = clock
         self.claims_seen = app.claims
         self.claim_state_seen = app.claims.state
-        self.control_seen = clock.sides[0].control
+        self.mode_seen = clock.sides[0].added_mode
+        self.awarded_seen = app.claims.awarded
+        self.claimant_seen = app.claims.claimant
 
     def changed(self):
         app = self.app
@@ -174,7 +175,9 @@ class Journal:
             or seen[6] != clock.sides[0].moves + clock.sides[1].moves
             or seen[7] != clock.first_flag
             or app.claims.state is not self.claim_state_seen
-            or clock.sides[0].control is not self.control_seen
+            or clock.sides[0].added_mode != self.mode_seen
+            or app.claims.awarded != self.awarded_seen
+            or app.claims.claimant != self.claimant_seen
         )
 
     def tick(self, now):
@@ -211,7 +214,7 @@ class Journal:
         turn_ms = clock.elapsed(now) - late if clock.state == engine.RUNNING else clock.turn_used
         self.seq += 1
         count = len(app.claims.log) - self.log_base
-        encode(self.buf, self.seq, self.game, clock, app.claims, turn_ms, count, self.controls)
+        encode(self.buf, self.seq, self.game, clock, app.claims, turn_ms, count)
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
         self.store.write_record(self.buf, self.seq)
@@ -221,7 +224,6 @@ class Journal:
         app = self.app
         self.log_base = len(app.claims.log)
         self.logged = 0
-        self.controls = (app.clock.sides[0].control, app.clock.sides[1].control)
         self.game = self.store.begin_game(app.clock, app.claims, self.game)
 
     def log_events(self):

@@ -8,7 +8,7 @@ good slot, the event log. Used once, at boot, by ``firmware.resume``.
 import json
 
 from firmware import claims as claims_module
-from firmware import documents, engine, journal
+from firmware import documents, engine, journal, timecontrol
 
 
 def get(buf, at, size, signed=False):
@@ -66,11 +66,6 @@ def decode(buf, clock, claims):
     clock.first_flag = buf[15] - 1
     clock.turn_used = get(buf, 16, 4, True)
     clock.turn_start = 0
-    mode = buf[51]
-    if mode:
-        increment = mode == 1
-        for side in clock.sides:
-            side.control = claims_module.five_second_mode(increment)
     for index in (0, 1):
         side = clock.sides[index]
         at = journal.SIDE_AT[index]
@@ -84,7 +79,12 @@ def decode(buf, clock, claims):
         side.moves = get(buf, at + 6, 2)
         side.byo_left = get(buf, at + 8, 2)
         side.block_ms = get(buf, at + 10, 4, True)
-    claims.state = journal.CLAIM_STATES[buf[48]]
+        mode = buf[51]
+        if mode:  # a G.4 grant's 5-second mode over the header's controls
+            side.added_mode = timecontrol.FISCHER if mode == 1 else timecontrol.DELAY
+            side.added_ms = journal.MODE_MS
+    claims.state = journal.CLAIM_STATES[buf[48] & ~journal.AWARDED]
+    claims.awarded = bool(buf[48] & journal.AWARDED)
     claims.claimant = buf[49] - 1
     claims.result = "draw" if buf[50] else "none"
     if claims.state == "recorded":

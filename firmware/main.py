@@ -3,7 +3,7 @@
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
 The modules only boot uses (``firmware.resume``, ``firmware.journal_read``,
-``firmware.documents``: about 4.5 KB of heap as ``.mpy``) are let go once
+``firmware.documents``, and the time-control parser ``firmware.control_parser``) are let go once
 the game is back, for a garbage collection to reclaim; their names stay
 interned, as every loaded module's do.
 """
@@ -27,7 +27,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     hardware = Hardware(board, flash_root)
     settings = settings_module.load(hardware.storage)
     left, right = settings.controls()
-    app = App(hardware, left, right, settings.quickplay, settings.edition)
+    app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.settings = settings
     from firmware import resume
     from hal.journal_store import JournalStore
@@ -42,9 +42,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     return app
 
 
-# Modules boot alone uses: the files read at boot, the journal's reading and the
-# restoring of a game.
-_BOOT_ONLY = ("resume", "journal_read", "documents")
+# Modules boot alone uses: the files read at boot, the journal's reading, the
+# restoring of a game, the parsing of the controls (the menus load it again).
+_BOOT_ONLY = ("resume", "journal_read", "documents", "control_parser")
 
 
 def _let_go(names):

@@ -19,8 +19,9 @@ _MODULES = (
     "firmware.menu_items",
     "firmware.menu_control",
     "firmware.presets",
+    "firmware.control_parser",
 )
-_NAMES = ("menu_screens", "menu_items", "menu_control", "presets")
+_NAMES = ("menu_screens", "menu_items", "menu_control", "presets", "control_parser")
 
 
 class Menu:

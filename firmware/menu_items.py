@@ -24,10 +24,11 @@ ITEMS = (
     "SAvE",  # store the controls in force in a user slot
     "APPG",  # the quickplay-finish setting (Appendix G)
     "Ed",  # the edition of the claim rules
+    "PEn",  # the quick penalty's minutes per class: standard, rapid, blitz
     "bEEP",  # sound on/off
     "L 10",  # warning beeps in the last 10 s
     "tEn",  # tenths below 20 s
-    "CAt",  # the Article 15.1 class of the controls (read only)
+    "CAt",  # the class of the controls by the edition (read only)
     "LoC",  # lock
 )
 # A board with a network (docs/hall.md) has one more: its board number in the hall.
@@ -43,6 +44,9 @@ SWITCHES = {"bEEP": "sound", "L 10": "warn_last10", "tEn": "tenths", "LoC": "loc
 QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.QUICKPLAY
 EDITION_TEXT = ("APPG", "2015", "oLd")  # in the order of claims.EDITIONS
 CLASS_TEXT = {"blitz": "bLIt", "rapid": "rAPd", "standard": "StAn"}
+# The quick penalty's amounts the menu offers, minutes per class (claims.CLASSES):
+# the current Laws (7.5.5, A.4.2, B), rapid as standard (earlier editions), all 2, all 1.
+PENALTY_CHOICES = ((2, 1, 1), (2, 2, 1), (2, 2, 2), (1, 1, 1))
 # The first preset of each group; a long press of plus/minus jumps between them.
 PRESET_GROUPS = (1, 8, 15, 23, 31, 32, 34, 36)
 
@@ -63,12 +67,33 @@ def error_code(message):
     return "Err"
 
 
-def class_text(control_text):
-    """``bLIt``, ``rAPd`` or ``StAn`` (Article 15.1) of a control, ``Err`` if it is none."""
+def class_text(control_text, edition):
+    """``bLIt``, ``rAPd`` or ``StAn`` of a control by the edition's definition
+    (``claims.classify``), ``Err`` if it is none."""
     try:
-        return CLASS_TEXT[claims.classify(timecontrol.parse(control_text))]
+        return CLASS_TEXT[claims.classify(timecontrol.parse(control_text), edition)]
     except (ValueError, TypeError):
         return "Err"
+
+
+def penalty_text(minutes):
+    """`` 211``: the minutes of the standard, rapid and blitz penalty."""
+    return " %d%d%d" % minutes
+
+
+def penalty_choice(settings):
+    """The index of the settings' penalty amounts in ``PENALTY_CHOICES``, or -1."""
+    for index in range(len(PENALTY_CHOICES)):
+        minutes = PENALTY_CHOICES[index]
+        if all(minutes[k] * 60_000 == settings.penalty_ms[k] for k in range(3)):
+            return index
+    return -1
+
+
+def penalty_file(choice):
+    """Choice ``choice`` as the settings file keeps it (``penalty_s``)."""
+    minutes = PENALTY_CHOICES[choice]
+    return {claims.CLASSES[k]: minutes[k] * 60 for k in range(3)}
 
 
 def preset_of(settings):
@@ -115,7 +140,10 @@ def value_text(settings, name):
     if name == "Ed":
         return EDITION_TEXT[claims.EDITIONS.index(settings.edition)]
     if name == "CAt":
-        return class_text(settings.control_left)
+        return class_text(settings.control_left, settings.edition)
+    if name == "PEn":
+        choice = penalty_choice(settings)
+        return penalty_text(PENALTY_CHOICES[choice]) if choice >= 0 else "----"
     if name in SWITCHES:
         return "on" if getattr(settings, SWITCHES[name]) else "oFF"
     return ""
@@ -131,12 +159,14 @@ def choices(name):
         return len(claims.QUICKPLAY), 0
     if name == "Ed":
         return len(claims.EDITIONS), 0
+    if name == "PEn":
+        return len(PENALTY_CHOICES), 0
     if name == BOARD_ITEM:
         return 9999, 1  # the hall's board numbers (firmware.hall_settings.MAX_BOARD)
     return 2, 0
 
 
-def choice_text(name, choice, side, slots):
+def choice_text(name, choice, side, slots, edition="appendix-g"):
     """The text of value ``choice`` of item ``name`` on display ``side`` (0 left)."""
     if name == "PrE":
         return "P%3d" % choice if side == 0 else presets.get(choice)[1]
@@ -144,7 +174,7 @@ def choice_text(name, choice, side, slots):
         if side == 0:
             return ("Ld %d" if name == "LoAd" else "Sv %d") % choice
         slot = slots.get(str(choice))
-        return class_text(slot["control_left"]) if slot is not None else "----"
+        return class_text(slot["control_left"], edition) if slot is not None else "----"
     if side == 0:
         return name
     if name == BOARD_ITEM:
@@ -153,4 +183,6 @@ def choice_text(name, choice, side, slots):
         return QUICKPLAY_TEXT[choice]
     if name == "Ed":
         return EDITION_TEXT[choice]
+    if name == "PEn":
+        return penalty_text(PENALTY_CHOICES[choice])
     return "on" if choice else "oFF"

@@ -167,8 +167,8 @@ class MenuScreens:
             return
         if name == "CAt":
             self.message(
-                items.class_text(settings.control_left),
-                items.class_text(settings.control_right),
+                items.class_text(settings.control_left, settings.edition),
+                items.class_text(settings.control_right, settings.edition),
                 now,
                 TOP,
             )
@@ -181,6 +181,8 @@ class MenuScreens:
             self.choice = claims.QUICKPLAY.index(settings.quickplay)
         elif name == "Ed":
             self.choice = claims.EDITIONS.index(settings.edition)
+        elif name == "PEn":
+            self.choice = max(items.penalty_choice(settings), 0)
         else:
             self.choice = 1 if getattr(settings, items.SWITCHES[name]) else 0
         self._show(CHOOSE)
@@ -219,7 +221,7 @@ class MenuScreens:
             self._commit(
                 {"control_left": left, "control_right": right},
                 now,
-                items.class_text(left),
+                items.class_text(left, self._settings().edition),
                 label,
             )
         elif name == "LoAd":
@@ -227,7 +229,12 @@ class MenuScreens:
             if slot is None:
                 self.message("Ld %d" % choice, "nonE", now, CHOOSE)
                 return
-            self._commit(slot, now, items.class_text(slot["control_left"]), "Ld %d" % choice)
+            self._commit(
+                slot,
+                now,
+                items.class_text(slot["control_left"], self._settings().edition),
+                "Ld %d" % choice,
+            )
         elif name == "SAvE":
             self._save_slot(choice, now)
         elif name == items.BOARD_ITEM:
@@ -236,6 +243,9 @@ class MenuScreens:
             self._commit({"quickplay": claims.QUICKPLAY[choice]}, now, "APPG", "SEt")
         elif name == "Ed":
             self._commit({"edition": claims.EDITIONS[choice]}, now, "Ed", "SEt")
+        elif name == "PEn":
+            text = items.penalty_text(items.PENALTY_CHOICES[choice])
+            self._commit({"penalty_s": items.penalty_file(choice)}, now, "PEn", text)
         else:
             on = choice == 1
             self._commit({items.SWITCHES[name]: on}, now, name, "on" if on else "oFF")
@@ -277,7 +287,7 @@ class MenuScreens:
             changes = {"control_left": settings.control_left, "control_right": text}
         self.builder.done = False
         self.builder.index = 0
-        self._commit(changes, now, items.class_text(text), "SEt", BUILD)
+        self._commit(changes, now, items.class_text(text, settings.edition), "SEt", BUILD)
 
     # --- user slots ------------------------------------------------------
 
@@ -360,4 +370,5 @@ class MenuScreens:
     def _draw_choice(self, frame, side):
         name = self.items[self.item]
         slots = self._slots() if name == "LoAd" or name == "SAvE" else None
-        frames.render_text(frame, items.choice_text(name, self.choice, side, slots))
+        edition = self._settings().edition
+        frames.render_text(frame, items.choice_text(name, self.choice, side, slots, edition))

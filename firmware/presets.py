@@ -107,6 +107,7 @@ def controls(number):
     return timecontrol.parse(preset[2]), timecontrol.parse(preset[3])
 
 
-def category(number):
-    """``"blitz"``, ``"rapid"`` or ``"standard"`` (Article 15.1) of the left control."""
-    return claims.classify(timecontrol.parse(get(number)[2]))
+def category(number, edition="appendix-g"):
+    """``"blitz"``, ``"rapid"`` or ``"standard"`` of the left control by ``edition``
+    (``claims.classify``)."""
+    return claims.classify(timecontrol.parse(get(number)[2]), edition)

@@ -70,7 +70,6 @@ def attach(app, store, settings, tick_ms):
     journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
     app.journal = journal
     if restored:
-        journal.controls = store.header_controls  # a G.4 mode on the clock is not the game's
         notices.add(RESTORED)
         journal.note = "restored"
     else:
@@ -115,7 +114,6 @@ def restore(app, store, header, record):
     claims = app.claims
     clock.sides[0].control = left
     clock.sides[1].control = right
-    store.header_controls = (left, right)
     clock.new_game()
     claims.new_game()
     claims.quickplay = header["quickplay"]

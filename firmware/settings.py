@@ -1,5 +1,9 @@
 """The clock's settings: each side's time control and the event's claim rules.
 
+The event's penalty amounts (7.5.5, A.4, B) are ``penalty_s`` in the file:
+whole seconds per class of game, ``{"standard": 120, "rapid": 60, "blitz":
+60}`` by default (the current Laws).
+
 A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
 """
@@ -11,6 +15,26 @@ DEFAULT_CONTROL = "5400+30"
 # The on/off settings, in the order ``apply`` assigns them, and their defaults.
 SWITCHES = ("sound", "warn_last10", "tenths", "locked")
 SWITCH_DEFAULTS = (True, False, False, False)
+_MAX_PENALTY_S = 600
+
+
+def penalty_ms(data):
+    """The ``penalty_s`` object of a settings file as ms per class (``claims.CLASSES``);
+    ValueError names what is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("penalty_s must be an object of seconds per class")
+    amounts = []
+    for name in claims.CLASSES:
+        value = data.get(name)
+        if value is True or value is False or not isinstance(value, int):
+            raise ValueError("penalty_s: %s must be whole seconds, got %r" % (name, value))
+        if value < 1 or value > _MAX_PENALTY_S:
+            raise ValueError("penalty_s: %s of %d s is not 1 to %d" % (name, value, _MAX_PENALTY_S))
+        amounts.append(value * 1000)
+    for name in data:
+        if name not in claims.CLASSES:
+            raise ValueError("penalty_s: no class %r" % (name,))
+    return tuple(amounts)
 
 
 class Settings:
@@ -25,6 +49,7 @@ class Settings:
         self.warn_last10 = False  # warning beeps in the last 10 s of a side's time
         self.tenths = False  # tenths of a second below 20 s (docs/display.md)
         self.locked = False  # a locked clock keeps its settings (docs/menus.md)
+        self.penalty_ms = claims.PENALTY_DEFAULT_MS  # the quick penalty per class
         self.error = None
 
     def controls(self):
@@ -48,11 +73,22 @@ class Settings:
         timecontrol.parse(left)
         timecontrol.parse(right)
         claims.check_setting(quickplay, edition)
+        penalties = claims.PENALTY_DEFAULT_MS
+        if "penalty_s" in data:
+            penalties = penalty_ms(data["penalty_s"])
         self.control_left = left
         self.control_right = right
         self.quickplay = quickplay
         self.edition = edition
         self.sound, self.warn_last10, self.tenths, self.locked = switches
+        self.penalty_ms = penalties
+
+    def penalty_s(self):
+        """The penalty amounts as the file keeps them: seconds per class."""
+        amounts = {}
+        for index in range(len(claims.CLASSES)):
+            amounts[claims.CLASSES[index]] = self.penalty_ms[index] // 1000
+        return amounts
 
     def to_dict(self):
         return {
@@ -64,6 +100,7 @@ class Settings:
             "warn_last10": self.warn_last10,
             "tenths": self.tenths,
             "locked": self.locked,
+            "penalty_s": self.penalty_s(),
         }
 
 

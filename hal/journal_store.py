@@ -29,7 +29,6 @@ class JournalStore:
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
-        self.header_controls = None  # its parsed controls, once a game was restored
 
     def open_slots(self):
         """Open both slot files for writing in place (creating a missing one)."""

@@ -234,11 +234,11 @@ at 860    expect state=paused claim=postponed-left left=1:50 right=16:00 display
             """at 855    claim
 at 860    decide postpone
 at 870    hold plus 2.1
-at 873    expect claim=postponed-left display="no  |Po5t"
+at 873    expect claim=postponed-left display="drA |Po5t"
 """,
         ),
-        "Later, holding plus again reminds that a claim is postponed (PoSt); set now opens the "
-        "final ruling.",
+        "Later, holding plus comes back to the postponed claim: its final ruling, draw (drA) "
+        "on the claimant's side, PoSt on the other.",
     ),
     (
         "claim-g5-later-ruling-open",
@@ -247,11 +247,58 @@ at 873    expect claim=postponed-left display="no  |Po5t"
             """at 855    claim
 at 860    decide postpone
 at 870    hold plus 2.1
-at 873    key set
-at 874    expect claim=postponed-left display="drA |CLA "
+at 873    key plus
+at 874    expect claim=postponed-left display="rEJ |Po5t"
 """,
         ),
-        "The final ruling on the postponed claim: draw (drA) or, with plus, reject (rEJ).",
+        'plus: reject (rEJ), the final "not upheld": the opponent\'s two minutes, unless '
+        "the postponement gave them.",
+    ),
+    (
+        "claim-close-choice",
+        _claim(
+            "g5",
+            """at 855    claim
+at 860    decide postpone
+at 870    hold plus 2.1
+at 873    key minus
+at 874    expect claim=postponed-left display="CLo5|Po5t"
+""",
+        ),
+        "minus from the first ruling: close (CLoS), the claim ends with no award. Every claim, "
+        "open or postponed, offers it last.",
+    ),
+    (
+        "claim-postponed-running",
+        _claim(
+            "g5",
+            """at 855    claim
+at 860    decide postpone
+at 870    resume
+at 880    press left       # left 110 - 10 = 100
+at 890    expect running=right claim=postponed-left left=1:40 right=13:50
+at 890    expect display=" 1.4.0|13.50"
+""",
+        ),
+        "Play goes on with the claim postponed (or left open): the point after the claimant's "
+        "third digit stays lit on both players' turns until the arbiter rules.",
+    ),
+    (
+        "claim-in-turn",
+        _claim(
+            "g5",
+            """at 855    claim
+at 860    decide postpone
+at 870    resume
+at 880    press left       # left 110 - 10 = 100; right from 840
+at 1610   pause            # right 840 - 730 = 110
+at 1615   hold plus 2.1    # left's postponed claim
+at 1618   hold plus 2.1    # held again: right claims in turn
+at 1621   expect claim=open-right left=1:40 right=1:50 display="CLA |drA "
+""",
+        ),
+        "The other player claims in turn: hold plus shows the pending claim, held again it "
+        "closes it (no award) and opens the claim of the player to move.",
     ),
     (
         "claim-g5-reject",
@@ -567,6 +614,31 @@ at 170    expect moves=1 display="n   |   3"
         "plus and minus change the count; play applies it and the periods follow it.",
     ),
     (
+        "correct-moves-offer",
+        """control 40/5400+30:1800+30
+at 0      press right      # left is White: 5430
+at 10     press left       # 5430 - 10 + 30 = 5450
+at 20     press right      # 5450
+at 25     pause
+at 26     setmoves 38
+at 30     hold minus 2.1
+at 32.5   key plus
+at 32.8   key plus
+at 33.5   expect moves=38 display="n  t|  40"
+""",
+        "Across a period boundary (38 to 40 in 40/5400+30:1800+30) the left display says n  t: "
+        "set applies the count with the period's 30:00 for each side, play the count alone.",
+    ),
+    (
+        "correct-flag-zero",
+        _PAUSED
+        + """at 165    add right -14:00
+at 165    expect flag=right first_flag=right right=0 display="13.20|F.0.00"
+""",
+        "A correction to 0:00.000 is a fallen flag: F, and no claim for the other player. "
+        "Giving time back clears it; the event log keeps that it fell.",
+    ),
+    (
         "correct-lever-left",
         _PAUSED
         + """at 165    press left
@@ -783,6 +855,7 @@ at 1.8    key minus        # CAt
 at 2.2    key minus        # tEn
 at 2.6    key minus        # L 10
 at 3.0    key minus        # bEEP
+at 3.2    key minus        # PEn
 at 3.4    key minus        # Ed
 at 3.8    key minus        # APPG
 at 4.2    expect display="APPG|G4 F"
@@ -800,6 +873,7 @@ at 1.8    key minus
 at 2.2    key minus
 at 2.6    key minus
 at 3.0    key minus
+at 3.2    key minus        # PEn
 at 3.4    key minus        # Ed
 at 3.8    key set
 at 4.2    key minus        # oLd
@@ -880,8 +954,23 @@ at 1.4    key minus        # LoC
 at 1.8    key minus        # CAt
 at 2.2    expect display="CAt |bLIt"
 """,
-        "CAt shows the class of the controls in force by Article 15.1: 5 + 60 x 3 s = 8 min "
-        "is blitz (bLIt).",
+        "CAt shows the class of the controls in force by the edition: 5 + 60 x 3 s = 8 min "
+        "is blitz (bLIt) in every edition (10 minutes or less; under 15 by Article 15.1).",
+    ),
+    (
+        "menu-penalty",
+        """control 5400
+at 1      key set
+at 1.4    key minus        # LoC
+at 1.8    key minus        # CAt
+at 2.2    key minus        # tEn
+at 2.6    key minus        # L 10
+at 3.0    key minus        # bEEP
+at 3.4    key minus        # PEn
+at 3.8    expect display="PEn | 211"
+""",
+        "PEn, the event's quick penalty in minutes for a standard, a rapid and a blitz game: "
+        "2, 1, 1 under the current Laws (the default).",
     ),
     (
         "menu-lock",

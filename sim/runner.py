@@ -139,6 +139,8 @@ class Game:
                 board.press("play")
         elif action == "resume":
             if clock.state == engine.PAUSED:
+                if board.app.arbiter.screen not in (arbiter.IDLE, arbiter.MESSAGE):
+                    self.arbiter_sequence_keys([("play", PRESS_MS)])  # leave the screen first
                 board.press("play")
         elif action == "key":
             board.press(arguments[0])
@@ -171,7 +173,10 @@ class Game:
         The keys are pressed at 0.4 s a press, a long press held 2.1 s; the time
         this takes is left out of script time (the clock is paused meanwhile).
         """
-        keys = arbiter_keys(self.board.app, action, arguments)
+        self.arbiter_sequence_keys(arbiter_keys(self.board.app, action, arguments))
+
+    def arbiter_sequence_keys(self, keys):
+        """Press ``keys`` as ``arbiter_sequence`` does, out of script time."""
         board = self.board
         start = vclock.now_ms()
         for name, hold_ms in keys:
@@ -199,24 +204,27 @@ class Game:
 def arbiter_keys(app, action, arguments):
     """The key presses, as (key name, hold ms), that carry out an arbiter statement."""
     if action == "claim":
+        claims = app.claims
+        if claims.pending() and claims.claimant != app.clock.mover:
+            # the pending claim's ruling, then the other player's claim in turn
+            return [("plus", LONG_MS), ("plus", LONG_MS)]
         return [("plus", LONG_MS)]
     if action == "decide":
         claims = app.claims
         postponed = claims.state == "postponed"
         keys = []
-        if app.arbiter.screen != arbiter.RULING:
-            if postponed:
-                keys = [("plus", LONG_MS), ("set", PRESS_MS)]  # "PoSt", then its ruling
-            elif claims.state == "open":
-                keys = [("plus", LONG_MS)]  # back to the open claim's ruling
+        if app.arbiter.screen != arbiter.RULING and claims.pending():
+            keys = [("plus", LONG_MS)]  # back to the ruling on the open or postponed claim
         offered = claims_module.outcomes(claims.quickplay, postponed)
-        if arguments[0] in offered:
-            steps = offered.index(arguments[0])
-        else:
-            steps = 0  # not offered here: confirm the first, which the firmware refuses
-            keys.append(("play", PRESS_MS))
+        if arguments[0] not in offered:
+            keys.append(("play", PRESS_MS))  # not offered here: leave without a ruling
             return keys
-        keys += [("plus", PRESS_MS)] * steps + [("set", PRESS_MS)]
+        steps = offered.index(arguments[0])
+        if steps <= len(offered) - steps:
+            keys += [("plus", PRESS_MS)] * steps
+        else:  # the list wraps round: back from the first is shorter
+            keys += [("minus", PRESS_MS)] * (len(offered) - steps)
+        keys.append(("set", PRESS_MS))
         return keys
     if action == "add":
         side, amount = arguments
@@ -235,8 +243,9 @@ def arbiter_keys(app, action, arguments):
         wanted = arguments[0]
         current = app.clock.moves()
         key = "plus" if wanted >= current else "minus"
+        apply = "set" if len(arguments) > 1 else "play"  # set: with the periods' times
         return (
-            [("minus", LONG_MS)] + [(key, PRESS_MS)] * abs(wanted - current) + [("play", PRESS_MS)]
+            [("minus", LONG_MS)] + [(key, PRESS_MS)] * abs(wanted - current) + [(apply, PRESS_MS)]
         )
     raise ValueError("no key sequence for %r" % action)
 

@@ -10,7 +10,7 @@ from firmware.inputs import NAMES as KEY_NAMES
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDES = ("left", "right")
-OUTCOMES = ("draw", "grant", "refuse", "postpone", "postpone+2", "reject")
+OUTCOMES = ("draw", "grant", "refuse", "postpone", "postpone+2", "reject", "close")
 FIELDS = (
     "at",
     "state",
@@ -233,9 +233,10 @@ def _action(words, number):
             raise ScriptError(number, "add: %s" % error)
         return action, [arguments[0], -amount if arguments[1][0] == "-" else amount]
     if action == "setmoves":
-        if len(arguments) != 1 or not arguments[0].isdigit():
-            raise ScriptError(number, "expected: setmoves N")
-        return action, [int(arguments[0])]
+        with_time = arguments[1:] == ["time"]
+        if len(arguments) != (2 if with_time else 1) or not arguments[0].isdigit():
+            raise ScriptError(number, "expected: setmoves N or setmoves N time")
+        return action, [int(arguments[0])] + (["time"] if with_time else [])
     if action == "power":
         if arguments not in (["off"], ["on"]):
             raise ScriptError(number, "expected: power off|on")

@@ -72,36 +72,53 @@ def test_unknown_setting_or_edition(quickplay, edition, message):
         claims.check_setting(quickplay, edition)
 
 
-# --- Article 15.1 ------------------------------------------------------------
+# --- the class of a game, per edition ------------------------------------------------
+# appendix-g (A.1, B.1): blitz up to 10 min, rapid over 10 and under 60.
+# 2015 and older (Article 15.1): blitz under 15 min, rapid from 15 to under 60.
 
 
 @pytest.mark.parametrize(
-    "text, kind, total_ms",
+    "text, appendix_g, article_15, total_ms",
     [
-        ("300", "blitz", 300_000),
-        ("899", "blitz", 899_000),
-        ("900", "rapid", 900_000),  # at least 15 min
-        ("3599", "rapid", 3_599_000),
-        ("3600", "standard", 3_600_000),  # 60 min is no longer rapid
-        ("300+3", "blitz", 480_000),  # 300 + 60 x 3
-        ("600+5", "rapid", 900_000),  # 600 + 60 x 5
-        ("2700+30", "standard", 4_500_000),
-        ("5400+30", "standard", 7_200_000),
-        ("600d5", "blitz", 600_000),  # a delay gives no time
-        ("600b5", "blitz", 600_000),
-        ("40/5400:1800", "standard", 7_200_000),  # period 2 starts at move 41
-        ("60/600:1800", "blitz", 600_000),  # period 2 starts at move 61
-        ("59/600:1800", "rapid", 2_400_000),  # period 2 starts at move 60
-        ("40/600+10:300+5", "rapid", 1_400_000),  # 600 + 40 x 10 + 300 + 20 x 5
-        ("600j30x5", "rapid", 2_400_000),  # 600 + 60 x 30
-        ("600c20/300", "rapid", 1_500_000),  # 600 + 3 blocks of 300
-        ("*600", "blitz", 600_000),
+        ("300", "blitz", "blitz", 300_000),
+        ("600", "blitz", "blitz", 600_000),  # 10 min: "10 minutes or less" is blitz
+        ("601", "rapid", "blitz", 601_000),  # just over 10 min
+        ("720", "rapid", "blitz", 720_000),  # 12 min: rapid only by A.1
+        ("899", "rapid", "blitz", 899_000),
+        ("900", "rapid", "rapid", 900_000),  # at least 15 min
+        ("3599", "rapid", "rapid", 3_599_000),
+        ("3600", "standard", "standard", 3_600_000),  # 60 min is no longer rapid
+        ("300+3", "blitz", "blitz", 480_000),  # 300 + 60 x 3
+        ("300+5", "blitz", "blitz", 600_000),  # 300 + 60 x 5 = 10 min
+        ("480+3", "rapid", "blitz", 660_000),  # 480 + 60 x 3 = 11 min
+        ("600+5", "rapid", "rapid", 900_000),  # 600 + 60 x 5
+        ("2700+30", "standard", "standard", 4_500_000),
+        ("5400+30", "standard", "standard", 7_200_000),
+        ("600d5", "blitz", "blitz", 600_000),  # a delay gives no time
+        ("600b5", "blitz", "blitz", 600_000),
+        ("40/5400:1800", "standard", "standard", 7_200_000),  # period 2 starts at move 41
+        ("60/600:1800", "blitz", "blitz", 600_000),  # period 2 starts at move 61
+        ("59/600:1800", "rapid", "rapid", 2_400_000),  # period 2 starts at move 60
+        ("40/600+10:300+5", "rapid", "rapid", 1_400_000),  # 600 + 40 x 10 + 300 + 20 x 5
+        ("600j30x5", "rapid", "rapid", 2_400_000),  # 600 + 60 x 30
+        ("600c20/300", "rapid", "rapid", 1_500_000),  # 600 + 3 blocks of 300
+        ("*600", "blitz", "blitz", 600_000),
     ],
 )
-def test_classify(text, kind, total_ms):
+def test_classify_by_edition(text, appendix_g, article_15, total_ms):
     control = tc.parse(text)
     assert claims.game_ms(control) == total_ms
-    assert claims.classify(control) == kind
+    assert claims.classify(control, "appendix-g") == appendix_g
+    assert claims.classify(control, "2015") == article_15
+    assert claims.classify(control, "older") == article_15
+
+
+@pytest.mark.parametrize("edition, code", [("appendix-g", None), ("2015", "blitz")])
+def test_a_12_minute_game_is_rapid_only_under_appendix_g(edition, code):
+    # 720 s; left is paused at 640 s: 720 - 10 - (640 - 20) = 90 s left
+    clock, box = left_to_move("g5", edition, control="720", pause_at=640_000)
+    assert clock.shown_ms(LEFT, 640_000) == 90_000
+    assert box.open(640_000) == code
 
 
 # --- refusals: nothing changes ---------------------------------------------------
@@ -225,9 +242,9 @@ def test_g4_grant_with_increment():
     assert box.decide("grant", PAUSE + 1000) is None
     assert box.state == "none" and box.result == "none"
     assert clock.state == engine.PAUSED and clock.mover == LEFT and clock.turn_used == 0
-    for side in clock.sides:
-        assert side.control.kind == tc.STAGES and side.control.text == "0+5"
-        assert side.control.periods == ((0, 0, tc.FISCHER, 5000),) and side.period == 0
+    for side in clock.sides:  # the game's own control stays; the mode is added over it
+        assert side.control.text == "900" and side.period == 0
+        assert side.period_mode() == tc.FISCHER and side.period_bonus_ms() == 5000
     assert shown(clock) == (115_000, 1_010_000)  # claimant +5 s at once, opponent +2:00
     assert clock.sides[RIGHT].remaining_ms == 1_010_000
     clock.resume(900_000)
@@ -254,8 +271,8 @@ def test_g4_grant_with_delay_gives_the_move_in_progress_a_fresh_delay():
     assert box.open(PAUSE) is None
     assert box.decide("grant", PAUSE) is None
     for side in clock.sides:
-        assert side.control.text == "0d5" and side.period == 0
-        assert side.control.periods == ((0, 0, tc.DELAY, 5000),)
+        assert side.control.text == "900" and side.period == 0
+        assert side.period_mode() == tc.DELAY and side.period_bonus_ms() == 5000
     assert clock.turn_used == 0 and clock.sides[LEFT].remaining_ms == 110_000
     assert shown(clock) == (110_000, 1_010_000)
     clock.resume(900_000)
@@ -296,7 +313,7 @@ def test_2015_g4_increment_is_granted_at_once():
     assert box.state == "none" and box.claimant == engine.NOBODY and box.field() == "none"
     assert box.result == "none" and clock.state == engine.PAUSED and clock.mover == LEFT
     assert shown(clock) == (115_000, 1_010_000)
-    assert [s.control.text for s in clock.sides] == ["0+5", "0+5"]
+    assert [s.period_mode() for s in clock.sides] == [tc.FISCHER, tc.FISCHER]
     assert box.log == [
         (PAUSE, "claim", "left"),
         (PAUSE, "grant", "left"),
@@ -311,7 +328,7 @@ def test_2015_g4_delay_is_granted_at_once():
     assert box.open(PAUSE) is None
     assert box.state == "none" and clock.turn_used == 0
     assert shown(clock) == (110_000, 1_010_000)
-    assert [s.control.text for s in clock.sides] == ["0d5", "0d5"]
+    assert [s.period_mode() for s in clock.sides] == [tc.DELAY, tc.DELAY]
     clock.resume(900_000)
     assert clock.shown_ms(LEFT, 905_000) == 110_000
     assert clock.shown_ms(LEFT, 907_000) == 108_000
@@ -424,19 +441,152 @@ def test_new_claim_while_one_is_postponed_is_refused():
     assert box.field() == "postponed-left"
 
 
-def test_ruling_needs_the_clock_paused_and_the_claimant_to_move():
+def test_ruling_needs_the_clock_paused_but_not_the_claimant_to_move():
     clock, box = left_to_move("g5")
     assert box.decide("draw", PAUSE) == "no-claim"
     box.open(PAUSE)
     clock.resume(900_000)
     assert box.decide("reject", 901_000) == "not-paused"
-    clock.press(LEFT, 902_000)
-    clock.pause(903_000)
-    before = snapshot(clock, box)
-    assert box.decide("reject", 903_000) == "claim-lapsed"
-    assert snapshot(clock, box) == before
-    assert box.withdraw(903_000) is None and box.state == "none"
-    assert box.withdraw(903_000) == "no-claim"
+    clock.press(LEFT, 902_000)  # play went on with the claim open: left 108_000
+    clock.pause(903_000)  # right used 1 s: 889_000
+    assert box.field() == "open-left"
+    assert box.decide("reject", 903_000) is None  # still decidable: right +2:00
+    assert box.state == "none" and shown(clock, 903_000) == (108_000, 1_009_000)
+    assert box.decide("close", 903_000) == "no-claim"
+
+
+# --- the claim's life cycle (docs/arbiter.md) -------------------------------------------
+
+
+def test_postpone_with_two_minutes_then_reject_gives_the_two_minutes_once():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    assert box.decide("postpone+2", PAUSE) is None
+    assert shown(clock) == (110_000, 1_010_000) and box.awarded  # 890 + 120
+    assert box.decide("reject", PAUSE + 1) is None  # the final "not upheld"
+    assert shown(clock) == (110_000, 1_010_000)  # nothing more: once per claim
+    assert box.state == "none" and not box.awarded
+    assert [entry[1] for entry in box.log] == ["claim", "postpone+2", "add", "reject"]
+
+
+def test_postpone_without_time_then_reject_gives_the_two_minutes():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone", PAUSE)
+    assert box.decide("reject", PAUSE + 1) is None
+    assert shown(clock) == (110_000, 1_010_000)  # 890 + 120, given at the reject
+
+
+@pytest.mark.parametrize("state", ["open", "postponed", "postponed+2"])
+def test_close_ends_any_claim_without_an_award(state):
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    if state != "open":
+        box.decide("postpone+2" if state.endswith("+2") else "postpone", PAUSE)
+    right_before = clock.shown_ms(RIGHT, PAUSE)
+    assert box.decide("close", PAUSE + 1) is None
+    assert box.state == "none" and box.result == "none" and box.claimant == engine.NOBODY
+    assert clock.shown_ms(RIGHT, PAUSE) == right_before and clock.state == engine.PAUSED
+    assert box.log[-1] == (PAUSE + 1, "close", "left")
+    assert box.open(PAUSE + 2) is None  # the player may claim again
+
+
+@pytest.mark.parametrize("quickplay", ["g4-increment", "g4-delay"])
+def test_close_a_g4_claim(quickplay):
+    clock, box = left_to_move(quickplay)
+    box.open(PAUSE)
+    assert box.decide("close", PAUSE) is None
+    assert box.state == "none" and shown(clock) == (110_000, 890_000)
+    assert clock.sides[LEFT].period_mode() == tc.NONE
+
+
+def test_open_claim_stays_decidable_after_play_went_on_and_a_flag():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)  # left 110_000; the arbiter leaves the ruling for later
+    clock.resume(900_000)
+    clock.press(LEFT, 910_000)  # left 100_000
+    clock.press(RIGHT, 920_000)  # right 880_000
+    clock.update(1_020_000)  # left's flag falls at 920 + 100 = 1_020 s
+    clock.pause(1_025_000)
+    assert clock.sides[LEFT].flagged and box.field() == "open-left"
+    assert box.refusal(1_025_000) == "claim-open"  # the claimant is to move again
+    assert box.decide("grant", 1_025_000) == "bad-outcome"  # a G.5 claim
+    assert box.decide("draw", 1_025_000) is None
+    assert box.result == "draw" and clock.state == engine.OVER
+
+
+def test_the_other_player_claims_in_turn_and_the_earlier_claim_is_closed():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    box.decide("postpone+2", PAUSE)  # right 890 + 120 = 1010
+    clock.resume(900_000)
+    clock.press(LEFT, 905_000)  # left 105_000; right thinks from 905 s
+    clock.pause(1_800_000)  # right 1_010_000 - 895_000 = 115_000
+    assert clock.shown_ms(RIGHT, 1_800_000) == 115_000
+    assert box.refusal(1_800_000) is None  # left's pending claim does not stop right
+    assert box.open(1_800_000) is None
+    assert box.field() == "open-right" and not box.awarded
+    assert [entry[1:] for entry in box.log[-2:]] == [("close", "left"), ("claim", "right")]
+    assert box.decide("reject", 1_800_001) is None  # left gets the two minutes of right's claim
+    assert shown(clock, 1_800_001) == (225_000, 115_000)  # 105 + 120
+
+
+def test_the_other_player_cannot_claim_in_turn_with_two_minutes():
+    clock, box = left_to_move("g5")
+    box.open(PAUSE)
+    clock.resume(900_000)
+    clock.press(LEFT, 905_000)
+    clock.pause(906_000)  # right 889_000
+    assert box.open(906_000) == "time-2min"
+    assert box.field() == "open-left"  # unchanged
+
+
+def test_g4_grant_keeps_every_period_still_to_come():
+    # right: 10/300:600, at move 5; left: 900, claims with 1:50 in its only period
+    clock = engine.Clock(tc.parse("900"), tc.parse("10/300:600"))
+    clock.press(RIGHT, 0)  # left (White) thinks from 0
+    for move in range(5):  # each side's move takes 1 s
+        clock.press(LEFT, 2000 * move + 1000)
+        clock.press(RIGHT, 2000 * move + 2000)
+    # left: 900 - 5 = 895 s at 10 s; right: 300 - 5 = 295 s
+    clock.pause(795_000)  # left 895 - 785 = 110 s
+    box = claims.Claims(clock, "g4-increment", "appendix-g")
+    assert box.open(795_000) is None and box.decide("grant", 795_000) is None
+    # left 110 + 5 (the move in progress in the new mode), right 295 + 120 = 415
+    assert shown(clock, 795_000) == (115_000, 415_000)
+    clock.resume(800_000)
+    clock.press(LEFT, 801_000)  # left 115 - 1 + 5 = 119
+    for move in range(4):  # right's moves 6-9, 1 s each, +5 s: 415 + 4 x 4 = 431
+        clock.press(RIGHT, 802_000 + 2000 * move)
+        clock.press(LEFT, 803_000 + 2000 * move)
+    assert clock.sides[RIGHT].remaining_ms == 431_000 and clock.sides[RIGHT].moves == 9
+    clock.press(RIGHT, 810_000)  # move 10, 1 s: 431 - 1 + 600 (period 2) + 5 = 1035
+    assert clock.sides[RIGHT].remaining_ms == 1_035_000
+    assert clock.stage(RIGHT, 810_000) == "2"
+    assert clock.sides[RIGHT].period_mode() == tc.FISCHER
+
+
+@pytest.mark.parametrize(
+    "control, edition, kind, default_ms, event_ms",
+    [
+        ("5400", "appendix-g", "standard", 120_000, 180_000),
+        ("1500", "appendix-g", "rapid", 60_000, 90_000),
+        ("720", "appendix-g", "rapid", 60_000, 90_000),  # rapid by A.1
+        ("720", "2015", "blitz", 60_000, 30_000),  # blitz by Article 15.1
+        ("300", "older", "blitz", 60_000, 30_000),
+    ],
+)
+def test_penalty_by_the_games_own_class(control, edition, kind, default_ms, event_ms):
+    box = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition)
+    assert box.game_class(LEFT) == kind and box.penalty(LEFT) == default_ms
+    event = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition, (180_000, 90_000, 30_000))
+    assert event.penalty(LEFT) == event_ms
+
+
+def test_penalty_after_a_grant_still_judges_the_game():
+    clock, box = left_to_move("g4-increment", control="5400", pause_at=5_300_000)
+    assert box.open(5_300_000) is None and box.decide("grant", 5_300_000) is None
+    assert box.game_class(RIGHT) == "standard" and box.penalty(RIGHT) == 120_000
 
 
 # --- G.6, older Article 11 ----------------------------------------------------------
@@ -521,11 +671,32 @@ def test_add_time_in_the_delay_and_the_hourglass():
     assert shown(glass, 10_000) == (55_000, 75_000)
 
 
-def test_add_time_refused_after_the_flag_and_in_byo_yomi():
+def test_add_time_after_the_flag_clears_it_and_the_log_keeps_it():
     clock, box = left_to_move("g5")
     clock.resume(900_000)
     clock.pause(1_015_000)  # left's flag fell at 1_010_000
-    assert box.add_time(LEFT, 120_000) == "flag-fallen"
-    assert clock.shown_ms(LEFT, 1_015_000) == 0
+    assert box.add_time(LEFT, -1, 1_015_000) == "bad-time"
+    assert box.add_time(LEFT, 120_000, 1_015_000) is None
+    side = clock.sides[LEFT]
+    assert not side.flagged and side.can_flag and clock.first_flag == engine.NOBODY
+    assert clock.shown_ms(LEFT, 1_015_000) == 120_000  # from zero: the turn's use is spent
+    clock.resume(1_020_000)
+    assert clock.shown_ms(LEFT, 1_030_000) == 110_000
+    assert [entry[1] for entry in box.log] == ["flag-cleared", "add"]
+
+
+def test_a_correction_to_zero_is_a_fallen_flag():
+    clock, box = left_to_move("g5")  # left 110_000, right 890_000, left to move
+    assert box.add_time(RIGHT, -890_000, PAUSE) is None
+    assert clock.sides[RIGHT].flagged and clock.first_flag == RIGHT
+    assert shown(clock) == (110_000, 0)
+    assert box.open(PAUSE) == "opponent-flag"
+    assert box.add_time(LEFT, -110_000, PAUSE) is None
+    assert clock.sides[LEFT].flagged and clock.first_flag == RIGHT
+    assert box.open(PAUSE) == "flag-fallen"
+    assert [entry[1] for entry in box.log] == ["add", "flag", "add", "flag"]
+
+
+def test_add_time_refused_in_byo_yomi():
     byo = engine.Clock(tc.parse("600j30x5"))
     assert claims.Claims(byo, "g5", "2015").add_time(LEFT, 1000) == "special-control"

@@ -131,11 +131,13 @@ def test_preset_groups_start_where_the_kinds_change():
 
 
 def test_class_and_error_texts():
-    assert menu_items.class_text("40/5400+30:1800+30") == "StAn"
-    assert menu_items.class_text("1500+10") == "rAPd"  # 25 + 10 min
-    assert menu_items.class_text("840+1") == "rAPd"  # 14 + 1 min = 15: rapid
-    assert menu_items.class_text("839+1") == "bLIt"
-    assert menu_items.class_text("0") == "Err"
+    assert menu_items.class_text("40/5400+30:1800+30", "appendix-g") == "StAn"
+    assert menu_items.class_text("1500+10", "appendix-g") == "rAPd"  # 25 + 10 min
+    assert menu_items.class_text("840+1", "2015") == "rAPd"  # 14 + 1 min = 15: rapid
+    assert menu_items.class_text("839+1", "2015") == "bLIt"  # under 15 (Article 15.1)
+    assert menu_items.class_text("839+1", "appendix-g") == "rAPd"  # over 10 (A.1)
+    assert menu_items.class_text("600", "appendix-g") == "bLIt"  # 10 min or less (B.1)
+    assert menu_items.class_text("0", "appendix-g") == "Err"
     for text, code in (("0", "t 0"), ("300+61", "60 S"), ("36000", "10 H"), ("0/60:30", "no")):
         with pytest.raises(ValueError) as error:
             timecontrol.parse(text)
@@ -204,8 +206,8 @@ def test_a_stored_slot_and_the_settings_survive_a_restart(flash):
     # SAvE is the seventh item; store the controls in force (300+3) in slot 2
     bench.keys("set", *(["plus"] * 6), "set", "plus", "set")
     assert bench.display() == "5v 2|donE"
-    # tenths on: set ends the message, set opens the menu on SAvE, tEn is 5 further
-    bench.keys("set", "set", *(["plus"] * 5), "set", "plus", "set")
+    # tenths on: set ends the message, set opens the menu on SAvE, tEn is 6 further
+    bench.keys("set", "set", *(["plus"] * 6), "set", "plus", "set")
     assert bench.display() == "tEn |on  "
     assert bench.board.app.settings.tenths is True
     bench.board.app.hardware.stop()
