@@ -27,8 +27,8 @@ def check_presets(data):
         slot = data[name]
         if name not in ("1", "2", "3", "4", "5", "6", "7", "8", "9") or not isinstance(slot, dict):
             raise ValueError("slot %r is not a user slot" % (name,))
-        timecontrol.parse(slot["control_left"])
-        timecontrol.parse(slot.get("control_right", slot["control_left"]))
+        left = timecontrol.parse(slot["control_left"])
+        timecontrol.check_pair(left, timecontrol.parse(slot.get("control_right", left.text)))
 
 
 def attach(app, store, settings, tick_ms):
@@ -110,6 +110,7 @@ def restore(app, store, header, record):
     """Put the journalled game on the app; return how many event-log entries came back."""
     left = timecontrol.parse(header["control_left"])
     right = timecontrol.parse(header["control_right"])
+    timecontrol.check_pair(left, right)
     claims_module.check_setting(header["quickplay"], header["edition"])
     clock = app.clock
     claims = app.claims

@@ -25,7 +25,8 @@ CANADIAN = const(3)
 MAX_START_MS = const(35_999_000)  # 9:59:59 on a side at the start
 MAX_BONUS_MS = const(60_000)  # increment or delay
 _MAX_SECONDS = const(35_999)
-_MAX_MOVES = const(999)
+_MAX_MOVES = const(999)  # a period's moves, byo-yomi periods, Canadian moves a block
+_MAX_PERIODS = const(9)
 
 _ALLOWED = "0123456789+dbjcx/:*"
 
@@ -126,6 +127,8 @@ def _byo_yomi(text):
         main_ms = _seconds(main, "main time", "byo-yomi")
         period_ms = _seconds(period, "period", "byo-yomi")
         periods = _number(count, "period count", "byo-yomi")
+        if periods > _MAX_MOVES:
+            raise ValueError("byo-yomi %r: more than %d periods" % (text, _MAX_MOVES))
         if period_ms == 0 or periods == 0:
             raise ValueError("byo-yomi %r: needs at least one period of at least 1 s" % text)
         return TimeControl(text, JAPANESE, ((0, main_ms, NONE, 0),), period_ms, periods)
@@ -136,6 +139,8 @@ def _byo_yomi(text):
     main_ms = _seconds(main, "main time", "Canadian byo-yomi")
     count = _number(moves, "move count", "Canadian byo-yomi")
     block_ms = _seconds(block, "block time", "Canadian byo-yomi")
+    if count > _MAX_MOVES:
+        raise ValueError("Canadian byo-yomi %r: more than %d moves a block" % (text, _MAX_MOVES))
     if count == 0 or block_ms == 0:
         raise ValueError("Canadian byo-yomi %r: needs at least 1 move in at least 1 s" % text)
     return TimeControl(text, CANADIAN, ((0, main_ms, NONE, 0),), block_ms, count)
@@ -169,6 +174,8 @@ def parse(text):
         if control.periods[0][1] > MAX_START_MS:
             raise ValueError("%r: more than 9:59:59 on a side at the start" % text)
         return control
+    if len(parts) > _MAX_PERIODS:
+        raise ValueError("%r: more than %d periods" % (text, _MAX_PERIODS))
     periods = []
     last = len(parts) - 1
     for index, part in enumerate(parts):
@@ -204,6 +211,18 @@ def parse(text):
     if start > MAX_START_MS:
         raise ValueError("%r: more than 9:59:59 on a side at the start" % text)
     return control
+
+
+def check_pair(left, right):
+    """Raise ValueError unless ``left`` and ``right`` can be one game's controls.
+
+    An hourglass moves the time one side uses to the other, so it needs the
+    hourglass on both sides (TIMING.md: the hourglass is one sand-glass).
+    """
+    if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
+        raise ValueError(
+            "%r against %r: an hourglass needs an hourglass on both sides" % (left.text, right.text)
+        )
 
 
 def describe_ms(ms):

@@ -253,7 +253,7 @@ def _describe(field, wanted, tolerance):
 
 
 def run_script(path, text, out):
-    """Run one script's text; return its exit status."""
+    """Run one script's bytes (or text); return its exit status."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
@@ -290,8 +290,8 @@ def run_files(paths, out=print):
     worst = 0
     for path in paths:
         try:
-            with open(path) as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:  # bytes: sim.script reads them alike on both lanes
+                text = handle.read(script_module.MAX_BYTES + 1)
         except OSError as error:
             out("%s: cannot read: %s" % (path, error))
             worst = 2
