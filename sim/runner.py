@@ -18,6 +18,24 @@ LONG_MS = 2100
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
+class NotApplied(Exception):
+    """An arbiter statement that cannot apply where it stands: the runner stops (exit 1)."""
+
+
+# What the first key of an arbiter's sequence, held, must open (docs/arbiter.md).
+OPENS = {"plus": "the claim's ruling", "set": "the time correction", "minus": "the move counter"}
+_OPEN_SCREENS = {
+    "plus": (arbiter.RULING, arbiter.MESSAGE),
+    "set": (arbiter.ADJUST,),
+    "minus": (arbiter.MOVES,),
+}
+_STATE_PROBLEMS = {
+    engine.SETUP: "the game has not started",
+    engine.RUNNING: "the clock is running: pause it first",
+    engine.OVER: "the game is over",
+}
+
+
 def _side(index):
     return SIDE_NAMES[index] if index >= 0 else "none"
 
@@ -171,13 +189,25 @@ class Game:
         The keys are pressed at 0.4 s a press, a long press held 2.1 s; the time
         this takes is left out of script time (the clock is paused meanwhile).
         """
-        keys = arbiter_keys(self.board.app, action, arguments)
         board = self.board
+        problem = arbiter_precondition(board.app, action)
+        if problem is not None:
+            raise NotApplied("%s: %s" % (action, problem))
+        keys = arbiter_keys(board.app, action, arguments)
         start = vclock.now_ms()
-        for name, hold_ms in keys:
-            board.press(name, hold_ms)
-            board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
-        self.offset_ms += vclock.now_ms() - start
+        try:
+            for step in range(len(keys)):
+                name, hold_ms = keys[step]
+                before = _screen_mark(board.app)
+                board.press(name, hold_ms)
+                board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
+                problem = check_step(board.app, keys, step, before)
+                if problem is not None:
+                    raise NotApplied(
+                        '%s: %s (the clock showed "%s")' % (action, problem, board.display_text())
+                    )
+        finally:
+            self.offset_ms += vclock.now_ms() - start
 
     def failures(self, expectations):
         """The expectations that do not hold now."""
@@ -194,6 +224,57 @@ class Game:
             elif value != wanted:
                 failed.append((field, wanted, tolerance))
         return failed
+
+
+def arbiter_precondition(app, action):
+    """Why an arbiter statement cannot apply now (SCENARIOS.md), or None."""
+    state = app.clock.state
+    if state != engine.PAUSED:
+        return _STATE_PROBLEMS[state]
+    if action == "decide" and app.claims.state not in ("open", "postponed"):
+        return "no claim is open"
+    return None
+
+
+def _screen_mark(app):
+    """What tells whether a key reached the arbiter: the screen, its message, the log."""
+    arbiter_now = app.arbiter
+    return (arbiter_now, arbiter_now.screen, arbiter_now.message_until, len(app.claims.log))
+
+
+def check_step(app, keys, step, before):
+    """What went wrong with key ``step`` of an arbiter's sequence, or None.
+
+    The clock never runs again during a sequence; the long press that starts it
+    opens its screen; every key but the last leaves a screen of the procedure
+    up; the last one leaves it (the procedure done) or shows the clock's own
+    refusal, a message the key itself brought up.
+    """
+    name, hold_ms = keys[step]
+    arbiter_now = app.arbiter
+    screen = arbiter_now.screen
+    fresh_message = screen == arbiter.MESSAGE and (
+        before[0] is not arbiter_now or before[2] != arbiter_now.message_until
+    )
+    acted = before[0] is not arbiter_now or len(app.claims.log) != before[3]
+    if app.clock.state == engine.RUNNING:
+        return "the %s key let the clock run" % name
+    if app.menu.active():
+        return "the %s key opened the setup menu" % name
+    last = step == len(keys) - 1
+    if hold_ms >= arbiter.HOLD_MS and step == 0:
+        if screen in _OPEN_SCREENS.get(name, ()) and (screen != arbiter.MESSAGE or fresh_message):
+            return None
+        if last and (acted or fresh_message):
+            return None  # a claim that ended the game or was granted at once
+        return "the long press of %s did not open %s" % (name, OPENS.get(name, "a procedure"))
+    if not last:
+        if screen == arbiter.IDLE or (screen == arbiter.MESSAGE and not fresh_message):
+            return "the %s key left the procedure before its end" % name
+        return None
+    if screen == arbiter.IDLE or fresh_message:
+        return None
+    return "the %s key did not finish the procedure" % name
 
 
 def arbiter_keys(app, action, arguments):
@@ -279,6 +360,10 @@ def run_script(path, text, out):
                 except ValueError as error:
                     out("%s:%d: %s" % (path, number, error))
                     return 2
+                except NotApplied as problem:
+                    out("%s:%d: %s" % (path, number, problem))
+                    out("  actual: " + game.state_line())
+                    return 1
         out("%s: end: %s" % (path, game.state_line()))
     finally:
         game.close()
