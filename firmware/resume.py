@@ -54,7 +54,7 @@ def attach(app, store, settings, tick_ms):
         try:
             logged = restore(app, store, header, record)
             restored = True
-        except (ValueError, TypeError, IndexError, KeyError) as error:
+        except Exception as error:  # any field the clock cannot use: never a boot loop
             journal_problem(app, store, documents.Unusable(documents.BAD, str(error)))
             left, right = settings.controls()
             app.clock.sides[0].control = left
@@ -90,11 +90,11 @@ def read_journal(app, store):
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
         if record is not None and header is None and journal_read.state(record) != 0:
             raise documents.Unusable(documents.BAD, "a journalled game without its header")
-    except OSError as error:
-        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
-        return None, None
     except documents.Unusable as problem:
         journal_problem(app, store, problem)
+        return None, None
+    except Exception as error:  # the flash refuses, or a slot too large for the heap
+        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
         return None, None
     return header, record
 
