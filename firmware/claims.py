@@ -48,6 +48,7 @@ _MODE_MS = const(5_000)  # the 5-second mode
 _GAME_MOVES = const(60)  # Article 15.1: base + 60 x increment
 _RAPID_FROM_MS = const(900_000)
 _STANDARD_FROM_MS = const(3_600_000)
+_MAX_SHOWN_MS = const(359_999_999)  # 99:59:59.999, the most the display shows
 
 _G4_OUTCOMES = ("draw", "grant", "refuse")
 _G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject")
@@ -254,7 +255,8 @@ class Claims:
         start of the turn and the turn's use is taken off it when shown. With
         ``now`` the change goes into the log. Refused for byo-yomi (the time
         shown there is a period's, not the main time), for a side whose flag
-        has fallen and whose time stays at zero, and below zero.
+        has fallen and whose time stays at zero, below zero, and above what the
+        display shows (99:59:59.999: the journal and a 32-bit board hold it).
         """
         clock = self.clock
         side = clock.sides[index]
@@ -263,7 +265,8 @@ class Claims:
         if side.flagged and not side.can_flag:
             return "flag-fallen"
         at = clock.turn_start if now is None else now  # while still, any instant will do
-        if clock.shown_ms(index, at) + delta_ms < 0:
+        shown = clock.shown_ms(index, at) + delta_ms
+        if shown < 0 or (delta_ms > 0 and shown > _MAX_SHOWN_MS):
             return "bad-time"
         side.remaining_ms += delta_ms
         if now is not None:
