@@ -13,49 +13,49 @@ import pytest
 from tests.scripting import fields, run_cli, run_text
 
 START = "control 900\nquickplay g5\nat 0 press right\n"  # left White, 15 min, G.5
-# left's turn from 0: at 790 left shows 900 - 790 = 110 s, under two minutes
-PAUSED = START + "at 790 pause\n"
+PAUSED = START + "at 10 pause\n"  # left's turn from 0: 900 - 10 = 890 s = 14:50
+# the arbiter takes left under two minutes for a claim: 890 - 780 = 110 s
+CLAIMABLE = PAUSED + "at 11 add left -13:00\n"
 
 # (name, script, message); every one stops with exit 1, at its last line
 STOPS = [
-    ("decide, no claim", PAUSED + "at 791 decide draw\n", "decide: no claim is open"),
+    ("decide, no claim", PAUSED + "at 11 decide draw\n", "decide: no claim is open"),
     (
         "decide after a refused claim",
-        "control 900\nat 0 press right\nat 790 pause\nat 791 claim\nat 792 decide draw\n",
+        "control 900\nat 0 press right\nat 10 pause\nat 11 claim\nat 12 decide draw\n",
         "decide: no claim is open",
     ),
     ("decide, running", START + "at 10 decide draw\n", "the clock is running: pause it"),
-    ("claim, running", START + "at 790 claim\n", "claim: the clock is running: pause it"),
+    ("claim, running", START + "at 10 claim\n", "claim: the clock is running: pause it"),
     ("add, running", START + "at 10 add left +1:00\n", "add: the clock is running"),
     ("setmoves, running", START + "at 10 setmoves 3\n", "setmoves: the clock is running"),
     ("claim, not started", "control 900\nquickplay g5\nat 5 claim\n", "not started"),
     ("add, not started", "control 900\nat 5 add left +1:00\n", "add: the game has not started"),
     (
         "decide, game over",
-        PAUSED + "at 791 claim\nat 792 decide draw\nat 793 decide draw\n",
+        CLAIMABLE + "at 12 claim\nat 13 decide draw\nat 14 decide draw\n",
         "decide: the game is over",
     ),
     (
         "setmoves inside a message",
-        PAUSED + "at 791 press left\nat 791.5 setmoves 3\n",  # LEvr from 791 to 794
-        # the long press ends at 791.5 + 2 = 793.5, inside the message: not taken
+        PAUSED + "at 11 press left\nat 11.5 setmoves 3\n",  # LEvr from 11 to 14
+        # the long press ends at 11.5 + 2 = 13.5, inside the message: not taken
         'setmoves: the long press of minus did not open the move counter (the clock showed "LEvr',
     ),
     (
         "add inside a message",
-        PAUSED + "at 791 press right\nat 791.9 add left +0:30\n",  # rLEv until 794
-        # long press at 793.9: inside the message
+        PAUSED + "at 11 press right\nat 11.9 add left +0:30\n",  # rLEv until 14
+        # long press at 13.9: inside the message
         "add: the long press of set did not open the time correction",
     ),
     (
         "claim inside a message",
-        PAUSED + "at 791 press left\nat 791 claim\n",
+        CLAIMABLE + "at 12 press left\nat 12 claim\n",
         "claim: the long press of plus did not open the claim's ruling",
     ),
     (
         "decide on a G.6 record",
-        "control 900\nquickplay g6\nat 0 press right\nat 790 pause\nat 791 claim\n"
-        "at 792 resume\nat 793 decide draw\n",
+        CLAIMABLE.replace("g5", "g6") + "at 12 claim\nat 13 resume\nat 14 decide draw\n",
         "decide: the game is over",
     ),
 ]
@@ -64,7 +64,7 @@ STOPS = [
 @pytest.mark.parametrize("name, text, message", STOPS, ids=[case[0] for case in STOPS])
 def test_a_statement_that_cannot_apply_stops_the_script(name, text, message):
     line = text.count("\n")
-    status, lines = run_text(text + "at 1000 expect state=running\n", "arb.clock")
+    status, lines = run_text(text + "at 100 expect state=running\n", "arb.clock")
     assert status == 1, lines
     assert len(lines) == 2, lines  # nothing after the stop: no later line ran
     assert lines[0].startswith("arb.clock:%d: " % line), lines
@@ -75,29 +75,29 @@ def test_a_statement_that_cannot_apply_stops_the_script(name, text, message):
 
 
 def test_a_stop_leaves_the_game_paused_and_the_script_time_unchanged():
-    status, lines = run_text(PAUSED + "at 791 decide draw\n", "arb.clock")
+    status, lines = run_text(PAUSED + "at 11 decide draw\n", "arb.clock")
     state = fields(lines[1][len("  actual: ") :])
     assert status == 1
-    assert state["at"] == "791.000" and state["state"] == "paused" and state["running"] == "none"
-    assert state["left"] == "0:01:50.000" and state["right"] == "0:15:00.000"  # 900 - 790
+    assert state["at"] == "11.000" and state["state"] == "paused" and state["running"] == "none"
+    assert state["left"] == "0:14:50.000" and state["right"] == "0:15:00.000"  # 900 - 10
 
 
 def test_a_refusal_the_clock_makes_on_purpose_is_an_outcome():
     # quickplay off: the claim is refused on the clock ("no|oFF"), the script goes on
     text = (
-        "control 900\nat 0 press right\nat 790 pause\nat 791 claim\n"
-        'at 791 expect state=paused claim=none display="no  |oFF "\n'
-        "at 800 resume\nat 810 expect running=left left=1:30\n"  # 900 - 790 - 10 = 100 s
+        "control 900\nat 0 press right\nat 10 pause\nat 11 claim\n"
+        'at 11 expect state=paused claim=none display="no  |oFF "\n'
+        "at 20 resume\nat 30 expect running=left left=14:30\n"  # 900 - 10 - 10 = 880 s
     )
     status, lines = run_text(text, "arb.clock")
-    assert status == 1 and "left=0:01:30.000" in lines[0]  # 100 s, not 90: a real check
-    status, lines = run_text(text.replace("left=1:30", "left=1:40"), "arb.clock")
+    assert status == 1 and "left=0:14:30.000" in lines[0]  # 880 s, not 870: a real check
+    status, lines = run_text(text.replace("left=14:30", "left=14:40"), "arb.clock")
     assert status == 0, lines
 
 
 def test_a_long_press_after_the_message_is_taken():
-    # LEvr from 791 to 794; a setmoves at 792.5 holds minus until 794.5: the message is over
-    text = PAUSED + "at 791 press left\nat 792.5 setmoves 3\nat 793 expect moves=3 state=paused\n"
+    # LEvr from 11 to 14; a setmoves at 12.5 holds minus until 14.5: the message is over
+    text = PAUSED + "at 11 press left\nat 12.5 setmoves 3\nat 13 expect moves=3 state=paused\n"
     status, lines = run_text(text, "arb.clock")
     assert status == 0, lines
 
