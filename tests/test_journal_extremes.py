@@ -135,4 +135,4 @@ def test_the_scenario_at_the_extremes_comes_back_from_a_cut():
         status, lines = run_text(handle.read(), "power-extremes.clock")
     assert status == 0, lines
     end = fields(lines[-1].split(": end: ")[1])
-    assert end["moves"] == "1000" and end["left_stage"] == "9" and end["right_stage"] == "byo996"
+    assert end["moves"] == "100" and end["left_stage"] == "9" and end["right_stage"] == "byo996"
