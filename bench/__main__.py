@@ -21,19 +21,17 @@ from sim.runner import Game  # noqa: E402
 from sim.script import parse  # noqa: E402
 
 
-def _at(ms):
-    return "%d.%03d" % (ms // 1000, ms % 1000)
-
-
 def simulator_speed():
     """Virtual seconds per wall second on a 6-hour game with 400 moves."""
-    lines = ["control 5400+30"]
+    # Longer than a clock script may run (sim.script.MAX_SCRIPT_MS): the
+    # statements are built here, not parsed.
+    script = parse("control 5400+30\n")
     now = 0
-    lines.append("at 0 press right")
+    script.statements.append((2, 0, "press", ["right"]))
     for number in range(400):
         now += 54_000
-        lines.append("at %s press %s" % (_at(now), "left" if number % 2 == 0 else "right"))
-    script = parse("\n".join(lines))
+        side = "left" if number % 2 == 0 else "right"
+        script.statements.append((number + 3, now, "press", [side]))
     began = time.perf_counter()
     game = Game(script)
     for _, time_ms, action, arguments in script.statements:

@@ -61,6 +61,7 @@ _GAME_MOVES = const(60)  # A.1, B.1, Article 15.1: base + 60 x increment
 _BLITZ_UP_TO_MS = const(600_000)  # appendix-g (A.1, B.1): blitz is 10 min or less
 _RAPID_FROM_MS = const(900_000)  # 2015 and older (Article 15.1): rapid from 15 min
 _STANDARD_FROM_MS = const(3_600_000)
+_MAX_SHOWN_MS = const(359_999_999)  # 99:59:59.999, the most the display shows
 
 _G4_OUTCOMES = ("draw", "grant", "refuse", "close")
 _G5_OUTCOMES = ("draw", "postpone", "postpone+2", "reject", "close")
@@ -273,7 +274,8 @@ class Claims:
         left at exactly zero has a fallen flag; time given to a side whose flag
         has fallen clears its flag (the log keeps that it fell). With ``now``
         the change goes into the log. Refused for byo-yomi (the time shown
-        there is a period's, not the main time), and below zero.
+        there is a period's, not the main time), below zero, and above what the
+        display shows (99:59:59.999: the journal and a 32-bit board hold it).
         """
         clock = self.clock
         side = clock.sides[index]
@@ -282,7 +284,8 @@ class Claims:
         at = clock.turn_start if now is None else now  # while still, any instant will do
         fallen = side.flagged and not side.can_flag
         shown = 0 if fallen else clock.shown_ms(index, at)
-        if shown + delta_ms < 0 or fallen and delta_ms < 0:
+        after = shown + delta_ms
+        if after < 0 or fallen and delta_ms < 0 or (delta_ms > 0 and after > _MAX_SHOWN_MS):
             return "bad-time"
         if fallen:
             clock.flag_at_zero(index)  # the turn's use is spent: the side stands at zero
@@ -293,7 +296,7 @@ class Claims:
         side.remaining_ms += delta_ms
         if now is not None:
             self._note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
-        if shown + delta_ms == 0 and not fallen:
+        if after == 0 and not fallen:
             clock.flag_at_zero(index)
             if now is not None:
                 self._note(now, "flag", SIDE_NAMES[index])

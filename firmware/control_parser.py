@@ -14,6 +14,7 @@ from firmware.timecontrol import (
     JAPANESE,
     MAX_BONUS_MS,
     MAX_MOVES,
+    MAX_PERIODS,
     MAX_SECONDS,
     MAX_START_MS,
     NONE,
@@ -24,14 +25,14 @@ from firmware.timecontrol import (
 _ALLOWED = "0123456789+dbjcx/:*"
 
 
-def _number(text, what, where):
+def _number(text, what, where, most=999_999):
     if not text:
         raise ValueError("%s: missing %s" % (where, what))
     for char in text:
         if char < "0" or char > "9":
             raise ValueError("%s: %s %r is not a whole number" % (where, what, text))
-    if len(text) > 6:
-        raise ValueError("%s: %s %s is too large" % (where, what, text))
+    if len(text) > 6 or int(text) > most:
+        raise ValueError("%s: %s %s is more than %d" % (where, what, text, most))
     return int(text)
 
 
@@ -70,7 +71,7 @@ def _byo_yomi(text):
         period, count = rest.split("x", 1)
         main_ms = _seconds(main, "main time", "byo-yomi")
         period_ms = _seconds(period, "period", "byo-yomi")
-        periods = _number(count, "period count", "byo-yomi")
+        periods = _number(count, "period count", "byo-yomi", MAX_MOVES)
         if period_ms == 0 or periods == 0:
             raise ValueError("byo-yomi %r: needs at least one period of at least 1 s" % text)
         return TimeControl(text, JAPANESE, ((0, main_ms, NONE, 0),), period_ms, periods)
@@ -79,7 +80,7 @@ def _byo_yomi(text):
         raise ValueError("Canadian byo-yomi %r: expected ScM/P (M moves in P seconds)" % text)
     moves, block = rest.split("/", 1)
     main_ms = _seconds(main, "main time", "Canadian byo-yomi")
-    count = _number(moves, "move count", "Canadian byo-yomi")
+    count = _number(moves, "move count", "Canadian byo-yomi", MAX_MOVES)
     block_ms = _seconds(block, "block time", "Canadian byo-yomi")
     if count == 0 or block_ms == 0:
         raise ValueError("Canadian byo-yomi %r: needs at least 1 move in at least 1 s" % text)
@@ -114,6 +115,8 @@ def parse(text):
         if control.periods[0][1] > MAX_START_MS:
             raise ValueError("%r: more than 9:59:59 on a side at the start" % text)
         return control
+    if len(parts) > MAX_PERIODS:
+        raise ValueError("%r: more than %d periods" % (text, MAX_PERIODS))
     periods = []
     last = len(parts) - 1
     for index, part in enumerate(parts):
@@ -122,11 +125,9 @@ def parse(text):
             raise ValueError("%s of %r is empty" % (where, text))
         if "/" in part:
             count_text, body = part.split("/", 1)
-            moves = _number(count_text, "move count", where)
+            moves = _number(count_text, "move count", where, MAX_MOVES)
             if moves == 0:
                 raise ValueError("%s: a move count of 0" % where)
-            if moves > MAX_MOVES:
-                raise ValueError("%s: move count %d is too large" % (where, moves))
             if index == last:
                 raise ValueError(
                     "%s: the last period has a move count; "

@@ -53,12 +53,56 @@ def log_count(buf):
     return get(buf, 52, 2)
 
 
+_MAX_MS = 0x3FFFFFFF  # a time the clock can hold: a small integer on a 32-bit board
+_MAX_GAME = 0x7FFFFFFE  # a game id: the next one still fits the record's 32 bits
+
+
+def _check(ok, what):
+    if not ok:
+        raise ValueError("journal entry: %s" % what)
+
+
+def _check_ms(value, what):
+    _check(0 <= value <= _MAX_MS, "%s %d ms is no time" % (what, value))
+
+
+def check(buf, controls):
+    """Raise ValueError unless every field of the whole record ``buf`` is one the
+    clock can use with ``controls`` (left, right): a record sealed with a good
+    checksum can still hold a period that does not exist, a negative time, an
+    unknown side."""
+    state = buf[12]
+    _check(state <= engine.OVER, "state %d" % state)
+    playing = state != engine.SETUP
+    for at, what in ((13, "side to move"), (14, "White"), (15, "first flag")):
+        _check(
+            buf[at] <= 2 and (buf[at] != 0 or not playing or at == 15), "%s %d" % (what, buf[at])
+        )
+    _check_ms(get(buf, 16, 4, True), "turn time")
+    claim_state = buf[48] & ~journal.AWARDED
+    _check(claim_state < len(journal.CLAIM_STATES), "claim state %d" % buf[48])
+    _check(buf[49] <= 2 and (buf[49] == 0) == (claim_state == 0), "claimant %d" % buf[49])
+    _check(buf[50] <= 1 and buf[51] <= 2, "result or mode")  # mode: none, 0+5, 0d5
+    for index in (0, 1):
+        control = controls[index]  # a G.4 mode is added over them, keeping the periods
+        at = journal.SIDE_AT[index]
+        _check_ms(get(buf, at, 4, True), "time")
+        _check(buf[at + 4] < len(control.periods), "period %d" % (buf[at + 4] + 1))
+        _check(buf[at + 5] < 16, "flag bits %d" % buf[at + 5])
+        _check(get(buf, at + 8, 2) <= control.byo_count, "byo-yomi count")
+        _check(0 <= get(buf, at + 10, 4, True) <= control.byo_ms, "byo-yomi time")
+    _check_ms(get(buf, 56, 4, True), "recorded time")
+    _check_ms(get(buf, 60, 4, True), "recorded time")
+
+
 def decode(buf, clock, claims):
     """Put the journalled game back on ``clock`` and ``claims``, paused if it was running.
 
     ``clock`` and ``claims`` are new, built with the controls and the event
     settings of the journal's header; the event log is restored separately.
+    Raises ValueError, changing nothing, for a record the clock cannot use.
     """
+    check(buf, (clock.sides[0].control, clock.sides[1].control))
     recorded = buf[12]
     clock.state = engine.PAUSED if recorded == engine.RUNNING else recorded
     clock.mover = buf[13] - 1
@@ -103,8 +147,10 @@ def decode(buf, clock, claims):
 def read_header(storage):
     """The header, or None if there is none. Raises documents.Unusable."""
     try:
-        data = storage.read_json(journal.HEADER)
-    except ValueError as error:
+        data = documents.read(storage, journal.HEADER)
+    except OSError:
+        raise
+    except Exception as error:  # not JSON, too deep, too large: an unusable header
         raise documents.Unusable(documents.BAD, "game.json: %s" % error)
     if data is None:
         return None
@@ -112,8 +158,9 @@ def read_header(storage):
     for key in ("game", "control_left", "control_right", "quickplay", "edition"):
         if key not in data:
             raise documents.Unusable(documents.BAD, "game.json has no %s" % key)
-    if not isinstance(data["game"], int):
-        raise documents.Unusable(documents.BAD, "game.json: game id is not a number")
+    game = data["game"]
+    if not isinstance(game, int) or isinstance(game, bool) or not 0 <= game <= _MAX_GAME:
+        raise documents.Unusable(documents.BAD, "game.json: game id %r is no 32-bit id" % (game,))
     return data
 
 
@@ -141,15 +188,15 @@ def read_events(storage, game, count):
     entries = []
     try:
         data = storage.read_bytes(journal.EVENTS)
-    except OSError:
+    except Exception:  # unreadable or too large for the heap: the game comes back without it
         return entries
     for line in (data or b"").split(b"\n"):
         if len(entries) >= count:
             break
         try:
             item = json.loads(line.decode("utf-8"))
-        except (ValueError, UnicodeError):
-            continue  # the partial last line of a cut, or damage
+        except Exception:  # the partial last line of a cut, or damage (even JSON nested too deep)
+            continue
         if isinstance(item, list) and len(item) >= 4 and item[0] == game:
             entries.append((item[1], item[2], item[3]))
     return entries

@@ -61,6 +61,7 @@ def error_code(message):
         ("without a move count", "no"),
         ("older edition", "oLd"),
         ("byo-yomi", "bYo"),
+        ("hourglass", "HG"),
     ):
         if words in message:
             return code

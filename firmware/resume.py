@@ -27,8 +27,8 @@ def check_presets(data):
         slot = data[name]
         if name not in ("1", "2", "3", "4", "5", "6", "7", "8", "9") or not isinstance(slot, dict):
             raise ValueError("slot %r is not a user slot" % (name,))
-        timecontrol.parse(slot["control_left"])
-        timecontrol.parse(slot.get("control_right", slot["control_left"]))
+        left = timecontrol.parse(slot["control_left"])
+        timecontrol.check_pair(left, timecontrol.parse(slot.get("control_right", left.text)))
 
 
 def attach(app, store, settings, tick_ms):
@@ -54,7 +54,7 @@ def attach(app, store, settings, tick_ms):
         try:
             logged = restore(app, store, header, record)
             restored = True
-        except (ValueError, TypeError, IndexError, KeyError) as error:
+        except Exception as error:  # any field the clock cannot use: never a boot loop
             journal_problem(app, store, documents.Unusable(documents.BAD, str(error)))
             left, right = settings.controls()
             app.clock.sides[0].control = left
@@ -89,11 +89,11 @@ def read_journal(app, store):
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
         if record is not None and header is None and journal_read.state(record) != 0:
             raise documents.Unusable(documents.BAD, "a journalled game without its header")
-    except OSError as error:
-        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
-        return None, None
     except documents.Unusable as problem:
         journal_problem(app, store, problem)
+        return None, None
+    except Exception as error:  # the flash refuses, or a slot too large for the heap
+        journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
         return None, None
     return header, record
 
@@ -109,6 +109,7 @@ def restore(app, store, header, record):
     """Put the journalled game on the app; return how many event-log entries came back."""
     left = timecontrol.parse(header["control_left"])
     right = timecontrol.parse(header["control_right"])
+    timecontrol.check_pair(left, right)
     claims_module.check_setting(header["quickplay"], header["edition"])
     clock = app.clock
     claims = app.claims

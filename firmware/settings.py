@@ -70,8 +70,7 @@ class Settings:
             if value is not True and value is not False:
                 raise ValueError("%s must be true or false, got %r" % (name, value))
             switches.append(value)
-        timecontrol.parse(left)
-        timecontrol.parse(right)
+        timecontrol.check_pair(timecontrol.parse(left), timecontrol.parse(right))
         claims.check_setting(quickplay, edition)
         penalties = claims.PENALTY_DEFAULT_MS
         if "penalty_s" in data:

@@ -26,6 +26,7 @@ MAX_START_MS = const(35_999_000)  # 9:59:59 on a side at the start
 MAX_BONUS_MS = const(60_000)  # increment or delay
 MAX_SECONDS = const(35_999)
 MAX_MOVES = const(999)
+MAX_PERIODS = const(9)
 
 
 class TimeControl:
@@ -86,6 +87,18 @@ def parse(text):
     from firmware import control_parser
 
     return control_parser.parse(text)
+
+
+def check_pair(left, right):
+    """Raise ValueError unless ``left`` and ``right`` can be one game's controls.
+
+    An hourglass moves the time one side uses to the other, so it needs the
+    hourglass on both sides (TIMING.md: the hourglass is one sand-glass).
+    """
+    if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
+        raise ValueError(
+            "%r against %r: an hourglass needs an hourglass on both sides" % (left.text, right.text)
+        )
 
 
 def describe_ms(ms):

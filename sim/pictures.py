@@ -49,7 +49,7 @@ class Snapshot:
 
 def take(script_text, name="picture"):
     """Play ``script_text`` and return the Snapshot at its last statement."""
-    from sim.runner import Game, _describe
+    from sim.runner import Game, NotApplied, _describe
 
     try:
         script = script_module.parse(script_text)
@@ -70,7 +70,7 @@ def take(script_text, name="picture"):
             elif action != "show":
                 try:
                     game.act(action, arguments)
-                except ValueError as error:
+                except (ValueError, NotApplied) as error:
                     raise PictureError("%s:%d: %s" % (name, number, error))
         state_line = game.state_line()  # settles the main loop at this instant
         chips = game.board.chips

@@ -18,6 +18,24 @@ LONG_MS = 2100
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
+class NotApplied(Exception):
+    """An arbiter statement that cannot apply where it stands: the runner stops (exit 1)."""
+
+
+# What the first key of an arbiter's sequence, held, must open (docs/arbiter.md).
+OPENS = {"plus": "the claim's ruling", "set": "the time correction", "minus": "the move counter"}
+_OPEN_SCREENS = {
+    "plus": (arbiter.RULING, arbiter.MESSAGE),
+    "set": (arbiter.ADJUST,),
+    "minus": (arbiter.MOVES,),
+}
+_STATE_PROBLEMS = {
+    engine.SETUP: "the game has not started",
+    engine.RUNNING: "the clock is running: pause it first",
+    engine.OVER: "the game is over",
+}
+
+
 def _side(index):
     return SIDE_NAMES[index] if index >= 0 else "none"
 
@@ -140,7 +158,9 @@ class Game:
         elif action == "resume":
             if clock.state == engine.PAUSED:
                 if board.app.arbiter.screen not in (arbiter.IDLE, arbiter.MESSAGE):
-                    self.arbiter_sequence_keys([("play", PRESS_MS)])  # leave the screen first
+                    self.arbiter_sequence_keys(
+                        "resume", [("play", PRESS_MS)]
+                    )  # leave the screen first
                 board.press("play")
         elif action == "key":
             board.press(arguments[0])
@@ -173,16 +193,29 @@ class Game:
         The keys are pressed at 0.4 s a press, a long press held 2.1 s; the time
         this takes is left out of script time (the clock is paused meanwhile).
         """
-        self.arbiter_sequence_keys(arbiter_keys(self.board.app, action, arguments))
+        problem = arbiter_precondition(self.board.app, action)
+        if problem is not None:
+            raise NotApplied("%s: %s" % (action, problem))
+        self.arbiter_sequence_keys(action, arbiter_keys(self.board.app, action, arguments))
 
-    def arbiter_sequence_keys(self, keys):
-        """Press ``keys`` as ``arbiter_sequence`` does, out of script time."""
+    def arbiter_sequence_keys(self, action, keys):
+        """Press ``keys`` for ``action`` as ``arbiter_sequence`` does, out of script
+        time, each checked against the screen it must reach."""
         board = self.board
         start = vclock.now_ms()
-        for name, hold_ms in keys:
-            board.press(name, hold_ms)
-            board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
-        self.offset_ms += vclock.now_ms() - start
+        try:
+            for step in range(len(keys)):
+                name, hold_ms = keys[step]
+                before = _screen_mark(board.app)
+                board.press(name, hold_ms)
+                board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
+                problem = check_step(board.app, keys, step, before)
+                if problem is not None:
+                    raise NotApplied(
+                        '%s: %s (the clock showed "%s")' % (action, problem, board.display_text())
+                    )
+        finally:
+            self.offset_ms += vclock.now_ms() - start
 
     def failures(self, expectations):
         """The expectations that do not hold now."""
@@ -199,6 +232,57 @@ class Game:
             elif value != wanted:
                 failed.append((field, wanted, tolerance))
         return failed
+
+
+def arbiter_precondition(app, action):
+    """Why an arbiter statement cannot apply now (SCENARIOS.md), or None."""
+    state = app.clock.state
+    if state != engine.PAUSED:
+        return _STATE_PROBLEMS[state]
+    if action == "decide" and app.claims.state not in ("open", "postponed"):
+        return "no claim is open"
+    return None
+
+
+def _screen_mark(app):
+    """What tells whether a key reached the arbiter: the screen, its message, the log."""
+    arbiter_now = app.arbiter
+    return (arbiter_now, arbiter_now.screen, arbiter_now.message_until, len(app.claims.log))
+
+
+def check_step(app, keys, step, before):
+    """What went wrong with key ``step`` of an arbiter's sequence, or None.
+
+    The clock never runs again during a sequence; the long press that starts it
+    opens its screen; every key but the last leaves a screen of the procedure
+    up; the last one leaves it (the procedure done) or shows the clock's own
+    refusal, a message the key itself brought up.
+    """
+    name, hold_ms = keys[step]
+    arbiter_now = app.arbiter
+    screen = arbiter_now.screen
+    fresh_message = screen == arbiter.MESSAGE and (
+        before[0] is not arbiter_now or before[2] != arbiter_now.message_until
+    )
+    acted = before[0] is not arbiter_now or len(app.claims.log) != before[3]
+    if app.clock.state == engine.RUNNING:
+        return "the %s key let the clock run" % name
+    if app.menu.active():
+        return "the %s key opened the setup menu" % name
+    last = step == len(keys) - 1
+    if hold_ms >= arbiter.HOLD_MS:  # a long press opens its procedure's screen
+        if screen in _OPEN_SCREENS.get(name, ()) and (screen != arbiter.MESSAGE or fresh_message):
+            return None
+        if last and (acted or fresh_message):
+            return None  # a claim that ended the game or was granted at once
+        return "the long press of %s did not open %s" % (name, OPENS.get(name, "a procedure"))
+    if not last:
+        if screen == arbiter.IDLE or (screen == arbiter.MESSAGE and not fresh_message):
+            return "the %s key left the procedure before its end" % name
+        return None
+    if screen == arbiter.IDLE or fresh_message:
+        return None
+    return "the %s key did not finish the procedure" % name
 
 
 def arbiter_keys(app, action, arguments):
@@ -262,7 +346,7 @@ def _describe(field, wanted, tolerance):
 
 
 def run_script(path, text, out):
-    """Run one script's text; return its exit status."""
+    """Run one script's bytes (or text); return its exit status."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
@@ -288,6 +372,10 @@ def run_script(path, text, out):
                 except ValueError as error:
                     out("%s:%d: %s" % (path, number, error))
                     return 2
+                except NotApplied as problem:
+                    out("%s:%d: %s" % (path, number, problem))
+                    out("  actual: " + game.state_line())
+                    return 1
         out("%s: end: %s" % (path, game.state_line()))
     finally:
         game.close()
@@ -299,8 +387,8 @@ def run_files(paths, out=print):
     worst = 0
     for path in paths:
         try:
-            with open(path) as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:  # bytes: sim.script reads them alike on both lanes
+                text = handle.read(script_module.MAX_BYTES + 1)
         except OSError as error:
             out("%s: cannot read: %s" % (path, error))
             worst = 2

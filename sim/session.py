@@ -23,7 +23,7 @@ from firmware import engine
 from sim import machine as sim_machine
 from sim import script as script_module
 from sim import vclock
-from sim.runner import Game
+from sim.runner import Game, NotApplied
 from sim.world import HOLD_MS
 
 LEVER_SIDES = {"lever_left": "left", "lever_right": "right"}
@@ -108,7 +108,11 @@ class LiveSession:
             elif action == "show":
                 out(game.state_line())
             else:
-                game.act(action, arguments)
+                try:
+                    game.act(action, arguments)
+                except NotApplied as problem:  # the script stops here, as the runner does
+                    out("line %d: %s; actual: %s" % (number, problem, game.state_line()))
+                    return 1
         return status
 
     # --- time --------------------------------------------------------------

@@ -1,0 +1,139 @@
+"""What the clock cannot hold or show is refused when the script is read.
+
+So every well-formed script ends within seconds on both lanes (the README's
+"Clock scripts" lists the limits). Each limit is tested just inside (parsed)
+and just outside (exit 2 naming the line, the same on both lanes).
+"""
+
+import pytest
+
+from sim import runner
+from sim import script as script_module
+from sim.script import ScriptError, parse
+from tests.scripting import run_cli, run_text
+
+PAUSED = "control 300\nat 0 press right\nat 1 pause\n"  # left to move, paused at 1 s
+
+# (name, inside, outside, line of the refusal, words)
+LIMITS = [
+    ("script time", "control 300\nat 4000 show\n", "control 300\nat 4000.001 show\n", 2, "4000 s"),
+    (
+        "a huge time",
+        "control 300\nat 000000000000004 show\n",
+        "control 300\nat 99999999999 show\n",
+        2,
+        "more than a clock can hold",
+    ),
+    ("hold", "control 300\nat 0 hold set 60\n", "control 300\nat 0 hold set 60.001\n", 2, "60 s"),
+    (
+        "add",
+        PAUSED + "at 2 add left +9:59:59\n",
+        PAUSED + "at 2 add left +10:00:00\n",
+        4,
+        "at most 9:59:59",
+    ),
+    ("add, huge", PAUSED, PAUSED + "at 2 add left +99999999:00\n", 4, "add: at most 9:59:59"),
+    ("setmoves", PAUSED + "at 2 setmoves 40\n", PAUSED + "at 2 setmoves 10000\n", 4, "9999"),
+    ("setmoves, huge", PAUSED, PAUSED + "at 2 setmoves 99999999\n", 4, "9999"),
+    (
+        "the arbiter's key sequences count",
+        PAUSED + "at 2 setmoves 9000\n",  # 2.42 + (9000 + 1 + 5) x 0.4 = 3604.82 s, + 2
+        PAUSED + "at 2 setmoves 9999\n",  # 2.42 + (9999 + 6) x 0.4 = 4004.42 s: over
+        4,
+        "4004.420 s of it the arbiter's key sequences",
+    ),
+    (
+        "periods",
+        "control 1/60:1/60:1/60:1/60:1/60:1/60:1/60:1/60:60\n",
+        "control 1/60:1/60:1/60:1/60:1/60:1/60:1/60:1/60:1/60:60\n",
+        1,
+        "more than 9 periods",
+    ),
+    (
+        "byo-yomi periods",
+        "control 60j30x999\n",
+        "control 60j30x1000\n",
+        1,
+        "period count 1000 is more than 999",
+    ),
+    (
+        "Canadian moves",
+        "control 60c999/300\n",
+        "control 60c1000/300\n",
+        1,
+        "move count 1000 is more than 999",
+    ),
+    ("period moves", "control 999/60:60\n", "control 1000/60:60\n", 1, "1000 is more than 999"),
+    ("start time", "control 35999\n", "control 36000\n", 1, "9:59:59"),
+    ("bounce", "control 300\nbounce 50\n", "control 300\nbounce 999999999999999\n", 2, "50 ms"),
+    (
+        "mixed hourglass",
+        "control left=*60 right=*20\n",
+        "control left=60 right=*20\n",
+        1,
+        "an hourglass needs an hourglass on both sides",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, inside, outside, line, words", LIMITS, ids=[c[0] for c in LIMITS])
+def test_a_limit_holds_inside_and_refuses_outside(name, inside, outside, line, words):
+    parse(inside)
+    with pytest.raises(ScriptError) as refused:
+        parse(outside)
+    assert refused.value.line == line
+    assert words in refused.value.message
+
+
+def test_the_number_of_timed_statements_is_bounded():
+    most = "control 300\n" + "at 1 show\n" * script_module.MAX_STATEMENTS
+    assert len(parse(most).statements) == script_module.MAX_STATEMENTS
+    with pytest.raises(ScriptError) as refused:
+        parse(most + "at 1 show\n")
+    assert refused.value.line == script_module.MAX_STATEMENTS + 2
+    assert "more than 10000 timed statements" in refused.value.message
+
+
+def test_a_file_larger_than_a_script_may_be_is_refused():
+    big = b"control 300\n" + b"# " + b"x" * script_module.MAX_BYTES + b"\n"
+    status, lines = run_text(big, "big.clock")
+    assert status == 2 and lines == ["big.clock:2: the script is longer than 1000000 bytes"]
+
+
+def test_the_budget_uses_the_runners_own_key_timing():
+    assert script_module.KEY_STEP_MS == runner.PRESS_MS + runner.PRESS_GAP_MS
+    assert script_module.LONG_STEP_MS == runner.LONG_MS + runner.PRESS_GAP_MS
+
+
+def test_moves_made_by_presses_count_toward_a_later_setmoves():
+    # 3001 presses may make 3001 moves; setmoves 0 may then need 3001 presses of minus:
+    # 2.42 + (3001 + 1 + 5) x 0.4 = 1205.22 s of key sequences, + 3001 s of script: over 4000 s
+    lines = ["control 300+60", "at 0 press right"]
+    for number in range(3000):
+        lines.append("at %d press %s" % (number + 1, "left" if number % 2 == 0 else "right"))
+    lines.append("at 3001 pause")
+    lines.append("at 3001 setmoves 0")
+    with pytest.raises(ScriptError) as refused:
+        parse("\n".join(lines) + "\n")
+    assert refused.value.line == len(lines)
+    assert (
+        "4206.220 s of virtual time (1205.220 s of it the arbiter's key sequences"
+        in refused.value.message
+    )
+
+
+def test_both_lanes_refuse_alike(tmp_path):
+    files = []
+    for index, (_, _, outside, _, _) in enumerate(LIMITS):
+        path = tmp_path / ("limit-%02d.clock" % index)
+        path.write_text(outside)
+        files.append(str(path))
+    status_py, out_py, err_py = run_cli(files)
+    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
+    assert status_py == status_mpy == 2
+    assert out_py == out_mpy
+    assert err_py == err_mpy == ""
+    lines = out_py.splitlines()
+    assert len(lines) == len(LIMITS)
+    for text, (_, _, _, line, words) in zip(lines, LIMITS, strict=True):
+        assert ".clock:%d: " % line in text and words in text
