@@ -39,7 +39,7 @@ class Notices:
             self.changed = True
         elif ticks_diff(now, self.until) >= 0:
             self.texts.pop(0)
-            self.until = ticks_add(now, SHOW_MS)
+            self.until = ticks_add(self.until, SHOW_MS)  # from the last one's end
             self.changed = True
             if not self.texts:
                 self.active = False
