@@ -16,11 +16,13 @@ Nothing here allocates.
 
 import adafruit_debouncer
 from adafruit_debouncer import Button
+from micropython import const
 
 from firmware.inputs import LONG, PENDING, SHORT
 from firmware.ticks import ticks_add, ticks_diff
 from hal.inputs import QUIET_MS
 
+_UNSETTLED_MS = const(500)
 _SAMPLE = [0]  # the tick of the sample a Button is being fed
 
 
@@ -63,10 +65,12 @@ class KeyButtons:
             held = ticks_diff(now, start)
             if held < self.long_ms:
                 return PENDING
-            if inputs.pins[key].value() != inputs.active[key] or (
-                ticks_diff(now, inputs.last_edge[key]) < QUIET_MS
+            if held < self.long_ms + _UNSETTLED_MS and (
+                inputs.pins[key].value() != inputs.active[key]
+                or ticks_diff(now, inputs.last_edge[key]) < QUIET_MS
             ):
-                return PENDING  # a release under way: wait for its tick
+                return PENDING  # a release under way: wait for its tick (a contact
+                # that never settles is taken as held, so it cannot hold up the rest)
         else:
             held = ticks_diff(inputs.ring_release[slot], start)
         button = self.buttons[key - self.first]

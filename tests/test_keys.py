@@ -100,3 +100,17 @@ def test_a_press_read_late_is_classified_by_its_edges(keys):
 def test_a_long_press_then_a_short_one_of_the_same_key(keys):
     log = play(keys, [(17, 100, 2500), (17, 2700, 2780)], 4000, 20)
     assert log == [(0, LONG, 2100), (0, SHORT, 2780)]
+
+
+def test_a_contact_that_never_settles_is_taken_as_held(keys):
+    # A worn key chatters every 10 ms from 100 on: it cannot hold up the inputs behind
+    # it for ever; 0.5 s past the long press it counts as held, long at 2100.
+    inputs, buttons, _ = keys
+    ms = 100
+    while ms < 3000:
+        at(ms, 17, 0 if ms // 10 % 2 == 0 else 1)
+        ms += 10
+    assert inputs.pop() == 0
+    slot = inputs.popped_slot
+    assert buttons.classify(0, slot, 2590) == PENDING
+    assert buttons.classify(0, slot, 2600) == LONG and buttons.tick == 2100
