@@ -23,15 +23,14 @@ HOLD_S = "2.1"
 HOLD_MS = 2100
 
 # The claims' game: 15 minutes a side (rapid in every edition: 900 s is more than
-# 10 minutes and, by Article 15.1, 15 minutes or more), right to move at 1410 s.
+# 10 minutes and, by Article 15.1, 15 minutes or more), right to move at 800 s.
 CLAIM_GAME = """\
 control 900
 quickplay %s
 at 0      press right                    # left is White
-at 600    press left                     # left: 900 - 600 = 300 = 5:00
-# right to move since 600: at 1410 right has 900 - 810 = 90 = 1:30, under two minutes
+at 10     press left                     # left: 900 - 10 = 890 = 14:50
+# right to move since 10: at 800 right has 900 - 790 = 110 = 1:50, under two minutes
 """
-
 # (name, what it shows, header and game, first key's time in s, keys, expectations).
 # A key is "key NAME", "hold NAME" or "press SIDE"; an expectation is (seconds after
 # the last key's first edge, the fields).
@@ -41,45 +40,45 @@ PROCEDURES = (
         "G.5: pause, hold plus (drA on right's side), set: the game ends drawn.\n"
         "A play after it changes nothing.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         ["key play", "hold plus", "key set", "key play"],
-        [(5, "state=over result=draw claim=none running=none left=5:00 right=1:30")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
     ),
     (
         "claim-g5-postpone",
         "G.5: pause, hold plus, plus (PoSt), set, play: the claim is postponed and\n"
-        "right plays on from 1:30; 5 s later right has 1:25.",
+        "right plays on from 1:50; 5 s later right has 1:45.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=postponed-right left=5:00 right=1:25")],
+        [(5, "state=running running=right claim=postponed-right left=14:50 right=1:45")],
     ),
     (
         "claim-g5-postpone-plus2",
         "G.5: pause, hold plus, plus twice (Po 2), set, play: postponed, and the\n"
-        "opponent (left) gets +2:00 at once: 5:00 + 2:00 = 7:00; right 1:30 - 5 s.",
+        "opponent (left) gets +2:00 at once: 14:50 + 2:00 = 16:50; right 1:50 - 5 s.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=postponed-right left=7:00 right=1:25")],
+        [(5, "state=running running=right claim=postponed-right left=16:50 right=1:45")],
     ),
     (
         "claim-g5-reject",
         "G.5: pause, hold plus, plus three times (rEJ), set, play: rejected, the\n"
-        "opponent (left) gets +2:00: 5:00 + 2:00 = 7:00; the claim is closed and\n"
-        "right plays on: 1:30 - 5 s = 1:25.",
+        "opponent (left) gets +2:00: 14:50 + 2:00 = 16:50; the claim is closed and\n"
+        "right plays on: 1:50 - 5 s = 1:45.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=7:00 right=1:25")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:45")],
     ),
     (
         "claim-g5-leave-and-return",
         "G.5: play leaves the ruling screen with the claim open; hold plus comes\n"
-        "back to it; plus three times (rEJ), set, play: left 5:00 + 2:00 = 7:00,\n"
-        "right 1:30 - 5 s = 1:25.",
+        "back to it; plus three times (rEJ), set, play: left 14:50 + 2:00 = 16:50,\n"
+        "right 1:50 - 5 s = 1:45.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         [
             "key play",
             "hold plus",
@@ -91,54 +90,54 @@ PROCEDURES = (
             "key set",
             "key play",
         ],
-        [(5, "state=running running=right claim=none left=7:00 right=1:25")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:45")],
     ),
     (
         "claim-g5-final-ruling",
         "G.5 b: postponed (plus, set), then the final ruling while still paused:\n"
         "hold plus (no / PoSt), set (the final ruling, drA), set: drawn; the times\n"
-        "are those at the pause, left 5:00, right 1:30.",
+        "are those at the pause, left 14:50, right 1:50.",
         CLAIM_GAME % "g5",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key set", "hold plus", "key set", "key set"],
-        [(5, "state=over result=draw claim=none running=none left=5:00 right=1:30")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
     ),
     (
         "claim-g4-draw",
         "G.4 (increment mode): pause, hold plus (drA), set: drawn.",
         CLAIM_GAME % "g4-increment",
-        1410,
+        800,
         ["key play", "hold plus", "key set", "key play"],
-        [(5, "state=over result=draw claim=none running=none left=5:00 right=1:30")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
     ),
     (
         "claim-g4-grant",
         "G.4 (increment mode): pause, hold plus, plus (GrAn), set, play: the\n"
-        "opponent (left) gets +2:00: 5:00 + 2:00 = 7:00; both sides play with a 5 s\n"
+        "opponent (left) gets +2:00: 14:50 + 2:00 = 16:50; both sides play with a 5 s\n"
         "increment and the claimant's move in progress gets its 5 s at once:\n"
-        "1:30 + 5 s = 1:35; 5 s after play, 1:30.",
+        "1:50 + 5 s = 1:55; 5 s after play, 1:50.",
         CLAIM_GAME % "g4-increment",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=7:00 right=1:30")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:50")],
     ),
     (
         "claim-g4-refuse",
         "G.4: pause, hold plus, plus twice (rEF), set, play: nothing changes;\n"
-        "right plays on: 1:30 - 5 s = 1:25.",
+        "right plays on: 1:50 - 5 s = 1:45.",
         CLAIM_GAME % "g4-increment",
-        1410,
+        800,
         ["key play", "hold plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=5:00 right=1:25")],
+        [(5, "state=running running=right claim=none left=14:50 right=1:45")],
     ),
     (
         "claim-g6-record",
         "G.6: pause, hold plus: the claim is recorded and the game ends on the\n"
         "clock; the play after it changes nothing.",
         CLAIM_GAME % "g6",
-        1410,
+        800,
         ["key play", "hold plus", "key play"],
-        [(5, "state=over claim=recorded-right running=none left=5:00 right=1:30")],
+        [(5, "state=over claim=recorded-right running=none left=14:50 right=1:50")],
     ),
     (
         "correct-add",
