@@ -26,7 +26,6 @@ from firmware import engine, frames
 from firmware import menu as menu_module
 from firmware.battery_mark import BatteryMark
 from firmware.inputs import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
-from firmware.notices import Notices
 from firmware.sound import Sound
 
 _FIRST_KEY = KEY_SET
@@ -47,7 +46,7 @@ class App:
         self.settings = None  # the Settings in force (firmware.main puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
-        self.notices = Notices()  # boot messages: file error codes, rESt (firmware.resume)
+        self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal), attached at boot
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
@@ -84,10 +83,23 @@ class App:
         self.sound.update(self.clock, self.settings, now, hardware.buzzer)
         hardware.leds.show(self.clock.running())
         hardware.battery.update(now)
-        self.notices.tick(now)
+        notices = self.notices
+        if notices is not None:
+            notices.tick(now)
+            if not notices.active and not notices.changed:
+                self.notices = None  # all shown and the times drawn again: let them go
+                _let_go_notices()
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
         self.refresh(now)
+
+    def notice(self, text):
+        """Queue a boot message (``firmware.notices``, loaded for them)."""
+        if self.notices is None:
+            from firmware.notices import Notices
+
+            self.notices = Notices()
+        self.notices.add(text)
 
     def _act_until(self, tick):
         """Let the screens' messages time out up to ``tick``."""
@@ -115,7 +127,8 @@ class App:
             if index < _FIRST_KEY:
                 self.on_input(index, tick)
             elif self.keys_act():
-                self.notices.dismiss()  # and the key does its job once classified
+                if self.notices is not None:
+                    self.notices.dismiss()  # and the key does its job once classified
                 self.waiting_key = index
                 self.waiting_slot = inputs.popped_slot
 
@@ -137,7 +150,8 @@ class App:
     def on_input(self, index, tick):
         """Act on lever or play ``index`` whose contact closed at ``tick``."""
         clock = self.clock
-        self.notices.dismiss()  # any press clears the boot messages
+        if self.notices is not None:
+            self.notices.dismiss()  # any press clears the boot messages
         if self.menu.active() and self.menu.on_press(index, tick):
             return
         if self.arbiter.on_press(index, tick):
@@ -169,17 +183,18 @@ class App:
         frame = self.frame
         menu = self.menu
         notices = self.notices
-        if notices.changed:
-            notices.changed = False
-            if notices.active:
-                notices.draw(frame)
-                displays[0].show_frame(frame)
-                displays[1].show_frame(frame)
+        if notices is not None:
+            if notices.changed:
+                notices.changed = False
+                if notices.active:
+                    notices.draw(frame)
+                    displays[0].show_frame(frame)
+                    displays[1].show_frame(frame)
+                    return
+                menu.changed = True  # what the messages covered is drawn again
+                self.arbiter.changed = True
+            elif notices.active:
                 return
-            menu.changed = True  # what the messages covered is drawn again
-            self.arbiter.changed = True
-        elif notices.active:
-            return
         if menu.active():
             if menu.changed:
                 menu.changed = False
@@ -216,3 +231,14 @@ class App:
         if claimant == 1:
             frame[2] |= frames.DOT
         displays[1].show_frame(frame)
+
+
+def _let_go_notices():
+    """Drop ``firmware.notices`` once its messages are over, for a collection to free."""
+    import sys
+
+    import firmware
+
+    sys.modules.pop("firmware.notices", None)
+    if hasattr(firmware, "notices"):
+        delattr(firmware, "notices")
