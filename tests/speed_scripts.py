@@ -23,14 +23,34 @@ HOLD_S = "2.1"
 HOLD_MS = 2100
 
 # The claims' game: 15 minutes a side (rapid in every edition: 900 s is more than
-# 10 minutes and, by Article 15.1, 15 minutes or more), right to move at 800 s.
-CLAIM_GAME = """\
+# 10 minutes and, by Article 15.1, 15 minutes or more), right to move at 40 s with 1:40.
+CLAIM_GAME = (
+    """\
 control 900
 quickplay %s
 at 0      press right                    # left is White
 at 10     press left                     # left: 900 - 10 = 890 = 14:50
-# right to move since 10: at 800 right has 900 - 790 = 110 = 1:50, under two minutes
+at 20     key play                       # paused; right: 900 - 10 = 890 = 14:50
+# the arbiter takes 13 minutes off right (hold set, right lever, minus x 13, play):
+# 14:50 - 13:00 = 1:50
+at 21     hold set 2.1
+at 24     key lever_right
 """
+    + "".join("at %.1f    key minus\n" % (24.4 + 0.4 * n) for n in range(13))
+    + """\
+at 29.6   key play
+at 30     key play                       # resumed: right to move with 1:50
+# at 40 right has 1:50 - 10 s = 1:40, under two minutes
+"""
+)
+
+# The corrections' game: right to move at 20 s, each side 14:50.
+SHORT_GAME = """\
+control 900
+at 0      press right                    # left is White
+at 10     press left                     # left: 900 - 10 = 890 = 14:50
+"""
+
 # (name, what it shows, header and game, first key's time in s, keys, expectations).
 # A key is "key NAME", "hold NAME" or "press SIDE"; an expectation is (seconds after
 # the last key's first edge, the fields).
@@ -40,45 +60,45 @@ PROCEDURES = (
         "G.5: pause, hold plus (drA on right's side), set: the game ends drawn.\n"
         "A play after it changes nothing.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         ["key play", "hold plus", "key set", "key play"],
-        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:40")],
     ),
     (
         "claim-g5-postpone",
         "G.5: pause, hold plus, plus (PoSt), set, play: the claim is postponed and\n"
-        "right plays on from 1:50; 5 s later right has 1:45.",
+        "right plays on from 1:40; 5 s later right has 1:35.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=postponed-right left=14:50 right=1:45")],
+        [(5, "state=running running=right claim=postponed-right left=14:50 right=1:35")],
     ),
     (
         "claim-g5-postpone-plus2",
         "G.5: pause, hold plus, plus twice (Po 2), set, play: postponed, and the\n"
-        "opponent (left) gets +2:00 at once: 14:50 + 2:00 = 16:50; right 1:50 - 5 s.",
+        "opponent (left) gets +2:00 at once: 14:50 + 2:00 = 16:50; right 1:40 - 5 s.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=postponed-right left=16:50 right=1:45")],
+        [(5, "state=running running=right claim=postponed-right left=16:50 right=1:35")],
     ),
     (
         "claim-g5-reject",
         "G.5: pause, hold plus, plus three times (rEJ), set, play: rejected, the\n"
         "opponent (left) gets +2:00: 14:50 + 2:00 = 16:50; the claim is closed and\n"
-        "right plays on: 1:50 - 5 s = 1:45.",
+        "right plays on: 1:40 - 5 s = 1:35.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=16:50 right=1:45")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:35")],
     ),
     (
         "claim-g5-leave-and-return",
         "G.5: play leaves the ruling screen with the claim open; hold plus comes\n"
         "back to it; plus three times (rEJ), set, play: left 14:50 + 2:00 = 16:50,\n"
-        "right 1:50 - 5 s = 1:45.",
+        "right 1:40 - 5 s = 1:35.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         [
             "key play",
             "hold plus",
@@ -90,91 +110,89 @@ PROCEDURES = (
             "key set",
             "key play",
         ],
-        [(5, "state=running running=right claim=none left=16:50 right=1:45")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:35")],
     ),
     (
         "claim-g5-final-ruling",
         "G.5 b: postponed (plus, set), then the final ruling while still paused:\n"
         "hold plus (no / PoSt), set (the final ruling, drA), set: drawn; the times\n"
-        "are those at the pause, left 14:50, right 1:50.",
+        "are those at the pause, left 14:50, right 1:40.",
         CLAIM_GAME % "g5",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key set", "hold plus", "key set", "key set"],
-        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:40")],
     ),
     (
         "claim-g4-draw",
         "G.4 (increment mode): pause, hold plus (drA), set: drawn.",
         CLAIM_GAME % "g4-increment",
-        800,
+        40,
         ["key play", "hold plus", "key set", "key play"],
-        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:50")],
+        [(5, "state=over result=draw claim=none running=none left=14:50 right=1:40")],
     ),
     (
         "claim-g4-grant",
         "G.4 (increment mode): pause, hold plus, plus (GrAn), set, play: the\n"
         "opponent (left) gets +2:00: 14:50 + 2:00 = 16:50; both sides play with a 5 s\n"
         "increment and the claimant's move in progress gets its 5 s at once:\n"
-        "1:50 + 5 s = 1:55; 5 s after play, 1:50.",
+        "1:40 + 5 s = 1:45; 5 s after play, 1:40.",
         CLAIM_GAME % "g4-increment",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=16:50 right=1:50")],
+        [(5, "state=running running=right claim=none left=16:50 right=1:40")],
     ),
     (
         "claim-g4-refuse",
         "G.4: pause, hold plus, plus twice (rEF), set, play: nothing changes;\n"
-        "right plays on: 1:50 - 5 s = 1:45.",
+        "right plays on: 1:40 - 5 s = 1:35.",
         CLAIM_GAME % "g4-increment",
-        800,
+        40,
         ["key play", "hold plus", "key plus", "key plus", "key set", "key play"],
-        [(5, "state=running running=right claim=none left=14:50 right=1:45")],
+        [(5, "state=running running=right claim=none left=14:50 right=1:35")],
     ),
     (
         "claim-g6-record",
         "G.6: pause, hold plus: the claim is recorded and the game ends on the\n"
         "clock; the play after it changes nothing.",
         CLAIM_GAME % "g6",
-        800,
+        40,
         ["key play", "hold plus", "key play"],
-        [(5, "state=over claim=recorded-right running=none left=14:50 right=1:50")],
+        [(5, "state=over claim=recorded-right running=none left=14:50 right=1:40")],
     ),
     (
         "correct-add",
         "A time correction: hold set, the left lever, plus (1 min), set (unit 2:\n"
-        "seconds), plus five times, play applies, play resumes. Left 5:00 + 1:05 =\n"
-        "6:05. Right to move had 900 - 100 = 800 = 13:20; 5 s after play, 13:15.",
-        "control 900\nat 0      press right                    # left is White\n"
-        "at 600    press left                     # left: 900 - 600 = 300 = 5:00\n",
-        700,
+        "seconds), plus five times, play applies, play resumes. Left 14:50 + 1:05 =\n"
+        "15:55. Right to move had 900 - 10 = 890 = 14:50; 5 s after play, 14:45.",
+        SHORT_GAME,
+        20,
         ["key play", "hold set", "key lever_left", "key plus", "key set"]
         + ["key plus"] * 5
         + ["key play", "key play"],
-        [(5, "state=running running=right left=6:05 right=13:15")],
+        [(5, "state=running running=right left=15:55 right=14:45")],
     ),
     (
         "correct-take",
         "A time correction: hold set, the right lever, minus (-1 min), play applies,\n"
-        "play resumes. Right 900 - 100 = 800 = 13:20, - 1:00 = 12:20; 5 s after\n"
-        "play, 12:15. Left keeps 5:00.",
-        "control 900\nat 0      press right                    # left is White\n"
-        "at 600    press left                     # left: 900 - 600 = 300 = 5:00\n",
-        700,
+        "play resumes. Right 900 - 10 = 890 = 14:50, - 1:00 = 13:50; 5 s after\n"
+        "play, 13:45. Left keeps 14:50.",
+        SHORT_GAME,
+        20,
         ["key play", "hold set", "key lever_right", "key minus", "key play", "key play"],
-        [(5, "state=running running=right left=5:00 right=12:15")],
+        [(5, "state=running running=right left=14:50 right=13:45")],
     ),
     (
         "correct-quick-bonus",
         "The quick penalty in the opponent's favour: hold set, the left lever, hold\n"
         "plus: +2:00 in a standard game (60 minutes a side: standard by Article 15.1\n"
-        "and by A.1, which makes rapid less than 60 minutes). Left 3600 - 100 =\n"
-        "3500 = 58:20, + 2:00 = 1:00:20. Right 3600 - 100 = 3500 = 58:20; 5 s after\n"
-        "play, 58:15.",
+        "and by A.1, which makes rapid less than 60 minutes). Left 3600 - 10 =\n"
+        "3590 = 59:50, + 2:00 = 1:01:50. Right 3600 - 10 = 3590 = 59:50; 5 s after\n"
+        "play, 59:45.",
         "control 3600\nat 0      press right                    # left is White\n"
-        "at 100    press left                     # left: 3600 - 100 = 3500\n",
-        200,
+        "at 10     press left                     # left: 3600 - 10 = 3590\n",
+        20,
         ["key play", "hold set", "key lever_left", "hold plus", "key play"],
-        [(5, "state=running running=right left=1:00:20 right=58:15")],
+        [(5, "state=running running=right left=1:01:50 right=59:45")],
     ),
     (
         "correct-moves",
@@ -192,9 +210,8 @@ PROCEDURES = (
         "new-game",
         "A new game while paused: hold set, hold set (nEU GAnE), set; then the\n"
         "right lever starts left's clock in the new game: 900 - 5 = 895 = 14:55.",
-        "control 900\nat 0      press right                    # left is White\n"
-        "at 600    press left\n",
-        700,
+        SHORT_GAME,
+        20,
         ["key play", "hold set", "hold set", "key set", "press right"],
         [(5, "state=running running=left white=left moves=0 left=14:55 right=15:00")],
     ),
