@@ -1,14 +1,23 @@
 """The clock application: turns input events into clock actions and frames.
 
-``step(now)`` is one pass of the main loop: it drains the input events that
-the interrupt handlers stored (each with the tick of its first contact
-edge), lets a flag fall when its time has come, and redraws both displays.
-During a game it allocates nothing. Levers and the play/pause key act on
-their first edge; ``set``, ``plus`` and ``minus`` act as short presses
-(after release) or long presses (held 2 s), as ``hardware.keys`` reports
-them: in the setup state and after the game for the setup menus
-(``firmware.menu``), during a game only for the arbiter's procedures while
-the clock is paused (``firmware.arbiter``).
+``step(now)`` is one pass of the main loop: it acts on the input events that
+the interrupt handlers stored, in the order of their first contact edges and
+each at its own tick, lets a flag fall when its time has come, and redraws
+both displays. During a game it allocates nothing. Levers and the
+play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
+as short presses (at release) or long presses (held 2 s), as
+``hardware.keys`` classifies them from their edges: in the setup state and
+after the game for the setup menus (``firmware.menu``), during a game only
+for the arbiter's procedures while the clock is paused
+(``firmware.arbiter``). While the clock runs they do nothing.
+
+A menu key that can act holds back the inputs that came after it until its
+press is classified; they then act at their own edges' ticks, so a quick
+``set`` then ``play`` (or ``set`` then a lever) is taken in that order. The
+clock is not running while a key can act, so nothing is charged meanwhile,
+and a message on the displays waits for the key (``_act_until``). So what
+the clock does depends only on the edges' ticks, never on how often the
+main loop runs.
 """
 
 from firmware import arbiter as arbiter_module
@@ -16,12 +25,10 @@ from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware import menu as menu_module
 from firmware.battery_mark import BatteryMark
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.notices import Notices
+from firmware.inputs import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
 
 _FIRST_KEY = KEY_SET
-_LAST_KEY = KEY_MINUS
 
 
 class App:
@@ -45,8 +52,10 @@ class App:
         self.settings = None  # the Settings in force (firmware.main puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
-        self.notices = Notices()  # boot messages: file error codes, rESt (firmware.resume)
+        self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal), attached at boot
+        self.waiting_key = -1  # a menu key whose press is not classified yet
+        self.waiting_slot = 0  # its slot in the inputs' ring
 
     def apply_settings(self, settings):
         """Put ``settings`` in force: a new game on fresh clocks with its controls
@@ -73,31 +82,84 @@ class App:
 
     def step(self, now):
         """One pass of the main loop at tick ``now``."""
-        inputs = self.hardware.inputs
-        inputs.rearm(now)
-        index = inputs.pop()
-        while index >= 0:
-            self.on_input(index, inputs.popped_tick)
-            index = inputs.pop()
-        self.watch_keys(now)
+        self.hardware.inputs.rearm(now)
+        self.take_inputs(now)
         self.clock.update(now)
-        self.arbiter.tick(now)
-        self.menu.tick(now)
+        if self.waiting_key < 0:  # a message waits for the key held on it
+            self._act_until(now)
         hardware = self.hardware
         self.sound.update(self.clock, self.settings, now, hardware.buzzer)
         hardware.leds.show(self.clock.running())
         hardware.battery.update(now)
-        self.notices.tick(now)
+        notices = self.notices
+        if notices is not None:
+            notices.tick(now)
+            if not notices.active and not notices.changed:
+                self.notices = None  # all shown and the times drawn again: let them go
+                _let_go_notices()
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
         self.refresh(now)
 
+    def notice(self, text):
+        """Queue a boot message (``firmware.notices``, loaded for them)."""
+        if self.notices is None:
+            from firmware.notices import Notices
+
+            self.notices = Notices()
+        self.notices.add(text)
+
+    def _act_until(self, tick):
+        """Let the screens' messages time out up to ``tick``."""
+        self.arbiter.tick(tick)
+        self.menu.tick(tick)
+
+    def take_inputs(self, now):
+        """Act on the stored inputs in the order of their first contact edges: a menu
+        key that can act holds back the later ones until it is short or long."""
+        inputs = self.hardware.inputs
+        keys = self.hardware.keys
+        while True:
+            key = self.waiting_key
+            if key >= 0:
+                kind = keys.classify(key, self.waiting_slot, now)
+                if kind == PENDING:
+                    return
+                self.waiting_key = -1
+                self.on_key(key, kind == SHORT, keys.tick)
+            index = inputs.pop()
+            if index < 0:
+                return
+            tick = inputs.popped_tick
+            self._act_until(tick)
+            if index < _FIRST_KEY:
+                self.on_input(index, tick)
+            elif self.keys_act():
+                if self.notices is not None:
+                    self.notices.dismiss()  # and the key does its job once classified
+                self.waiting_key = index
+                self.waiting_slot = inputs.popped_slot
+
+    def keys_act(self):
+        """Whether ``set``, ``plus`` and ``minus`` can do anything now: not while the
+        clock runs (unless a screen is up), so no key touched in play changes a thing."""
+        return self.clock.state != engine.RUNNING or self.menu.active() or self.arbiter.active()
+
+    def on_key(self, key, short, tick):
+        """Act on a short or long press of a menu key, classified at ``tick``."""
+        handler = self.key_handler()
+        if short:
+            handler.on_press(key, tick)
+        else:
+            handler.on_long_press(key, tick)
+        if self.arbiter.new_game_wanted:
+            self.new_game()
+
     def on_input(self, index, tick):
-        """Act on input ``index`` whose contact closed at ``tick``."""
+        """Act on lever or play ``index`` whose contact closed at ``tick``."""
         clock = self.clock
-        self.notices.dismiss()  # any press clears the boot messages
-        if index >= _FIRST_KEY:
-            return  # the menu keys act through hardware.keys
+        if self.notices is not None:
+            self.notices.dismiss()  # any press clears the boot messages
         if self.menu.active() and self.menu.on_press(index, tick):
             return
         if self.arbiter.on_press(index, tick):
@@ -123,40 +185,24 @@ class App:
             return self.menu
         return self.arbiter
 
-    def watch_keys(self, now):
-        """Hand the menu keys' short and long presses, in the order they happened,
-        to the setup menus or the arbiter's procedures (``key_handler``)."""
-        keys = self.hardware.keys
-        keys.update()
-        index = _FIRST_KEY
-        while index <= _LAST_KEY:
-            count = keys.short[index]
-            while count > 0:
-                self.key_handler().on_press(index, now)
-                count -= 1
-            if keys.long[index]:
-                self.key_handler().on_long_press(index, now)
-            index += 1
-        if self.arbiter.new_game_wanted:
-            self.new_game()
-
     def refresh(self, now):
         """Redraw both displays for ``now``."""
         displays = self.hardware.displays
         frame = self.frame
         menu = self.menu
         notices = self.notices
-        if notices.changed:
-            notices.changed = False
-            if notices.active:
-                notices.draw(frame)
-                displays[0].show_frame(frame)
-                displays[1].show_frame(frame)
+        if notices is not None:
+            if notices.changed:
+                notices.changed = False
+                if notices.active:
+                    notices.draw(frame)
+                    displays[0].show_frame(frame)
+                    displays[1].show_frame(frame)
+                    return
+                menu.changed = True  # what the messages covered is drawn again
+                self.arbiter.changed = True
+            elif notices.active:
                 return
-            menu.changed = True  # what the messages covered is drawn again
-            self.arbiter.changed = True
-        elif notices.active:
-            return
         if menu.active():
             if menu.changed:
                 menu.changed = False
@@ -193,3 +239,14 @@ class App:
         if claimant == 1:
             frame[2] |= frames.DOT
         displays[1].show_frame(frame)
+
+
+def _let_go_notices():
+    """Drop ``firmware.notices`` once its messages are over, for a collection to free."""
+    import sys
+
+    import firmware
+
+    sys.modules.pop("firmware.notices", None)
+    if hasattr(firmware, "notices"):
+        delattr(firmware, "notices")

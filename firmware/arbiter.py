@@ -108,7 +108,10 @@ class Arbiter:
         self._show(MESSAGE)
 
     def on_long_press(self, key, now):
-        """A key held for 2 s while the clock is paused starts a procedure."""
+        """A key held for 2 s while the clock is paused starts a procedure (on a
+        message too: the key clears it and does its job)."""
+        if self.screen == MESSAGE:
+            self._show(IDLE)
         if self.screen == ADJUST and key == KEY_PLUS:
             self._bonus(now)
             return

@@ -44,5 +44,5 @@ def take(app, payload, push, push_id):
         app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
     except OSError:
         pass  # in force until the power goes; the menus' next save writes it
-    app.notices.add(FROM_HALL)
+    app.notice(FROM_HALL)
     return "applied", wanted_id

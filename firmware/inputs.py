@@ -9,4 +9,9 @@ KEY_SET = const(3)
 KEY_PLUS = const(4)
 KEY_MINUS = const(5)
 
+# What a menu key's press is, as the hardware layer classifies it (hal.keys).
+PENDING = const(0)  # still held, for less than the long press so far
+SHORT = const(1)  # released before the long press
+LONG = const(2)  # held for the long press (2 s)
+
 NAMES = ("lever_left", "lever_right", "play", "set", "plus", "minus")

@@ -30,7 +30,6 @@ class Menu:
     def __init__(self, app):
         self.app = app
         self.screens = None  # a MenuScreens while loaded
-        self.item = 0  # the item used last, kept while the screens are let go
 
     def _load(self):
         screens = self.screens
@@ -38,14 +37,12 @@ class Menu:
             from firmware.menu_screens import MenuScreens
 
             screens = MenuScreens(self.app)
-            screens.item = self.item
             self.screens = screens
         return screens
 
     def release(self):
         """Let the screens go (a game has started); their modules are freed at the
         next garbage collection. Allocates nothing."""
-        self.item = self.screens.item
         self.screens = None
         index = 0
         while index < len(_MODULES):

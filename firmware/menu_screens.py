@@ -11,7 +11,9 @@ changes a setting. Every screen and sequence: docs/menus.md.
 
 In the setup state a short press of ``set`` opens the menu: the left display
 names the item, the right one shows its value. ``plus``/``minus`` step
-through the items, ``set`` opens one, ``play`` leaves. Inside an item,
+through the items, ``set`` opens one, ``play`` leaves. The menu always
+opens on its first item (``PrE``), so a documented key sequence does the
+same whatever was done on the menu before. Inside an item,
 ``plus``/``minus`` choose, ``set`` confirms, ``play`` goes back. Every change
 is checked before it is made (``Settings.apply``: ``timecontrol.parse`` and
 ``claims.check_setting``); a refused one shows ``Err`` and why, and the
@@ -84,8 +86,11 @@ class MenuScreens:
     # --- keys ------------------------------------------------------------
 
     def on_long_press(self, key, now):
-        """A long press in the setup state or after the game."""
+        """A long press in the setup state or after the game (on a message too: the
+        key clears it and does its job)."""
         self.since = now
+        if self.screen == MESSAGE:
+            self._show(self.back_to)
         state = self.app.clock.state
         if state == engine.OVER:
             if key == KEY_SET:
@@ -120,6 +125,7 @@ class MenuScreens:
             if self._settings().locked:
                 self.message("LoC", "on", now)
             else:
+                self.item = 0  # always on PrE: every documented sequence starts here
                 self._show(TOP)
             return True
         self.changed = True

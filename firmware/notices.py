@@ -3,7 +3,8 @@
 Error codes of files it could not use (``firmware.documents``: ``Err1``…),
 then ``rESt`` when a journalled game came back. Each shows for 3 s from the
 first step of the main loop; any lever or key press clears them all (and
-acts as usual).
+acts as usual). Loaded only when boot has a message (``App.notice``), and
+let go once they are over.
 """
 
 from micropython import const
@@ -12,7 +13,6 @@ from firmware import frames
 from firmware.ticks import ticks_add, ticks_diff
 
 SHOW_MS = const(3000)
-RESTORED = "rESt"
 
 
 class Notices:
@@ -41,7 +41,7 @@ class Notices:
             self.changed = True
         elif ticks_diff(now, self.until) >= 0:
             self.texts.pop(0)
-            self.until = ticks_add(now, SHOW_MS)
+            self.until = ticks_add(self.until, SHOW_MS)  # from the last one's end
             self.changed = True
             if not self.texts:
                 self.active = False

@@ -14,7 +14,8 @@ docs/power.md tells the whole story.
 from firmware import claims as claims_module
 from firmware import documents, engine, journal_read, timecontrol
 from firmware import journal as journal_module
-from firmware.notices import RESTORED
+
+RESTORED = "rESt"  # the boot message of a game that came back (firmware.notices)
 
 PRESETS_FILE = "presets.json"  # the setup menu's user slots (firmware.menu_items)
 
@@ -33,13 +34,12 @@ def check_presets(data):
 
 def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
-    notices = app.notices
     if settings.error_code is not None:
-        notices.add(settings.error_code)
+        app.notice(settings.error_code)
     problem = documents.load(store.storage, PRESETS_FILE, check_presets)
     if problem is not None:
         app.presets_error = problem.why
-        notices.add(documents.code(problem.kind, documents.PRESETS))
+        app.notice(documents.code(problem.kind, documents.PRESETS))
     header, record = read_journal(app, store)
     game = header["game"] if header is not None else 0
     seq = journal_read.sequence(record) if record is not None else 0
@@ -70,7 +70,7 @@ def attach(app, store, settings, tick_ms):
     journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
     app.journal = journal
     if restored:
-        notices.add(RESTORED)
+        app.notice(RESTORED)
         journal.note = "restored"
     else:
         try:
@@ -99,7 +99,7 @@ def read_journal(app, store):
 
 
 def journal_problem(app, store, problem, set_aside=True):
-    app.notices.add(documents.code(problem.kind, documents.JOURNAL))
+    app.notice(documents.code(problem.kind, documents.JOURNAL))
     app.journal_error = problem.why
     if set_aside:
         journal_read.set_aside(store.storage)

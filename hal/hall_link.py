@@ -219,7 +219,7 @@ def attach(app, storage):
     hall, code = hall_settings.load(storage)
     _let_go("hall_settings")  # boot alone reads the hall file (the menu loads it again)
     if code is not None:
-        app.notices.add(code)
+        app.notice(code)
     if hall is None:
         return None
     battery = app.hardware.battery

@@ -6,6 +6,11 @@ the tick in a preallocated ring and disarms the input; bounce that follows
 is ignored. The main loop re-arms an input once its contact has been open
 and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
 release never counts as a press. The handler allocates nothing.
+
+Each press keeps its ring slot's record of the release: ``ring_open`` is 1
+while the contact is held, and once it has been re-armed ``ring_release``
+holds the tick of its last (settling) edge. So how long a key was held is
+known from its edges even when the press is read from the ring much later.
 """
 
 from array import array
@@ -30,10 +35,14 @@ class EdgeInputs:
         self.last_edge = array("i", [0] * self.count)
         self.ring_source = bytearray(_RING)
         self.ring_tick = array("i", [0] * _RING)
+        self.ring_open = bytearray(_RING)  # 1 while the press in that slot is held
+        self.ring_release = array("i", [0] * _RING)  # its release tick, once re-armed
+        self.slot_of = bytearray(self.count)  # the ring slot of each input's last press
         self.head = 0  # next slot the handler writes
         self.tail = 0  # next slot the main loop reads
         self.dropped = 0  # events lost to a full ring
         self.popped_tick = 0
+        self.popped_slot = 0  # kept intact by the handler until the next pop
         self.handler = self.on_edge  # bound once: the handler allocates nothing
 
     def enable(self, pin_class):
@@ -66,20 +75,26 @@ class EdgeInputs:
                 return
             self.ring_source[head] = index
             self.ring_tick[head] = now
+            self.ring_open[head] = 1
+            self.slot_of[index] = head
             self.head = following
 
     def pop(self):
-        """The next stored event's input number (its tick in ``popped_tick``), or -1."""
+        """The next stored event's input number (its tick in ``popped_tick``, its slot
+        in ``popped_slot``), or -1. The handler never writes the slot just popped
+        (the ring counts as full before it), so its release can still be read."""
         tail = self.tail
         if tail == self.head:
             return -1
+        self.popped_slot = tail
         self.popped_tick = self.ring_tick[tail]
         index = self.ring_source[tail]
         self.tail = (tail + 1) % _RING
         return index
 
     def rearm(self, now):
-        """Re-arm every input whose contact is open and has been quiet long enough."""
+        """Re-arm every input whose contact is open and has been quiet long enough,
+        and note the release in its press's ring slot."""
         index = 0
         while index < self.count:
             if not self.armed[index]:
@@ -87,5 +102,9 @@ class EdgeInputs:
                 if pin.value() != self.active[index] and (
                     ticks_diff(now, self.last_edge[index]) >= QUIET_MS
                 ):
-                    self.armed[index] = 1
+                    slot = self.slot_of[index]
+                    if self.ring_open[slot] and self.ring_source[slot] == index:
+                        self.ring_release[slot] = self.last_edge[index]
+                        self.ring_open[slot] = 0
+                    self.armed[index] = 1  # last: the handler may store a new press now
             index += 1

@@ -1,17 +1,33 @@
-"""Short, long and repeated presses of the menu keys, through ``adafruit_debouncer``.
+"""Short and long presses of the menu keys, through ``adafruit_debouncer``.
 
 The keys' contacts go through the same edge interrupts as the levers
-(``hal.inputs``): a key counts as down from its first closing edge until
-its contact has been open and quiet again. A ``Button`` per key turns that
-state into short presses (counted, reported 0.2 s after the release) and
-long presses (reported while still held). ``update()`` runs on every pass
-of the main loop and allocates nothing.
+(``hal.inputs``): each press is a ring slot with the tick of its first
+closing edge and, once the contact has been open and quiet again, the tick
+of its release. ``classify`` turns one press into a short press (released
+before ``long_ms``) or a long press (held ``long_ms``) by feeding the key's
+``Button`` that press's edges as samples stamped with their own ticks: the
+Button's clock reads the sample's tick, never the time of the main-loop
+pass. So a press is classified the same however often the loop runs, and
+at a tick that depends only on the contact: a short press at its release,
+a long press ``long_ms`` after its first edge (while still held).
+
+Nothing here allocates.
 """
 
+import adafruit_debouncer
 from adafruit_debouncer import Button
 from micropython import const
 
-_SHORT_MS = const(200)
+from firmware.inputs import LONG, PENDING, SHORT
+from firmware.ticks import ticks_add, ticks_diff
+from hal.inputs import QUIET_MS
+
+_UNSETTLED_MS = const(500)
+_SAMPLE = [0]  # the tick of the sample a Button is being fed
+
+
+def _sample_ms():
+    return _SAMPLE[0]
 
 
 def _released():
@@ -19,43 +35,63 @@ def _released():
 
 
 class KeyButtons:
-    """Buttons for the inputs ``first``..``last`` of an ``EdgeInputs``."""
+    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeInputs``."""
 
     def __init__(self, inputs, first, last, long_ms):
+        adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks
         self.inputs = inputs
         self.first = first
-        self.last = last
+        self.long_ms = long_ms
         self.buttons = []
         for _ in range(first, last + 1):
             self.buttons.append(
                 Button(
                     _released,
-                    short_duration_ms=_SHORT_MS,
-                    long_duration_ms=long_ms,
+                    short_duration_ms=0,  # each press on its own: no double clicks
+                    long_duration_ms=long_ms - 1,  # reported by a sample at long_ms
                     value_when_pressed=True,
-                    interval=0,
+                    interval=0,  # the edges are debounced already (hal.inputs)
                 )
             )
-        self.short = bytearray(last + 1)  # short presses completed at the last update
-        self.long = bytearray(last + 1)  # 1 if a long press began at the last update
-        self.idle = bytearray(b"\x01" * (last + 1))  # released and nothing left to report
+        self.tick = 0  # when the press last classified became short or long
 
-    def update(self):
-        """Read every key's state once; fill ``short`` and ``long``."""
+    def classify(self, key, slot, now):
+        """``SHORT``, ``LONG`` or ``PENDING`` for the press of ``key`` stored in ring
+        ``slot`` of the inputs, as it stands at ``now``; the instant it became short
+        or long in ``tick``."""
         inputs = self.inputs
-        index = self.first
-        while index <= self.last:
-            released = inputs.armed[index]
-            if released and self.idle[index]:
-                self.short[index] = 0  # an untouched key costs nothing on the tick
-                self.long[index] = 0
-                index += 1
-                continue
-            button = self.buttons[index - self.first]
-            button.update(0 if released else 1)
-            self.short[index] = button.short_count
-            self.long[index] = 1 if button.long_press else 0
-            self.idle[index] = (
-                1 if released and not button.value and button.short_counter == 0 else 0
-            )
-            index += 1
+        start = inputs.ring_tick[slot]
+        if inputs.ring_open[slot]:  # still held, or its release not settled yet
+            held = ticks_diff(now, start)
+            if held < self.long_ms:
+                return PENDING
+            if held < self.long_ms + _UNSETTLED_MS and (
+                inputs.pins[key].value() != inputs.active[key]
+                or ticks_diff(now, inputs.last_edge[key]) < QUIET_MS
+            ):
+                return PENDING  # a release under way: wait for its tick (a contact
+                # that never settles is taken as held, so it cannot hold up the rest)
+        else:
+            held = ticks_diff(inputs.ring_release[slot], start)
+        button = self.buttons[key - self.first]
+        if button.value:  # the last press was long: let it go before this one
+            _feed(button, start, 0)
+        _feed(button, start, 1)
+        if held >= self.long_ms:
+            _SAMPLE[0] = ticks_add(start, self.long_ms)
+            button.update(1)
+            self.tick = _SAMPLE[0]
+            return LONG if button.long_press else SHORT
+        release = inputs.ring_release[slot]
+        _feed(button, release, 0)
+        _SAMPLE[0] = ticks_add(release, 1)
+        button.update(0)
+        self.tick = release
+        return SHORT if button.short_count else LONG
+
+
+def _feed(button, tick, level):
+    """Give ``button`` the contact's level at ``tick`` (twice: a Button debounces)."""
+    _SAMPLE[0] = tick
+    button.update(level)
+    button.update(level)

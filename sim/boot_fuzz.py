@@ -235,7 +235,7 @@ def boot_once(folder, files, modules=None):
     problems = []
     board = SimBoard(folder)
     app = board.boot()
-    codes = [text for text in app.notices.texts]
+    codes = list(app.notices.texts) if app.notices is not None else []
     state = app.clock.state
     problems += _unusable(app)
     board.run_due(40)  # two ticks: the boot messages up

@@ -70,14 +70,19 @@ class Game:
         self.off_values = None  # while the power is off: the state line at the cut
 
     def run_to(self, script_ms):
-        """Advance to script time ``script_ms``."""
+        """Advance to script time ``script_ms``, and bring the board up to that instant
+        with a pass of its main loop: before every statement alike, so the stepping
+        never depends on which statements print."""
         self.board.run_due(script_ms + self.offset_ms)
+        self.board.settle()
 
     def close(self):
         remove_flash(self.flash)
 
     def values(self, settle=True):
-        """The state line's fields, in order, as (name, value) pairs.
+        """The state line's fields, in order, as (name, value) pairs, at the current
+        instant: with ``settle``, after a pass of the main loop at this instant unless
+        one has run (``SimBoard.settle``), so reading twice changes nothing.
 
         While the power is off: ``state=off``, ``running=none``, the displays as
         they are (dark), and every other field as it stood at the cut.
@@ -170,8 +175,8 @@ class Game:
             self.arbiter_sequence(action, arguments)
 
     def power(self, on):
-        """``power off``: the state line freezes at the cut (nothing settles first: the
-        board has run up to this instant and no further); ``power on``: boot again."""
+        """``power off``: the state line freezes at the cut (the board has run up to
+        this instant and no further); ``power on``: boot again."""
         board = self.board
         if on:
             board.power_on()

@@ -83,8 +83,8 @@ def install():
     adafruit_ticks.ticks_add = ticks_add
     adafruit_ticks.ticks_diff = ticks_diff
     adafruit_ticks.ticks_less = ticks_less
-    # A library imported before this call holds its own names of the functions.
+    # A library imported before this call holds its own names of the functions
+    # (adafruit_debouncer's clock is hal.keys's own: the ticks of the key's edges).
     debouncer = sys.modules.get("adafruit_debouncer")
     if debouncer is not None:
-        debouncer.ticks_ms = ticks_ms
         debouncer.ticks_diff = ticks_diff

@@ -88,6 +88,7 @@ class SimBoard:
         self.sequence = 0
         self.app = None
         self.runtime = None
+        self.stepped_at = None  # virtual ms of the last main-loop pass
 
     # --- power -----------------------------------------------------------
 
@@ -101,6 +102,7 @@ class SimBoard:
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
+        self.stepped_at = vclock.now_ms()
         return self.app
 
     def _wire_displays(self):
@@ -211,14 +213,18 @@ class SimBoard:
                 break
             if self.powered:
                 try:
-                    self.runtime.service(self.app, self.app.hardware)
+                    if self.runtime.service(self.app, self.app.hardware):
+                        self.stepped_at = vclock.now_ms()
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
 
     def settle(self):
-        """A pass of the main loop at the current instant (it runs all the time)."""
-        if self.powered:
+        """A pass of the main loop at the current instant (it runs all the time), unless
+        one has run at this instant already: at any instant the board is in the state
+        of one pass, however often it is looked at."""
+        if self.powered and self.stepped_at != vclock.now_ms():
+            self.stepped_at = vclock.now_ms()
             try:
                 self.app.step(vclock.ticks_ms())
             except sim_flash.PowerCut:

@@ -242,6 +242,20 @@ def test_the_link_check_finds_a_missing_picture(tmp_path):
     assert not (tmp_path / target).exists()
 
 
+def test_the_manual_lists_every_message_of_the_procedures():
+    with open(os.path.join(ROOT, "docs", "arbiter.md")) as handle:
+        page = handle.read()
+    section = page.split("\n## Every message\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([^`]+)` \|", section, re.MULTILINE)
+    assert len(listed) == len(set(listed)), "a message listed twice"
+    shown = set(arbiter.REFUSAL_TEXT.values()) | {"no"}  # "no": a code without a text
+    assert set(listed) == shown
+    with open(os.path.join(ROOT, "docs", "quick-card.md")) as handle:
+        card = handle.read()
+    for text in shown - {"LEvr", "rLEv"}:  # the card lists the levers' apart
+        assert "`%s`" % text in card.split("## Refused", 1)[1], text
+
+
 def test_every_screen_text_can_be_shown():
     texts = list(arbiter.REFUSAL_TEXT.values()) + list(arbiter.OUTCOME_TEXT.values())
     texts += ["CLA", "no", "n", "A- 1", "AL 1", "Ar 1"]

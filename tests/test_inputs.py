@@ -74,3 +74,34 @@ def test_a_full_ring_drops_and_counts(inputs):
         stored += 1
     assert inputs.dropped == stored - (inputs_module._RING - 1)
     assert len(events(inputs)) == inputs_module._RING - 1
+
+
+def test_each_press_keeps_its_release_tick_in_its_slot(inputs):
+    at(1000, 14, 0)
+    at(1001, 14, 1)  # bounce
+    at(1002, 14, 0)
+    at(1080, 14, 1)
+    at(1082, 14, 0)
+    at(1083, 14, 1)  # the release settles at 1083
+    inputs.rearm(1083 + inputs.quiet_ms - 1)
+    assert inputs.ring_open[0] == 1  # not quiet yet: still held as far as anyone knows
+    inputs.rearm(1083 + inputs.quiet_ms)
+    at(1200, 15, 0)  # the other lever, still held
+    assert inputs.pop() == 0 and inputs.popped_tick == 1000
+    slot = inputs.popped_slot
+    assert inputs.ring_open[slot] == 0 and inputs.ring_release[slot] == 1083
+    assert inputs.pop() == 1 and inputs.ring_open[inputs.popped_slot] == 1
+
+
+def test_a_second_press_keeps_the_first_ones_release(inputs):
+    # Two presses of one input before the main loop reads either: each slot has its own.
+    at(1000, 14, 0)
+    at(1080, 14, 1)
+    inputs.rearm(1080 + inputs.quiet_ms)
+    at(1300, 14, 0)
+    at(3500, 14, 1)
+    inputs.rearm(3500 + inputs.quiet_ms)
+    assert inputs.pop() == 0
+    assert inputs.ring_release[inputs.popped_slot] == 1080
+    assert inputs.pop() == 0 and inputs.popped_tick == 1300
+    assert inputs.ring_release[inputs.popped_slot] == 3500

@@ -201,13 +201,26 @@ def flash():
     remove_flash(path)
 
 
+def test_the_menu_opens_on_its_first_item_whatever_was_used_last(flash):
+    bench = Bench(flash)
+    bench.keys("set", "plus", "plus", "plus", "play")  # left on JAP
+    assert bench.display() == " 5.03| 5.03"
+    bench.keys("set")
+    assert bench.display() == "PrE | 5 3"  # 300+3 is preset 16
+    bench.keys("plus", "plus", "plus", "plus", "plus", "plus", "plus", "play")  # on APPG
+    bench.keys("set")
+    assert bench.display() == "PrE | 5 3"
+    bench.keys("minus")
+    assert bench.display() == "LoC |oFF "
+
+
 def test_a_stored_slot_and_the_settings_survive_a_restart(flash):
     bench = Bench(flash)
     # SAvE is the seventh item; store the controls in force (300+3) in slot 2
     bench.keys("set", *(["plus"] * 6), "set", "plus", "set")
     assert bench.display() == "5v 2|donE"
-    # tenths on: set ends the message, set opens the menu on SAvE, tEn is 6 further
-    bench.keys("set", "set", *(["plus"] * 6), "set", "plus", "set")
+    # tenths on: set ends the message, set opens the menu on PrE, tEn is 3 back
+    bench.keys("set", "set", *(["minus"] * 3), "set", "plus", "set")
     assert bench.display() == "tEn |on  "
     assert bench.board.app.settings.tenths is True
     bench.board.app.hardware.stop()

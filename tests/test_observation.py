@@ -1,0 +1,74 @@
+"""Looking never changes the game: every clock script ends in the same state with a
+``show`` before each of its timed lines (SCENARIOS.md: "Observing never changes a
+game"), on CPython for all of ``tests/scenarios`` and on MicroPython for a sample.
+"""
+
+import os
+
+import pytest
+
+from tests.scripting import ROOT, run_cli, run_text
+from tests.test_scenarios import PLAYABLE
+
+# On the MicroPython lane: scripts with keys, menus, arbiter sequences and power cuts.
+MPY_SAMPLE = (
+    "tests/scenarios/arbiter-g5-postpone-plus2.clock",
+    "tests/scenarios/arbiter-lever-while-paused.clock",
+    "tests/scenarios/core-key-play.clock",
+    "tests/scenarios/menu-custom-left.clock",
+    "tests/scenarios/power-claim.clock",
+)
+
+
+def with_shows(text):
+    """``text`` with ``at T show`` before every timed line ``at T ...``."""
+    lines = []
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0] == "at":
+            lines.append("at %s show" % words[1])
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def end_state(lines):
+    ends = [line for line in lines if ": end: " in line]
+    assert len(ends) == 1, lines
+    return ends[0].split(": end: ", 1)[1]
+
+
+def test_shows_are_inserted_before_timed_lines_only():
+    text = "control 300\n# a note\nat 0 press right\nat 1.5 pause\n"
+    assert with_shows(text) == (
+        "control 300\n# a note\nat 0 show\nat 0 press right\nat 1.5 show\nat 1.5 pause\n"
+    )
+
+
+@pytest.mark.parametrize("name", PLAYABLE)
+def test_a_show_before_every_line_changes_nothing(name):
+    with open(os.path.join(ROOT, name)) as handle:
+        text = handle.read()
+    status, plain = run_text(text, name)
+    assert status == 0, "\n".join(plain)
+    status, watched = run_text(with_shows(text), name)
+    assert status == 0, "\n".join(watched)
+    assert end_state(watched) == end_state(plain)
+
+
+def test_a_show_before_every_line_changes_nothing_on_micropython(tmp_path):
+    names = [name for name in MPY_SAMPLE if name in PLAYABLE]
+    assert len(names) >= 4
+    watched = []
+    for name in names:
+        with open(os.path.join(ROOT, name)) as handle:
+            text = handle.read()
+        path = tmp_path / os.path.basename(name)
+        path.write_text(with_shows(text))
+        watched.append(str(path))
+    status, out_plain, err_plain = run_cli(names, mpy=True)
+    assert status == 0, out_plain + err_plain
+    status, out_watched, err_watched = run_cli(watched, mpy=True)
+    assert status == 0, out_watched + err_watched
+    plain = [line.split(": end: ", 1)[1] for line in out_plain.splitlines() if ": end: " in line]
+    seen = [line.split(": end: ", 1)[1] for line in out_watched.splitlines() if ": end: " in line]
+    assert len(plain) == len(names) and seen == plain
