@@ -3,9 +3,9 @@
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
 The modules only boot uses (``firmware.resume``, ``firmware.journal_read``,
-``firmware.documents``, and the time-control parser ``firmware.control_parser``) are let go once
-the game is back, for a garbage collection to reclaim; their names stay
-interned, as every loaded module's do.
+``firmware.documents``, the time-control parser ``firmware.control_parser``
+and this module) are let go once the game is back, for a garbage collection
+to reclaim; their names stay interned, as every loaded module's do.
 """
 
 import sys
@@ -43,8 +43,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
 
 
 # Modules boot alone uses: the files read at boot, the journal's reading, the
-# restoring of a game, the parsing of the controls (the menus load it again).
-_BOOT_ONLY = ("resume", "journal_read", "documents", "control_parser")
+# restoring of a game, the parsing of the controls (the menus load it again), and
+# this module itself (``run`` goes on in its frame; a new boot imports it again).
+_BOOT_ONLY = ("resume", "journal_read", "documents", "control_parser", "main")
 
 
 def _let_go(names):
