@@ -17,6 +17,8 @@ plays them on both lanes.
 
 import os
 
+from bench.menu_tasks import FIDE_FROM_SCRATCH
+
 GAPS_MS = (150, 250, 350)
 SHORT_MS = 80
 HOLD_S = "2.1"
@@ -243,19 +245,7 @@ PROCEDURES = (
         "at 1.8    key plus                       # HG\n"
         "at 2.2    key play                       # and left there\n",
         3,
-        [
-            "key " + name
-            for name in (
-                "set plus set "  # the menu, CUSt, both sides
-                "minus play "  # 090 minutes
-                "plus plus plus plus play "  # 040 moves
-                "plus set plus plus plus play "  # F, 30 s
-                "plus plus plus play "  # 030 minutes
-                "play "  # 0 moves: the last period
-                "play"  # F 30 s, as period 1
-            ).split()
-        ]
-        + ["press right"],
+        ["key " + name for name, _ in FIDE_FROM_SCRATCH] + ["press right"],  # docs/menus.md
         [(5, "state=running running=left white=left left=1:30:25 right=1:30:30")],
     ),
 )
