@@ -15,6 +15,28 @@ def run_cli(files, mpy=False):
     return done.returncode, done.stdout, done.stderr
 
 
+def run_on_both_lanes(tmp_path, scripts):
+    """Write ``scripts`` ((file name, text or bytes), ...) under ``tmp_path`` and run
+    them all on CPython and inside MicroPython; assert that both lanes end with the
+    same status and print the same lines, with nothing on stderr and no traceback.
+    Return (status, printed lines)."""
+    files = []
+    for name, content in scripts:
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content)
+        files.append(str(path))
+    status_py, out_py, err_py = run_cli(files)
+    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
+    assert status_py == status_mpy
+    assert out_mpy.splitlines() == out_py.splitlines()
+    assert "Traceback" not in out_py + out_mpy
+    assert err_py == err_mpy == ""
+    return status_py, out_py.splitlines()
+
+
 def run_text(text, name="inline.clock"):
     """Run script text in-process; return (status, printed lines)."""
     from sim.runner import run_script

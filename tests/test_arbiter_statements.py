@@ -10,7 +10,7 @@ the script goes on. Both lanes print the same.
 
 import pytest
 
-from tests.scripting import fields, run_cli, run_text
+from tests.scripting import fields, run_on_both_lanes, run_text
 
 START = "control 900\nquickplay g5\nat 0 press right\n"  # left White, 15 min, G.5
 PAUSED = START + "at 10 pause\n"  # left's turn from 0: 900 - 10 = 890 s = 14:50
@@ -117,17 +117,10 @@ def test_a_long_press_after_the_message_is_taken():
 
 
 def test_both_lanes_stop_alike(tmp_path):
-    files = []
-    for index, (_, text, _) in enumerate(STOPS):
-        path = tmp_path / ("stop-%02d.clock" % index)
-        path.write_text(text)
-        files.append(str(path))
-    status_py, out_py, err_py = run_cli(files)
-    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
-    assert status_py == status_mpy == 1
-    assert out_mpy.splitlines() == out_py.splitlines()
-    assert err_py == err_mpy == ""
-    stops = [line for line in out_py.splitlines() if ".clock:" in line and ": end: " not in line]
+    scripts = [("stop-%02d.clock" % index, text) for index, (_, text, _) in enumerate(STOPS)]
+    status, lines = run_on_both_lanes(tmp_path, scripts)
+    assert status == 1
+    stops = [line for line in lines if ".clock:" in line and ": end: " not in line]
     assert len(stops) == len(STOPS)
     for line, (_, text, message) in zip(stops, STOPS, strict=True):
         assert ".clock:%d: " % text.count("\n") in line and message in line

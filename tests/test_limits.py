@@ -10,7 +10,7 @@ import pytest
 from sim import runner
 from sim import script as script_module
 from sim.script import ScriptError, parse
-from tests.scripting import run_cli, run_text
+from tests.scripting import run_on_both_lanes, run_text
 
 PAUSED = "control 300\nat 0 press right\nat 1 pause\n"  # left to move, paused at 1 s
 
@@ -123,17 +123,9 @@ def test_moves_made_by_presses_count_toward_a_later_setmoves():
 
 
 def test_both_lanes_refuse_alike(tmp_path):
-    files = []
-    for index, (_, _, outside, _, _) in enumerate(LIMITS):
-        path = tmp_path / ("limit-%02d.clock" % index)
-        path.write_text(outside)
-        files.append(str(path))
-    status_py, out_py, err_py = run_cli(files)
-    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
-    assert status_py == status_mpy == 2
-    assert out_py == out_mpy
-    assert err_py == err_mpy == ""
-    lines = out_py.splitlines()
+    scripts = [("limit-%02d.clock" % i, limit[2]) for i, limit in enumerate(LIMITS)]
+    status, lines = run_on_both_lanes(tmp_path, scripts)
+    assert status == 2
     assert len(lines) == len(LIMITS)
     for text, (_, _, _, line, words) in zip(lines, LIMITS, strict=True):
         assert ".clock:%d: " % line in text and words in text

@@ -8,7 +8,7 @@ traceback, with the same words on both lanes.
 
 import pytest
 
-from tests.scripting import run_cli, run_text
+from tests.scripting import run_on_both_lanes, run_text
 
 GOOD = b"control 300\nat 0 press right\nat 12.5 press left\nat 12.5 expect left=4:47.5 moves=1\n"
 # 300 s, left White: 12.5 s of left's time gone when it moves (no increment)
@@ -75,24 +75,13 @@ def test_text_given_as_a_string_reads_as_its_utf8_bytes():
 
 
 def test_both_lanes_read_every_case_alike(tmp_path):
-    files = []
-    for name in sorted(SAME):
-        path = tmp_path / ("same-%s.clock" % name.replace(" ", "-"))
-        path.write_bytes(SAME[name])
-        files.append(str(path))
-    for index, (_, data, _, _) in enumerate(BAD):
-        path = tmp_path / ("bad-%02d.clock" % index)
-        path.write_bytes(data)
-        files.append(str(path))
-    status_py, out_py, err_py = run_cli(files)
-    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
-    assert status_py == status_mpy == 2
-    assert out_mpy.splitlines() == out_py.splitlines()
-    assert "Traceback" not in out_py + err_py + out_mpy + err_mpy
-    assert err_py == err_mpy == ""
-    ends = [line for line in out_py.splitlines() if ": end: " in line]
+    scripts = [("same-%s.clock" % name.replace(" ", "-"), SAME[name]) for name in sorted(SAME)]
+    scripts += [("bad-%02d.clock" % index, data) for index, (_, data, _, _) in enumerate(BAD)]
+    status, lines = run_on_both_lanes(tmp_path, scripts)
+    assert status == 2
+    ends = [line for line in lines if ": end: " in line]
     assert len(ends) == len(SAME)
-    refusals = [line for line in out_py.splitlines() if ".clock:" in line and ": end: " not in line]
+    refusals = [line for line in lines if ".clock:" in line and ": end: " not in line]
     assert len(refusals) == len(BAD)
     for line, (_, _, number, words) in zip(refusals, BAD, strict=True):
         assert ".clock:%d: " % number in line and words in line
