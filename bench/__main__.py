@@ -17,6 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench import figures_page  # noqa: E402
 from sim.runner import Game  # noqa: E402
 from sim.script import parse  # noqa: E402
 
@@ -275,6 +276,8 @@ def main():
         json.dump(figures, handle, indent=2, sort_keys=True)
         handle.write("\n")
     print("written to bench/latest.json")
+    figures_page.write(figures)
+    print("written to docs/figures.md")
 
 
 if __name__ == "__main__":

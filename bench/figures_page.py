@@ -1,0 +1,307 @@
+"""docs/figures.md from bench/latest.json: the figures of ``make bench`` as tables.
+
+``render(figures)`` turns the measured figures into the page's text; ``python -m
+bench.figures_page`` writes the page from the committed bench/latest.json, and
+``python -m bench`` calls ``write`` after each measurement. Figures the page knows
+get a named row with their goal; every other figure in the file (a new measurement,
+a renamed one) is still listed, by its path in the JSON, under "Other figures".
+"""
+
+import json
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LATEST = os.path.join(ROOT, "bench", "latest.json")
+PAGE = os.path.join(ROOT, "docs", "figures.md")
+
+INTRO = """# Figures
+
+Written by `make bench` (`bench/figures_page.py`) from `bench/latest.json`;
+do not edit by hand. Measured on %(machine)s with Python %(python)s; the
+MicroPython figures come from the WebAssembly port of MicroPython under
+Node.js, with the firmware and the Adafruit libraries loaded as `.mpy`.
+
+The tick and frame costs include the simulated `machine.Timer` and HT16K33
+model, which are hardware on a board, so they bound the firmware's own cost
+from above; an RP2040 at 125 MHz gives other absolute numbers, and on a
+shared machine the CPU figures vary by a third from run to run.
+"""
+
+# (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
+SECTIONS = (
+    (
+        "The firmware inside MicroPython",
+        "",
+        (
+            (
+                "bytes allocated per tick, steady state",
+                "micropython.alloc_bytes_per_tick",
+                "B",
+                "0",
+            ),
+            (
+                "the tick runs under `heap_lock`",
+                "micropython.tick_runs_with_heap_locked",
+                "",
+                "yes",
+            ),
+            (
+                "bytes allocated per lever press, IRQ to display",
+                "micropython.alloc_bytes_per_press",
+                "B",
+                "0",
+            ),
+            (
+                "the press runs under `heap_lock`",
+                "micropython.press_runs_with_heap_locked",
+                "",
+                "yes",
+            ),
+            (
+                "heap the firmware takes at boot, the simulator's board",
+                "micropython.heap_after_boot_bytes",
+                "B",
+                "≤ 65,536 B",
+            ),
+            (
+                "heap the firmware takes at boot, `pico`",
+                "heap_after_boot_pico.heap_after_boot_bytes",
+                "B",
+                "≤ 65,536 B",
+            ),
+            ("CPU per tick", "micropython.cpu_us_per_tick", "µs", "< 100 µs"),
+            (
+                "CPU per display frame (render and send one side)",
+                "micropython.cpu_us_per_display_frame",
+                "µs",
+                "report",
+            ),
+        ),
+    ),
+    (
+        "Timing and the simulator",
+        "",
+        (
+            (
+                "worst charge error, 10,000 random moves with bounce",
+                "charge_error_10000_moves.worst_error_ms",
+                "ms",
+                "0 ms",
+            ),
+            (
+                "simulator speed, 6-hour game of 400 moves",
+                "simulator_speed_6h_400_moves.times_real_time",
+                "× real time",
+                "≥ 1000×",
+            ),
+            (
+                "`make sim` started to the window mapped (median)",
+                "live_simulator.make_sim_to_window.median_s",
+                "s",
+                "< 2 s",
+            ),
+            (
+                "CPU of a real-time game in the window",
+                "live_simulator.cpu_per_wall_second_real_time_game.window",
+                "of a core",
+                "< 0.05",
+            ),
+            (
+                "CPU of a real-time game in the terminal",
+                "live_simulator.cpu_per_wall_second_real_time_game.terminal",
+                "of a core",
+                "< 0.05",
+            ),
+        ),
+    ),
+    (
+        "Power and the journal",
+        "How these are counted: [power.md](power.md).",
+        (
+            (
+                "journal: flash writes per hour of play",
+                "power.writes_per_hour.flash_writes_per_hour",
+                "",
+                "report",
+            ),
+            (
+                "flash erase cycles per block, 10,000 games of 4 h, Pico",
+                "power.wear_10000_games.boards.pico.erase_cycles_per_block",
+                "",
+                "< 100,000",
+            ),
+            (
+                "flash erase cycles per block, 10,000 games of 4 h, ESP32",
+                "power.wear_10000_games.boards.esp32.erase_cycles_per_block",
+                "",
+                "< 100,000",
+            ),
+            (
+                "time lost by the side to move after a power cut, typical",
+                "power.restored_error.typical_ms",
+                "ms",
+                "report",
+            ),
+            (
+                "time lost by the side to move after a power cut, worst",
+                "power.restored_error.worst_ms",
+                "ms",
+                "≤ 5,000 ms",
+            ),
+        ),
+    ),
+    (
+        "The tournament hall",
+        "Simulated clocks on one Mosquitto on loopback: [hall.md](hall.md).",
+        (
+            ("clocks", "hall.clocks", "", "report"),
+            ("messages per second", "hall.messages_per_s", "", "report"),
+            ("lever edge to the page's update, p50", "hall.latency_ms_p50", "ms", "report"),
+            ("lever edge to the page's update, p99", "hall.latency_ms_p99", "ms", "≤ 500 ms"),
+            ("CPU of the view", "hall.view_cpu_percent", "% of a core", "report"),
+            ("CPU of the broker", "hall.broker_cpu_percent", "% of a core", "report"),
+            ("bytes per message, payload", "hall.bytes_per_message_payload", "B", "report"),
+            ("bytes per message, MQTT packet", "hall.bytes_per_message_mqtt", "B", "report"),
+            (
+                "heap the hall adds at boot, `esp32`",
+                "hall.heap.esp32.network_adds_bytes",
+                "B",
+                "report",
+            ),
+            (
+                "heap the hall adds at boot, `pico_w`",
+                "hall.heap.pico_w.network_adds_bytes",
+                "B",
+                "report",
+            ),
+        ),
+    ),
+)
+
+# Tables with a row per entry of a JSON object: (key, heading, text, columns).
+# A column is (title, field of the entry, unit).
+TASK_TABLES = (
+    (
+        "arbiter_tasks",
+        "The arbiter's procedures",
+        "By their key sequences (a press every 0.4 s, a long press held 2.1 s), "
+        "paused, the claimant under two minutes: [arbiter.md](arbiter.md).",
+        (
+            ("key presses", "presses", ""),
+            ("seconds", "seconds", "s"),
+            ("the clock then", "state", ""),
+        ),
+    ),
+    (
+        "menu_tasks",
+        "The setup menus beside the DGT 3000",
+        "How the DGT 3000's presses are counted: [menus.md](menus.md).",
+        (
+            ("this clock, presses", "presses", ""),
+            ("seconds", "seconds", "s"),
+            ("DGT 3000, presses", "dgt3000_presses", ""),
+            ("seconds", "dgt3000_seconds", "s"),
+            ("the DGT 3000's count", "dgt3000_count", ""),
+        ),
+    ),
+)
+
+_HEADER_KEYS = ("machine", "python")
+
+
+def _lookup(figures, path):
+    value = figures
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def format_value(value, unit=""):
+    """A figure as the page shows it: thousands separated, booleans as yes/no."""
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, int):
+        text = "{:,}".format(value)
+    elif isinstance(value, float):
+        text = "{:,}".format(round(value, 4))
+    elif isinstance(value, list):
+        text = ", ".join(format_value(item) for item in value)
+    elif value != str(value).strip():
+        text = '`"%s"`' % value  # a display's text, its spaces kept visible
+    else:
+        text = str(value)
+    text = text.replace("|", "\\|")
+    return text + (" " + unit if unit and not isinstance(value, bool) else "")
+
+
+def _leaves(value, prefix=""):
+    """Every (path, value) below ``value`` that is not a JSON object."""
+    if isinstance(value, dict):
+        for key in sorted(value):
+            yield from _leaves(value[key], prefix + "." + key if prefix else key)
+    else:
+        yield prefix, value
+
+
+def render(figures):
+    """The whole page, from the figures of bench/latest.json."""
+    used = set(_HEADER_KEYS)
+    lines = [
+        INTRO
+        % {
+            "machine": format_value(figures.get("machine", "an unnamed machine")),
+            "python": format_value(figures.get("python", "?")),
+        }
+    ]
+    for heading, text, rows in SECTIONS:
+        found = [(name, _lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
+        found = [row for row in found if row[1] is not None and not isinstance(row[1], dict)]
+        used.update(path for _name, path, _unit, _goal in rows)
+        if not found:
+            continue
+        lines += ["## " + heading, ""] + ([text, ""] if text else [])
+        lines += ["| figure | measured | goal |", "|---|---|---|"]
+        lines += ["| %s | %s | %s |" % (n, format_value(v, u), g) for n, v, u, g in found]
+        lines.append("")
+    for key, heading, text, columns in TASK_TABLES:
+        tasks = figures.get(key)
+        if not isinstance(tasks, dict) or not tasks:
+            continue
+        lines += ["## " + heading, "", text, ""]
+        lines.append("| procedure | " + " | ".join(title for title, _f, _u in columns) + " |")
+        lines.append("|---" * (len(columns) + 1) + "|")
+        for name in sorted(tasks):
+            task = tasks[name] if isinstance(tasks[name], dict) else {}
+            cells = [format_value(task[f], u) if f in task else "" for _t, f, u in columns]
+            lines.append("| %s | %s |" % (format_value(name), " | ".join(cells)))
+            used.update("%s.%s.%s" % (key, name, f) for _t, f, _u in columns)
+        lines.append("")
+    others = [(path, value) for path, value in _leaves(figures) if path not in used]
+    if others:
+        lines += [
+            "## Other figures",
+            "",
+            "Every other value of `bench/latest.json`, by its path.",
+            "",
+        ]
+        lines += ["| figure | measured |", "|---|---|"]
+        lines += ["| `%s` | %s |" % (path, format_value(value)) for path, value in others]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write(figures, path=PAGE):
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(render(figures))
+
+
+def main():
+    with open(LATEST, encoding="utf-8") as handle:
+        write(json.load(handle))
+    print("written to docs/figures.md")
+
+
+if __name__ == "__main__":
+    main()

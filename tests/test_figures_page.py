@@ -1,0 +1,57 @@
+"""docs/figures.md is what bench/figures_page.py writes from the committed bench/latest.json,
+and a figure the page does not know is still listed, never a crash."""
+
+import json
+import os
+
+from bench import figures_page
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def committed_figures():
+    with open(os.path.join(ROOT, "bench", "latest.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_the_committed_page_is_the_one_the_figures_give():
+    with open(os.path.join(ROOT, "docs", "figures.md"), encoding="utf-8") as handle:
+        committed = handle.read()
+    assert committed == figures_page.render(committed_figures()), (
+        "docs/figures.md is out of date: python -m bench.figures_page"
+    )
+
+
+def test_a_known_figure_has_its_named_row_and_goal():
+    page = figures_page.render({"micropython": {"cpu_us_per_tick": 71.25}})
+    assert "| CPU per tick | 71.25 µs | < 100 µs |" in page
+    assert "## Other figures" not in page
+
+
+def test_an_unknown_figure_is_listed_by_its_path():
+    figures = committed_figures()
+    figures["tick_side_by_side"] = {"first_release_us": 72.4, "runs": [1, 2], "commit": "abc"}
+    page = figures_page.render(figures)
+    assert "| `tick_side_by_side.first_release_us` | 72.4 |" in page
+    assert "| `tick_side_by_side.runs` | 1, 2 |" in page
+    assert "| `tick_side_by_side.commit` | abc |" in page
+
+
+def test_a_known_figure_that_moved_is_not_lost():
+    figures = committed_figures()
+    figures["bench_measure"] = figures.pop("micropython")
+    page = figures_page.render(figures)
+    assert "| CPU per tick |" not in page
+    assert (
+        "| `bench_measure.cpu_us_per_tick` | %s |"
+        % (figures_page.format_value(figures["bench_measure"]["cpu_us_per_tick"]))
+        in page
+    )
+
+
+def test_values_read_as_a_reader_expects():
+    assert figures_page.format_value(64224, "B") == "64,224 B"
+    assert figures_page.format_value(True) == "yes"
+    assert figures_page.format_value(" 1.30.") == '`" 1.30."`'
+    assert figures_page.format_value("a|b") == "a\\|b"
+    assert figures_page.render({}).startswith("# Figures")
