@@ -1,20 +1,26 @@
 """The MicroPython ways of installing: mip's ``package.json`` and the freezing ``manifest.py``.
 
-``package.json`` must list exactly the modules of firmware/, hal/ and boards/;
+``package.json`` must be what tools/mip_package.py generates: the modules of
+firmware/, hal/ and boards/, and the Adafruit files at the tags requirements.txt
+pins, which mpremote's own mip (run here against a stand-in board) installs;
 ``manifest.py`` is run here with stand-ins for the functions the MicroPython
 build predefines, and the calls it makes are checked.
 """
 
 import ast
 import builtins
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import types
 
 import pytest
+
+from tools import mip_package
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("firmware", "hal", "boards")
@@ -51,14 +57,26 @@ def project_version():
 # --- package.json ----------------------------------------------------------
 
 
+def own_entries():
+    return [entry for entry in package_json()["urls"] if "://" not in entry[1]]
+
+
+def test_package_json_is_the_generated_one():
+    with open(os.path.join(ROOT, "package.json")) as handle:
+        committed = handle.read()
+    assert committed == mip_package.text(), (
+        "package.json is out of date: python -m tools.mip_package"
+    )
+
+
 def test_package_json_lists_every_module():
-    listed = {source for _destination, source in package_json()["urls"]}
+    listed = {source for _destination, source in own_entries()}
     missing = sorted(modules_on_disk() - listed)
     assert not missing, "package.json does not list %s" % ", ".join(missing)
 
 
 def test_package_json_lists_nothing_that_does_not_exist():
-    for _destination, source in package_json()["urls"]:
+    for _destination, source in own_entries():
         assert os.path.isfile(os.path.join(ROOT, source)), "%s does not exist" % source
 
 
@@ -66,7 +84,7 @@ def test_package_json_entries_are_relative_module_paths():
     urls = package_json()["urls"]
     destinations = [destination for destination, _source in urls]
     assert len(destinations) == len(set(destinations)), "a destination is listed twice"
-    for entry in urls:
+    for entry in own_entries():
         assert isinstance(entry, list) and len(entry) == 2
         destination, source = entry
         # Installed at the same path below the board's lib folder, so that
@@ -77,6 +95,31 @@ def test_package_json_entries_are_relative_module_paths():
         assert ":" not in source, "%s should be relative to the repository" % source
 
 
+def test_the_adafruit_files_are_at_the_tags_requirements_pins(monkeypatch):
+    pins = mip_package.pinned_versions()
+    repositories = {repo: name for name, repo, _files in mip_package.ADAFRUIT}
+    pattern = re.compile(r"https://raw\.githubusercontent\.com/(adafruit/[\w]+)/([^/]+)/(.+)")
+    seen = set()
+    for destination, url in package_json()["urls"]:
+        if "://" not in url:
+            continue
+        repository, tag, path = pattern.fullmatch(url).groups()
+        assert tag == pins[repositories[repository]], url
+        assert destination == path  # below /lib, where `import adafruit_ht16k33` looks
+        seen.add(path)
+    # The same files the frozen image and `make mpy` take: what the firmware loads.
+    frozen = {
+        path for _base, path in frozen_adafruit_files(run_manifest(monkeypatch, site_packages()))
+    }
+    assert seen == frozen
+
+
+def test_a_version_requirements_does_not_pin_is_refused(tmp_path):
+    (tmp_path / "requirements.txt").write_text("adafruit-circuitpython-ht16k33==4.6.17\n")
+    with pytest.raises(ValueError, match="busdevice"):
+        mip_package.adafruit_urls(mip_package.pinned_versions(str(tmp_path)))
+
+
 def test_package_json_version_and_deps():
     data = package_json()
     assert data["version"] == project_version()
@@ -84,6 +127,88 @@ def test_package_json_version_and_deps():
     assert ["umqtt.simple", "latest"] in data["deps"]  # the hall's MQTT client, from mip
     for dependency in data.get("deps", []):
         assert isinstance(dependency, list) and len(dependency) == 2
+
+
+class Board:
+    """mpremote's transport, standing in for a board: the files mip writes, by path."""
+
+    def __init__(self):
+        self.files = {}
+
+    def fs_exists(self, path):
+        return True
+
+    def fs_writefile(self, path, data, progress_callback=None):
+        self.files[path] = data
+
+    def exec(self, code):
+        pass
+
+    def eval(self, code):
+        return 6  # the .mpy format of MicroPython 1.27
+
+
+def install_with_mpremote(monkeypatch, package, version, served):
+    """Run mpremote's mip on ``package``; the network answers from ``served`` (URL: bytes)."""
+    from mpremote import mip
+
+    requested = []
+
+    class Answer(io.BytesIO):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def urlopen(url):
+        requested.append(url)
+        if url not in served:
+            raise AssertionError("mip asked for %s" % url)
+        return Answer(served[url])
+
+    monkeypatch.setattr(mip.urllib.request, "urlopen", urlopen)
+    board = Board()
+    mip._install_package(board, package, mip._PACKAGE_INDEX, "/lib", version, True)
+    return board, requested
+
+
+def served_dependencies():
+    served = {url: b"# " + url.encode() for _d, url in package_json()["urls"] if "://" in url}
+    umqtt = "https://micropython.org/pi/v2/package/6/umqtt.simple/latest.json"
+    served[umqtt] = b'{"hashes": [], "version": "1.6.0"}'
+    return served
+
+
+def test_mpremote_mip_installs_a_clone_with_the_pinned_libraries(monkeypatch):
+    board, requested = install_with_mpremote(
+        monkeypatch, os.path.join(ROOT, "package.json"), None, served_dependencies()
+    )
+    with open(os.path.join(ROOT, "firmware", "engine.py"), "rb") as handle:
+        assert board.files["/lib/firmware/engine.py"] == handle.read()
+    assert set(board.files) == {"/lib/" + d for d, _s in package_json()["urls"]}
+    assert (
+        board.files["/lib/adafruit_ht16k33/ht16k33.py"]
+        == b"# https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_HT16K33/"
+        + mip_package.pinned_versions()["adafruit-circuitpython-ht16k33"].encode()
+        + b"/adafruit_ht16k33/ht16k33.py"
+    )
+    assert requested[-1].endswith("/umqtt.simple/latest.json")
+
+
+def test_mpremote_mip_installs_a_tag_of_the_repository_with_the_pinned_libraries(monkeypatch):
+    served = served_dependencies()
+    raw = "https://raw.githubusercontent.com/OWNER/REPO/v9.9.9/"
+    with open(os.path.join(ROOT, "package.json"), "rb") as handle:
+        served[raw + "package.json"] = handle.read()
+    for _destination, source in own_entries():
+        served[raw + source] = source.encode()
+    board, requested = install_with_mpremote(monkeypatch, "github:OWNER/REPO", "v9.9.9", served)
+    assert board.files["/lib/hal/keys.py"] == b"hal/keys.py"
+    # The clock's files at the tag asked for; the Adafruit files at their own pinned tags.
+    assert all("/v9.9.9/" in url for url in requested if "/OWNER/REPO/" in url)
+    assert not any("/v9.9.9/" in url for url in requested if "/adafruit/" in url)
+    assert len(board.files) == len(package_json()["urls"])
 
 
 # --- manifest.py -----------------------------------------------------------
