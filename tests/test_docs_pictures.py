@@ -195,6 +195,8 @@ def _manuals():
     paths += [
         os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".md")
     ]
+    spec = os.path.join(folder, "spec")
+    paths += [os.path.join(spec, name) for name in sorted(os.listdir(spec)) if name.endswith(".md")]
     return paths
 
 
