@@ -1,6 +1,6 @@
 """The timing engine: what each side is charged, given, and when its flag falls.
 
-Implements the semantics of TIMING.md in integer milliseconds. Every method
+Implements the semantics of docs/spec/timing.md in integer milliseconds. Every method
 takes ``now``, a millisecond tick value (wrapping, see ``firmware.ticks``);
 the engine never reads a clock. Side 0 is the left clock, side 1 the right.
 """

@@ -2,7 +2,7 @@
 
 A frame is a ``bytearray(5)``: the segment byte of digits 1–4 (bit 7 is the
 decimal point after the digit) and the colon byte. Times follow the DGT
-convention of TIMING.md, rounded up: ``H:MM`` from one hour, ``M.SS`` below.
+convention of docs/spec/timing.md, rounded up: ``H:MM`` from one hour, ``M.SS`` below.
 The marks use the decimal points the format leaves free (docs/display.md):
 digit 4's point blinks on the running side, digit 3's point is lit during a
 simple delay, ``F`` in digit 1 is a fallen flag at zero, digit 1's point

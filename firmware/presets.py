@@ -27,7 +27,7 @@ unused, since its pattern is the one of ``5``.
 
 Armageddon: the LEFT side is the one with 5 minutes and must be White. The
 players sit so that White is on the left; Black then starts the game with
-his lever on the right, which starts the left clock (TIMING.md: the side
+his lever on the right, which starts the left clock (docs/spec/timing.md: the side
 whose clock the first press starts is White).
 
 FIDE gives the Armageddon increment "from move 61": ``60/300:0+2`` is 5

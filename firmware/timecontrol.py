@@ -93,7 +93,7 @@ def check_pair(left, right):
     """Raise ValueError unless ``left`` and ``right`` can be one game's controls.
 
     An hourglass moves the time one side uses to the other, so it needs the
-    hourglass on both sides (TIMING.md: the hourglass is one sand-glass).
+    hourglass on both sides (docs/spec/timing.md: the hourglass is one sand-glass).
     """
     if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
         raise ValueError(

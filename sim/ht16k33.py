@@ -9,7 +9,7 @@ display setup, and 0xE0 | n brightness. Other commands are accepted and
 ignored; so are bytes after a command byte. ``write`` allocates nothing.
 
 ``decode_seg7x4`` reads a 4-digit 7-segment backpack (the wiring of the
-driver's ``Seg7x4``) back from that RAM as text: SCENARIOS.md, "Decoding
+driver's ``Seg7x4``) back from that RAM as text: docs/spec/scripts.md, "Decoding
 the display".
 """
 

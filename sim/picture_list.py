@@ -1,7 +1,7 @@
 """The documentation pictures as data: (name, clock script, caption).
 
 Each script plays a situation on the simulated board in the language of
-SCENARIOS.md; the picture is what the two HT16K33 chips hold at the
+docs/spec/scripts.md; the picture is what the two HT16K33 chips hold at the
 script's last statement. Every script ends with an ``expect`` of the state
 and of the decoded ``display``, worked out from docs/display.md and
 docs/arbiter.md, so ``make docs`` stops instead of drawing a picture that no

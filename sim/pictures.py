@@ -1,6 +1,6 @@
 """Pictures of the two displays, drawn from the HT16K33 chip model's memory.
 
-``take(script_text)`` plays a clock script (SCENARIOS.md) on the simulated
+``take(script_text)`` plays a clock script (docs/spec/scripts.md) on the simulated
 board, exactly as ``python -m sim run`` does, checks its ``expect`` lines,
 and returns the two chips' display RAM at the script's end. ``display_svg``
 draws that RAM as an SVG image: every segment, decimal point and colon dot

@@ -1,7 +1,7 @@
 """The scenario runner: plays clock scripts on the simulated board in virtual time.
 
 ``run_files(paths)`` runs each script and returns the exit status of
-SCENARIOS.md: 0 every ``expect`` held, 1 one failed, 2 a script is
+docs/spec/scripts.md: 0 every ``expect`` held, 1 one failed, 2 a script is
 malformed. It runs unchanged on CPython and inside MicroPython, so both
 lanes print identical state lines.
 """
@@ -240,7 +240,7 @@ class Game:
 
 
 def arbiter_precondition(app, action):
-    """Why an arbiter statement cannot apply now (SCENARIOS.md), or None."""
+    """Why an arbiter statement cannot apply now (docs/spec/scripts.md), or None."""
     state = app.clock.state
     if state != engine.PAUSED:
         return _STATE_PROBLEMS[state]

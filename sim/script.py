@@ -1,4 +1,4 @@
-"""Clock scripts: reading the scenario language of SCENARIOS.md.
+"""Clock scripts: reading the scenario language of docs/spec/scripts.md.
 
 ``parse(source)`` returns a ``Script`` or raises ``ScriptError`` naming the
 line and what is wrong; nothing is run for a malformed script. ``source`` is

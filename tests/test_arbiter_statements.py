@@ -1,4 +1,4 @@
-"""An arbiter statement that cannot apply never presses on (SCENARIOS.md).
+"""An arbiter statement that cannot apply never presses on (docs/spec/scripts.md).
 
 ``decide`` with no claim open or postponed, ``claim``/``add``/``setmoves``
 while the clock runs (or before the start, or after the end), a key sequence

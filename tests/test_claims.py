@@ -1,4 +1,4 @@
-"""Quickplay-finish claims (RULES.md): every path of every edition and setting.
+"""Quickplay-finish claims (docs/spec/rules.md): every path of every edition and setting.
 
 Most games here are played the same way by ``left_to_move``: right's press at
 0 starts left (White); left's move 1 takes 10 s, right's move 1 takes 10 s,

@@ -1,6 +1,6 @@
 """Looking never changes the game: every clock script ends in the same state with a
-``show`` before each of its timed lines (SCENARIOS.md: "Observing never changes a
-game"), on CPython for all of ``tests/scenarios`` and on MicroPython for a sample.
+``show`` before each of its timed lines (docs/spec/scripts.md, "Timed statements"),
+on CPython for all of ``tests/scenarios`` and on MicroPython for a sample.
 """
 
 import os

@@ -1,4 +1,4 @@
-"""One reading of a script's text on both lanes (SCENARIOS.md, "A script is UTF-8 text").
+"""One reading of a script's text on both lanes (docs/spec/scripts.md, "The text of a script").
 
 UTF-8 with an optional byte-order mark, LF or CRLF line ends, ASCII in the
 statements: such a script runs the same on CPython and inside MicroPython.

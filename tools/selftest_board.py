@@ -105,7 +105,7 @@ def script_paths(arguments):
 
 
 def run(paths, out=print):
-    """Play ``paths`` one by one; return the worst exit status (SCENARIOS.md)."""
+    """Play ``paths`` one by one; return the worst exit status (docs/spec/scripts.md)."""
     from sim.runner import run_files
 
     worst = 0
