@@ -7,7 +7,7 @@ MicroPython: UTF-8 (a byte-order mark allowed), lines ending in LF or CRLF,
 no other control character than a tab, statements in ASCII (comments may
 hold any character).
 
-Limits (README, "Clock scripts"): what the clock cannot hold or show, and
+Limits (docs/spec/scripts.md, "Limits"): what the clock cannot hold or show, and
 what would make a script run for more than seconds, is refused here.
 """
 

@@ -1,7 +1,7 @@
 """Every value the parser accepts survives a power cut exactly: the journal's fields
 are at least as wide as what a script or the menus can reach.
 
-Bounds (README, "Clock scripts"; sim.script): 9 periods, 999 moves a period,
+Bounds (docs/spec/scripts.md, "Limits"; sim.script): 9 periods, 999 moves a period,
 999 byo-yomi periods or Canadian moves, 9:59:59 at the start and in one
 correction, 99:59:59.999 after corrections, the move counter set to 9999 and
 at most 10,000 timed statements (so 19,999 moves, and times up to

@@ -1,7 +1,7 @@
 """What the clock cannot hold or show is refused when the script is read.
 
-So every well-formed script ends within seconds on both lanes (the README's
-"Clock scripts" lists the limits). Each limit is tested just inside (parsed)
+So every well-formed script ends within seconds on both lanes (docs/spec/scripts.md,
+"Limits", lists them). Each limit is tested just inside (parsed)
 and just outside (exit 2 naming the line, the same on both lanes).
 """
 
