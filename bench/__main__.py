@@ -276,8 +276,7 @@ def main():
         json.dump(figures, handle, indent=2, sort_keys=True)
         handle.write("\n")
     print("written to bench/latest.json")
-    figures_page.write(figures)
-    print("written to docs/figures.md")
+    figures_page.main()  # docs/figures.md, from the file just written
 
 
 if __name__ == "__main__":
