@@ -1,0 +1,93 @@
+"""The Makefile's promises: `make mpy` compiles only what changed and drops the .mpy of a
+source that is gone; `make setup` never runs sudo or apt-get; CI installs the desktop
+packages through their explicit target."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENV = os.path.join(ROOT, ".venv")
+SOURCES = ("firmware/__init__.py", "firmware/ticks.py", "hal/__init__.py", "boards/pico.py")
+
+needs_setup = pytest.mark.skipif(
+    shutil.which("make") is None or not os.path.isfile(os.path.join(VENV, ".installed")),
+    reason="make, or the repository's .venv (make setup), is missing",
+)
+
+
+def make(folder, *goals):
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(folder), "VENV=" + VENV, *goals],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def compiled(output):
+    return sorted(re.findall(r"^mpy-cross (\S+)$", output, re.M))
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A few sources, the Makefile and requirements.txt older than the .venv."""
+    for name in ("Makefile", "requirements.txt", *SOURCES):
+        os.makedirs(os.path.dirname(str(tmp_path / name)), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, name), str(tmp_path / name))
+    os.utime(str(tmp_path / "requirements.txt"), (0, 0))  # the .venv stays as it is
+    return tmp_path
+
+
+@needs_setup
+def test_make_mpy_compiles_only_what_changed(project):
+    first = compiled(make(project, "mpy-files"))
+    assert set(SOURCES) <= set(first)
+    assert len([name for name in first if "site-packages" in name]) == 6  # the Adafruit files
+    for source in SOURCES:
+        assert (project / "build" / "mpy" / source.replace(".py", ".mpy")).is_file()
+    assert compiled(make(project, "mpy-files")) == []
+    changed = project / "firmware" / "ticks.py"
+    later = os.stat(str(changed)).st_mtime + 10
+    os.utime(str(changed), (later, later))
+    assert compiled(make(project, "mpy-files")) == ["firmware/ticks.py"]
+
+
+@needs_setup
+def test_make_mpy_removes_the_mpy_of_a_source_that_is_gone(project):
+    make(project, "mpy-files")
+    os.makedirs(str(project / "firmware" / "menu"))
+    os.rename(str(project / "firmware" / "ticks.py"), str(project / "firmware" / "menu" / "t.py"))
+    output = make(project, "mpy-files")
+    assert compiled(output) == ["firmware/menu/t.py"]
+    assert "removed build/mpy/firmware/ticks.mpy" in output
+    assert not (project / "build" / "mpy" / "firmware" / "ticks.mpy").exists()
+    assert (project / "build" / "mpy" / "firmware" / "menu" / "t.mpy").is_file()
+    assert (project / "build" / "mpy" / "lib" / "adafruit_ticks.mpy").is_file()
+
+
+def test_make_setup_runs_no_sudo_and_no_apt_get():
+    if shutil.which("make") is None:
+        pytest.skip("make is missing")
+    done = subprocess.run(
+        ["make", "-C", ROOT, "--dry-run", "--always-make", "setup"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install" in done.stdout  # the dry run does show setup's commands
+    assert "sudo" not in done.stdout and "apt-get" not in done.stdout
+
+
+def test_ci_installs_the_desktop_and_hall_packages_explicitly():
+    with open(os.path.join(ROOT, ".ci", "run")) as handle:
+        steps = handle.read().splitlines()
+    assert steps.index("make desktop-tools") > steps.index("make setup")
+    assert steps.index("make desktop-tools") < steps.index("make test")
+    assert "make hall-tools" in steps
