@@ -8,9 +8,10 @@ needs only this command again) and from the versions pinned in requirements.txt;
 mip resolves a relative entry of ``urls`` against the address package.json came
 from, at the version being installed (``github:OWNER/REPO@TAG``); a full
 ``https://`` address it downloads as it is. The Adafruit libraries have no
-package.json of their own, so their files are listed here by full addresses
-at the release tags of the versions requirements.txt pins, whatever version of
-the clock is installed. Every destination is relative to mip's target folder
+package.json of their own, and a single file given to mip as a dependency lands
+in the target folder by its bare name (``ht16k33.py`` outside its package), so
+their files are listed here by full addresses at the release tags of the
+versions requirements.txt pins, whatever version of the clock is installed. Every destination is relative to mip's target folder
 (``/lib`` on a board).
 """
 
