@@ -11,8 +11,8 @@ from, at the version being installed (``github:OWNER/REPO@TAG``); a full
 package.json of their own, and a single file given to mip as a dependency lands
 in the target folder by its bare name (``ht16k33.py`` outside its package), so
 their files are listed here by full addresses at the release tags of the
-versions requirements.txt pins, whatever version of the clock is installed. Every destination is relative to mip's target folder
-(``/lib`` on a board).
+versions requirements.txt pins, whatever version of the clock is installed.
+Every destination is relative to mip's target folder (``/lib`` on a board).
 """
 
 import json
