@@ -91,3 +91,14 @@ def test_ci_installs_the_desktop_and_hall_packages_explicitly():
     assert steps.index("make desktop-tools") > steps.index("make setup")
     assert steps.index("make desktop-tools") < steps.index("make test")
     assert "make hall-tools" in steps
+
+
+def test_make_mpy_compiles_the_adafruit_files_package_json_installs():
+    from tools import mip_package
+
+    with open(os.path.join(ROOT, "Makefile")) as handle:
+        text = handle.read()
+    listed = re.search(r"^ADAFRUIT_LIB\s*:=((?:.*\\\n)*.*)$", text, re.M).group(1)
+    in_makefile = sorted(listed.replace("\\\n", " ").split())
+    in_package = sorted(path for _name, _repo, files in mip_package.ADAFRUIT for path in files)
+    assert in_makefile == in_package
