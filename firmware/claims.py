@@ -333,7 +333,7 @@ class Claims:
         """G.4 / 10.4: opponent +2:00, both sides to the 5-second mode, periods kept."""
         self.add_time(1 - self.claimant, _EXTRA_MS, now)
         increment = self.quickplay == "g4-increment"
-        self.clock.add_mode(tc.FISCHER if increment else tc.DELAY, _MODE_MS, now)
+        self.clock.switch_controls(tc.FISCHER if increment else tc.DELAY, _MODE_MS, now)
         self.note(now, "mode", "0+5" if increment else "0d5")
 
     def _record(self, now):

@@ -6,7 +6,7 @@ the engine never reads a clock. Side 0 is the left clock, side 1 the right.
 
 The engine owns its state: other modules read ``Clock`` and ``Side`` fields
 but change them only through the operations here (``configure``, ``press``,
-``pause``, ``add_time``, ``finish``, ``add_mode``, ``restore``…), each of
+``pause``, ``add_time``, ``finish``, ``switch_controls``, ``restore``…), each of
 which bumps ``Clock.changes`` when it changes the game, so the journal
 notices a change by comparing one number (tests/test_ownership.py keeps it so).
 """
@@ -387,7 +387,7 @@ class Clock:
             period -= 1
         return offer
 
-    def add_mode(self, mode, bonus_ms, now):
+    def switch_controls(self, mode, bonus_ms, now):
         """A G.4 grant: both sides play every period still to come with ``mode``
         (``tc.FISCHER`` or ``tc.DELAY``) of ``bonus_ms``; the periods and their
         times stay. The move in progress starts again in the new mode: with the
