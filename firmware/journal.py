@@ -13,16 +13,17 @@ An entry holds the turn's running time at its instant, never a tick (ticks
 start again at every boot); at boot ``firmware.journal_read`` puts the game
 back **paused** with that turn time: the side to move loses at most the
 time since the newest entry, the other side nothing. Writing an entry
-allocates nothing: the
-record is a preallocated bytearray, filled with small integers and a
-Fletcher checksum, and handed to ``store.write_record`` (hal.journal_store).
+allocates nothing: the record is a preallocated bytearray, filled with small
+integers and a Fletcher checksum, and handed to ``store.write_record``
+(hal.journal_store).
 
 The record's layout is described once, below: each field's offset
-(``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a
-single byte), little-endian. ``encode``
-writes it; ``fields`` and ``side_fields`` read it back for
-``firmware.journal_read``, which checks and restores what they give. The
-names are private constants: compiled into this module, they cost no heap.
+(``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
+byte), little-endian. ``encode`` writes it; ``fields`` and ``side_fields``
+read it back for ``firmware.journal_read``, which checks and restores what
+they give and never sees an offset. The names are private constants:
+compiled into this module, they take no room on the heap (public names
+would, about 20 bytes each, on a board with little to spare).
 
 The change test is one comparison: the engine and the claims bump a counter
 at every change (``Clock.changes``, ``Claims.changes``), and the journal
