@@ -12,8 +12,6 @@ from micropython import const
 from firmware import claims as claims_module
 from firmware import documents, engine, journal, timecontrol
 
-get = journal.get  # the integer ``journal.put`` stored
-
 
 def valid(buf):
     """True if ``buf`` holds a whole record of this version with a good checksum."""
