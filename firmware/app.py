@@ -58,16 +58,13 @@ class App:
         self.waiting_slot = 0  # its slot in the inputs' ring
 
     def apply_settings(self, settings):
-        """Put ``settings`` in force: a new game on fresh clocks with its controls
-        and event rules (the setup menus; the boot path may use it too)."""
+        """Put ``settings`` in force: a new game with its controls and event rules
+        on the same clock, claims and arbiter (the setup menus; the boot path may
+        use it too). The event log goes on across games."""
         left, right = settings.controls()
-        log = self.claims.log
-        self.clock = engine.Clock(left, right)
-        self.claims = claims_module.Claims(
-            self.clock, settings.quickplay, settings.edition, settings.penalty_ms
-        )
-        self.claims.log = log  # the event log goes on across games
-        self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
+        self.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
+        self.clock.configure(left, right)
+        self.arbiter.reset()
         self.settings = settings
 
     def new_game(self):
@@ -78,7 +75,7 @@ class App:
         else:
             self.clock.new_game()
             self.claims.new_game()
-            self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
+            self.arbiter.reset()
 
     def step(self, now):
         """One pass of the main loop at tick ``now``."""

@@ -81,6 +81,10 @@ class Arbiter:
     def __init__(self, clock, claims):
         self.clock = clock
         self.claims = claims
+        self.reset()
+
+    def reset(self):
+        """No screen up and nothing chosen (a new game)."""
         self.screen = IDLE
         self.choice = 0
         self.side = engine.NOBODY
@@ -155,7 +159,7 @@ class Arbiter:
             return False
         if screen == NEW_GAME:
             if key == KEY_SET:
-                self.claims.log.append((now, "new-game", self.clock.moves()))
+                self.claims.note(now, "new-game", self.clock.moves())
                 self.new_game_wanted = True
             self._show(IDLE)  # any other key: no new game
             return True
@@ -204,7 +208,7 @@ class Arbiter:
         if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves
             self._show(IDLE)
             return
-        claims.log.append((now, "moves", self.moves))
+        claims.note(now, "moves", self.moves)
         for index in (0, 1):
             if offers[index]:
                 claims.add_time(index, offers[index], now)
@@ -259,7 +263,7 @@ class Arbiter:
 
     def lever_while_paused(self, index, now):
         """A lever moved while the clock is paused: nothing changes, the display says so."""
-        self.claims.log.append((now, "lever-while-paused", index))
+        self.claims.note(now, "lever-while-paused", index)
         self.refuse("lever-left" if index == LEVER_LEFT else "lever-right", now)
 
     def tick(self, now):

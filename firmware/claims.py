@@ -146,12 +146,18 @@ class Claims:
     nothing."""
 
     def __init__(self, clock, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
-        check_setting(quickplay, edition)
         self.clock = clock
+        self.log = []
+        self.changes = 0  # bumped by every change of the claim, the result or the log
+        self.configure(quickplay, edition, penalty_ms)
+
+    def configure(self, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
+        """New event settings (raises ValueError, changing nothing, for a pair that
+        cannot go together): a new game under them. The event log goes on."""
+        check_setting(quickplay, edition)
         self.quickplay = quickplay
         self.edition = edition
         self.penalty_ms = penalty_ms
-        self.log = []
         self.new_game()
 
     def new_game(self):
@@ -159,6 +165,21 @@ class Claims:
         self._close()
         self.result = "none"
         self.record = None
+        self.changes += 1
+
+    def restore(self, state, awarded, claimant, result, record):
+        """Take back a journalled claim (``firmware.journal_read``)."""
+        self.state = state
+        self.awarded = awarded
+        self.claimant = claimant
+        self.result = result
+        self.record = record
+        self.changes += 1
+
+    def note(self, now, what, detail):
+        """Add ``(now, what, detail)`` to the event log."""
+        self.log.append((now, what, detail))
+        self.changes += 1
 
     def pending(self):
         """True while a claim waits for the arbiter's ruling (open or postponed)."""
@@ -219,15 +240,15 @@ class Claims:
         if refused is not None:
             return refused
         if self.pending():
-            self._note(now, "close", SIDE_NAMES[self.claimant])
+            self.note(now, "close", SIDE_NAMES[self.claimant])
         self._close()
         self.state = "open"
         self.claimant = self.clock.mover
-        self._note(now, "claim", SIDE_NAMES[self.claimant])
+        self.note(now, "claim", SIDE_NAMES[self.claimant])
         if self.quickplay == "g6":
             self._record(now)
         elif self.edition == "2015" and self.quickplay != "g5":
-            self._note(now, "grant", SIDE_NAMES[self.claimant])
+            self.note(now, "grant", SIDE_NAMES[self.claimant])
             self._grant(now)
             self._close()
         return None
@@ -247,10 +268,9 @@ class Claims:
             return "not-paused"
         if outcome == "grant" and (clock.sides[0].flagged or clock.sides[1].flagged):
             return "flag-fallen"  # the flag decides: no 5-second mode after it
-        self._note(now, outcome, SIDE_NAMES[self.claimant])
+        self.note(now, outcome, SIDE_NAMES[self.claimant])
         if outcome == "draw":
-            self._settle(now)
-            clock.state = engine.OVER
+            clock.finish(now)
             self.result = "draw"
         elif outcome == "grant":
             self._grant(now)
@@ -292,44 +312,34 @@ class Claims:
             if delta_ms > 0:
                 clock.clear_flag(index)
                 if now is not None:
-                    self._note(now, "flag-cleared", SIDE_NAMES[index])
-        side.remaining_ms += delta_ms
+                    self.note(now, "flag-cleared", SIDE_NAMES[index])
+        clock.add_time(index, delta_ms)
         if now is not None:
-            self._note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
+            self.note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
         if after == 0 and not fallen:
             clock.flag_at_zero(index)
             if now is not None:
-                self._note(now, "flag", SIDE_NAMES[index])
+                self.note(now, "flag", SIDE_NAMES[index])
         return None
 
     # --- the effects ------------------------------------------------------
-
-    def _note(self, now, what, detail):
-        self.log.append((now, what, detail))
 
     def _close(self):
         self.state = "none"
         self.claimant = engine.NOBODY
         self.awarded = False
 
-    def _settle(self, now):
-        """Make the mover's shown time its settled time, the turn used up."""
-        clock = self.clock
-        clock.sides[clock.mover].remaining_ms = clock.shown_ms(clock.mover, now)
-        clock.turn_used = 0
-
     def _grant(self, now):
         """G.4 / 10.4: opponent +2:00, both sides to the 5-second mode, periods kept."""
         self.add_time(1 - self.claimant, _EXTRA_MS, now)
         increment = self.quickplay == "g4-increment"
-        self.clock.add_mode(tc.FISCHER if increment else tc.DELAY, _MODE_MS, now)
-        self._note(now, "mode", "0+5" if increment else "0d5")
+        self.clock.switch_controls(tc.FISCHER if increment else tc.DELAY, _MODE_MS, now)
+        self.note(now, "mode", "0+5" if increment else "0d5")
 
     def _record(self, now):
         """G.6 / older 11: the claim ends the game; keep it for the arbiter."""
         clock = self.clock
-        self._settle(now)
-        clock.state = engine.OVER
+        clock.finish(now)
         self.state = "recorded"
         self.record = {
             "claimant": SIDE_NAMES[self.claimant],
@@ -341,4 +351,4 @@ class Claims:
             "edition": self.edition,
             "setting": self.quickplay,
         }
-        self._note(now, "record", SIDE_NAMES[self.claimant])
+        self.note(now, "record", SIDE_NAMES[self.claimant])

@@ -3,6 +3,12 @@
 Implements the semantics of docs/spec/timing.md in integer milliseconds. Every method
 takes ``now``, a millisecond tick value (wrapping, see ``firmware.ticks``);
 the engine never reads a clock. Side 0 is the left clock, side 1 the right.
+
+The engine owns its state: other modules read ``Clock`` and ``Side`` fields
+but change them only through the operations here (``configure``, ``press``,
+``pause``, ``add_time``, ``finish``, ``switch_controls``, ``restore``…), each of
+which bumps ``Clock.changes`` when it changes the game, so the journal
+notices a change by comparing one number (tests/test_ownership.py keeps it so).
 """
 
 from micropython import const
@@ -28,6 +34,7 @@ class Side:
         self.reset()
 
     def reset(self):
+        """Back to the start of the control (a new game)."""
         control = self.control
         self.remaining_ms = control.start_ms()  # main time for byo-yomi controls
         self.period = 0
@@ -40,6 +47,19 @@ class Side:
         self.in_byo = control.kind in (tc.JAPANESE, tc.CANADIAN) and self.remaining_ms == 0
         self.added_mode = tc.NONE  # a G.4 grant's 5-second mode over every period (NONE: none)
         self.added_ms = 0
+
+    def restore(self, fields, added_mode, added_ms):
+        """Take back the state a journal entry kept: ``fields`` as
+        ``firmware.journal.side_fields`` reads them (remaining ms, period, flag
+        bits: flagged, can flag, final, in byo-yomi; moves, byo-yomi count,
+        block ms), and a G.4 grant's mode (``tc.NONE``: none)."""
+        (self.remaining_ms, self.period, flags, self.moves, self.byo_left, self.block_ms) = fields
+        self.flagged = bool(flags & 1)
+        self.can_flag = bool(flags & 2)
+        self.final = bool(flags & 4)
+        self.in_byo = bool(flags & 8)
+        self.added_mode = added_mode
+        self.added_ms = added_ms
 
     def period_mode(self):
         """The mode of the current period: the control's own, or the one a grant added."""
@@ -69,10 +89,18 @@ class Clock:
     def __init__(self, left_control, right_control=None):
         if right_control is None:
             right_control = left_control
+        self.changes = 0  # bumped by every operation that changes the game
         self.sides = (Side(left_control), Side(right_control))
         self.new_game()
 
+    def configure(self, left_control, right_control):
+        """New controls (the settings changed): a new game with them."""
+        self.sides[0].control = left_control
+        self.sides[1].control = right_control
+        self.new_game()
+
     def new_game(self):
+        """Both sides back to the start of their controls, nobody to move."""
         for side in self.sides:
             side.reset()
         self.state = SETUP
@@ -81,6 +109,19 @@ class Clock:
         self.first_flag = NOBODY
         self.turn_start = 0  # tick at which the current run of the turn began
         self.turn_used = 0  # ms of the turn used before that run (pauses)
+        self.changes += 1
+
+    def restore(self, state, mover, white, first_flag, turn_used):
+        """Take back a journalled game (the sides through ``Side.restore``): a
+        clock that was running comes back paused, the turn having used
+        ``turn_used``."""
+        self.state = PAUSED if state == RUNNING else state
+        self.mover = mover
+        self.white = white
+        self.first_flag = first_flag
+        self.turn_used = turn_used
+        self.turn_start = 0
+        self.changes += 1
 
     # --- reading ---------------------------------------------------------
 
@@ -201,6 +242,7 @@ class Clock:
 
     def _flag(self, side, limit):
         control = side.control
+        self.changes += 1
         side.flagged = True
         side.can_flag = False
         last = control.kind != tc.STAGES or side.period == len(control.periods) - 1
@@ -223,21 +265,18 @@ class Clock:
         """A lever press on side ``index`` at tick ``now``; True if it changed the clock."""
         if self.state == SETUP:
             self.white = 1 - index
-            self.mover = self.white
-            self.turn_start = now
-            self.turn_used = 0
             self.state = RUNNING
-            return True
-        if self.state != RUNNING or index != self.mover:
-            return False
-        self.update(now)
-        if self.state != RUNNING:
-            return False
-        elapsed = self.elapsed(now)
-        self._complete_move(index, elapsed)
+        else:
+            if self.state != RUNNING or index != self.mover:
+                return False
+            self.update(now)
+            if self.state != RUNNING:
+                return False
+            self._complete_move(index, self.elapsed(now))
         self.mover = 1 - index
         self.turn_start = now
         self.turn_used = 0
+        self.changes += 1
         return True
 
     def _complete_move(self, index, elapsed):
@@ -324,6 +363,7 @@ class Clock:
             side.moves = moves
             if side.control.kind == tc.STAGES:
                 side.period = side.control.period_of_move(moves + 1)
+        self.changes += 1
         return True
 
     def period_time_offer(self, index, white_moves):
@@ -347,7 +387,7 @@ class Clock:
             period -= 1
         return offer
 
-    def add_mode(self, mode, bonus_ms, now):
+    def switch_controls(self, mode, bonus_ms, now):
         """A G.4 grant: both sides play every period still to come with ``mode``
         (``tc.FISCHER`` or ``tc.DELAY``) of ``bonus_ms``; the periods and their
         times stay. The move in progress starts again in the new mode: with the
@@ -361,6 +401,21 @@ class Clock:
             side.added_ms = bonus_ms
         if mode == tc.FISCHER and not mover.flagged:
             mover.remaining_ms += bonus_ms
+        self.changes += 1
+
+    def add_time(self, index, delta_ms):
+        """Side ``index`` gets ``delta_ms`` more (negative: less) of its own time;
+        the checks and the flag are the caller's (``firmware.claims``)."""
+        self.sides[index].remaining_ms += delta_ms
+        self.changes += 1
+
+    def finish(self, now):
+        """End the game at ``now`` without a flag (a draw, a G.6 claim): the
+        clocks freeze at the times they show, the turn used up."""
+        self.sides[self.mover].remaining_ms = self.shown_ms(self.mover, now)
+        self.turn_used = 0
+        self.state = OVER
+        self.changes += 1
 
     def flag_at_zero(self, index):
         """An arbiter's correction left side ``index`` at 0:00.000: its flag has
@@ -375,6 +430,7 @@ class Clock:
         side.final = control.kind != tc.STAGES or side.period == len(control.periods) - 1
         if self.first_flag == NOBODY:
             self.first_flag = index
+        self.changes += 1
 
     def clear_flag(self, index):
         """An arbiter's correction gave flagged side ``index`` time again: its flag
@@ -386,6 +442,7 @@ class Clock:
         if self.first_flag == index:
             other = 1 - index
             self.first_flag = other if self.sides[other].flagged else NOBODY
+        self.changes += 1
 
     def pause(self, now):
         """Stop both clocks; the turn keeps what it used so far."""
@@ -396,6 +453,7 @@ class Clock:
             return False
         self.turn_used = self.elapsed(now)
         self.state = PAUSED
+        self.changes += 1
         return True
 
     def resume(self, now):
@@ -404,4 +462,5 @@ class Clock:
             return False
         self.turn_start = now
         self.state = RUNNING
+        self.changes += 1
         return True

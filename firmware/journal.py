@@ -13,19 +13,21 @@ An entry holds the turn's running time at its instant, never a tick (ticks
 start again at every boot); at boot ``firmware.journal_read`` puts the game
 back **paused** with that turn time: the side to move loses at most the
 time since the newest entry, the other side nothing. Writing an entry
-allocates nothing: the
-record is a preallocated bytearray, filled with small integers and a
-Fletcher checksum, and handed to ``store.write_record`` (hal.journal_store).
+allocates nothing: the record is a preallocated bytearray, filled with small
+integers and a Fletcher checksum, and handed to ``store.write_record``
+(hal.journal_store).
 
-Layout (little-endian): 0 ``CJ``, 2 version, 3 size, 4 sequence (i32),
-8 game id (i32), 12 state, mover+1, white+1, first flag+1, 16 turn time at
-the entry (i32), 20 and 34 each side: remaining ms (i32), period, flag bits
-(flagged, can flag, final, in byo-yomi), moves (u16), byo-yomi count (u16),
-Canadian block ms (i32); 48 claim state, claimant+1, result, five-second
-mode (0 none, 1 ``0+5``, 2 ``0d5``; a G.4 grant's, over the header's controls);
-byte 48 has bit 7 set when the claim's two minutes were given; 52 event-log length (u16), G.6 record
-moves (u16); 56 G.6 record left and right ms (i32 each); 64 the Fletcher-16
-checksum of bytes 0-63 (i32).
+The record's layout is described once, below: each field's offset
+(``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
+byte), little-endian. ``encode`` writes it; ``fields`` and ``side_fields``
+read it back for ``firmware.journal_read``, which checks and restores what
+they give and never sees an offset. The names are private constants:
+compiled into this module, they take no room on the heap (public names
+would, about 20 bytes each, on a board with little to spare).
+
+The change test is one comparison: the engine and the claims bump a counter
+at every change (``Clock.changes``, ``Claims.changes``), and the journal
+compares their sum with the one its newest entry saw.
 """
 
 from micropython import const
@@ -35,14 +37,53 @@ from firmware import timecontrol as tc
 from firmware.ticks import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
-RECORD_SIZE = const(68)
 VERSION = const(1)
-CHECKED = const(64)  # the checksum covers the bytes before it
-SIDE_AT = (20, 34)
-
-CLAIM_STATES = ("none", "open", "postponed", "recorded")
 AWARDED = const(0x80)  # in the claim state byte: the claim's two minutes were given
 MODE_MS = const(5000)  # the G.4 mode's increment or delay
+CLAIM_STATES = ("none", "open", "postponed", "recorded")
+
+# The record, field by field (the format on flash: never move a field). Times
+# and ids are signed; a side is stored + 1 (0: nobody).
+_MAGIC_AT = const(0)  # "CJ"
+_MAGIC_SIZE = const(2)
+_MAGIC = const(0x4A43)
+_VERSION_AT = const(2)
+_SIZE_AT = const(3)  # holds RECORD_SIZE
+_SEQ_AT = const(4)  # the entry's sequence number
+_SEQ_SIZE = const(4)
+_GAME_AT = const(8)  # the game id of the header the entry belongs to
+_GAME_SIZE = const(4)
+_STATE_AT = const(12)  # engine.SETUP, RUNNING, PAUSED, OVER
+_MOVER_AT = const(13)  # the side to move
+_WHITE_AT = const(14)
+_FIRST_FLAG_AT = const(15)  # the side whose flag fell first
+_TURN_AT = const(16)  # the turn's running time at the entry's instant, ms
+_TURN_SIZE = const(4)
+SIDE_AT = (20, 34)  # each side's fields, at these offsets plus:
+_TIME_AT = const(0)  # remaining ms (main time for byo-yomi)
+_TIME_SIZE = const(4)
+_PERIOD_AT = const(4)
+_FLAGS_AT = const(5)  # flagged, can flag, final, in byo-yomi: bits 0 to 3 (Side.restore)
+_MOVES_AT = const(6)
+_MOVES_SIZE = const(2)
+_BYO_LEFT_AT = const(8)  # Japanese periods, Canadian moves left in the block
+_BYO_LEFT_SIZE = const(2)
+_BLOCK_AT = const(10)  # Canadian block ms left
+_BLOCK_SIZE = const(4)
+_CLAIM_AT = const(48)  # the index in CLAIM_STATES, | AWARDED
+_CLAIMANT_AT = const(49)
+_RESULT_AT = const(50)  # 1: a draw
+_MODE_AT = const(51)  # a G.4 grant's mode over the header's controls: 0 none, 1 0+5, 2 0d5
+_LOG_AT = const(52)  # the game's event-log length
+_LOG_SIZE = const(2)
+_RECORD_MOVES_AT = const(54)  # the G.6 record's moves
+_RECORD_MOVES_SIZE = const(2)
+_RECORD_LEFT_AT = const(56)  # the G.6 record's times, ms
+_RECORD_RIGHT_AT = const(60)
+_RECORD_MS_SIZE = const(4)
+CHECKED = const(64)  # the Fletcher-16 checksum of the bytes before it
+_CHECKSUM_SIZE = const(4)
+RECORD_SIZE = const(68)
 
 # The journal's files (hal.journal_store writes them, firmware.journal_read reads them).
 HEADER = "game.json"
@@ -59,6 +100,18 @@ def put(buf, at, value, size):
         index += 1
 
 
+def get(buf, at, size, signed=False):
+    """The integer ``put`` stored."""
+    value = 0
+    index = size - 1
+    while index >= 0:
+        value = (value << 8) | buf[at + index]
+        index -= 1
+    if signed and buf[at + size - 1] & 0x80:
+        value -= 1 << (8 * size)
+    return value
+
+
 def checksum(buf, count):
     """The Fletcher-16 sums of ``buf[:count]`` as one number (``first << 8 | second``)."""
     first = 0
@@ -72,59 +125,101 @@ def checksum(buf, count):
 
 
 def seal(buf):
-    put(buf, CHECKED, checksum(buf, CHECKED), 4)
+    put(buf, CHECKED, checksum(buf, CHECKED), _CHECKSUM_SIZE)
 
 
 def encode(buf, seq, game, clock, claims, turn_ms, log_count):
     """Fill ``buf`` with the game as it stands, the turn having run ``turn_ms``."""
-    buf[0] = 0x43  # C
-    buf[1] = 0x4A  # J
-    buf[2] = VERSION
-    buf[3] = RECORD_SIZE
-    put(buf, 4, seq, 4)
-    put(buf, 8, game, 4)
-    buf[12] = clock.state
-    buf[13] = clock.mover + 1
-    buf[14] = clock.white + 1
-    buf[15] = clock.first_flag + 1
-    put(buf, 16, turn_ms, 4)
+    put(buf, _MAGIC_AT, _MAGIC, _MAGIC_SIZE)
+    buf[_VERSION_AT] = VERSION
+    buf[_SIZE_AT] = RECORD_SIZE
+    put(buf, _SEQ_AT, seq, _SEQ_SIZE)
+    put(buf, _GAME_AT, game, _GAME_SIZE)
+    buf[_STATE_AT] = clock.state
+    buf[_MOVER_AT] = clock.mover + 1
+    buf[_WHITE_AT] = clock.white + 1
+    buf[_FIRST_FLAG_AT] = clock.first_flag + 1
+    put(buf, _TURN_AT, turn_ms, _TURN_SIZE)
     index = 0
     while index < 2:
         side = clock.sides[index]
         at = SIDE_AT[index]
-        put(buf, at, side.remaining_ms, 4)
-        buf[at + 4] = side.period
-        buf[at + 5] = side.flagged | side.can_flag << 1 | side.final << 2 | side.in_byo << 3
-        put(buf, at + 6, side.moves, 2)
-        put(buf, at + 8, side.byo_left, 2)
-        put(buf, at + 10, side.block_ms, 4)
+        put(buf, at + _TIME_AT, side.remaining_ms, _TIME_SIZE)
+        buf[at + _PERIOD_AT] = side.period
+        flags = side.flagged | side.can_flag << 1 | side.final << 2 | side.in_byo << 3
+        buf[at + _FLAGS_AT] = flags
+        put(buf, at + _MOVES_AT, side.moves, _MOVES_SIZE)
+        put(buf, at + _BYO_LEFT_AT, side.byo_left, _BYO_LEFT_SIZE)
+        put(buf, at + _BLOCK_AT, side.block_ms, _BLOCK_SIZE)
         index += 1
     claim_state = claims.state
-    buf[48] = CLAIM_STATES.index(claim_state) if claim_state != "none" else 0
-    if claims.awarded:
-        buf[48] |= AWARDED
-    buf[49] = claims.claimant + 1
-    buf[50] = 1 if claims.result == "draw" else 0
+    claim = CLAIM_STATES.index(claim_state) if claim_state != "none" else 0
+    buf[_CLAIM_AT] = claim | AWARDED if claims.awarded else claim
+    buf[_CLAIMANT_AT] = claims.claimant + 1
+    buf[_RESULT_AT] = 1 if claims.result == "draw" else 0
     added = clock.sides[0].added_mode
-    buf[51] = 1 if added == tc.FISCHER else 2 if added == tc.DELAY else 0
-    put(buf, 52, log_count, 2)
+    mode = 1 if added == tc.FISCHER else 2 if added == tc.DELAY else 0
+    buf[_MODE_AT] = mode
+    put(buf, _LOG_AT, log_count, _LOG_SIZE)
     record = claims.record
-    if record is None:
-        put(buf, 54, 0, 2)
-        put(buf, 56, 0, 4)
-        put(buf, 60, 0, 4)
-    else:
-        put(buf, 54, record["moves"], 2)
-        put(buf, 56, record["left_ms"], 4)
-        put(buf, 60, record["right_ms"], 4)
+    has = record is not None
+    put(buf, _RECORD_MOVES_AT, record["moves"] if has else 0, _RECORD_MOVES_SIZE)
+    put(buf, _RECORD_LEFT_AT, record["left_ms"] if has else 0, _RECORD_MS_SIZE)
+    put(buf, _RECORD_RIGHT_AT, record["right_ms"] if has else 0, _RECORD_MS_SIZE)
     seal(buf)
+
+
+MAGIC = const(_MAGIC)  # "CJ", as ``fields`` reads it
+
+
+def fields(buf):
+    """The record's fields as stored, in the order of the layout: ``(magic, version,
+    size, sequence, game id, state, mover + 1, white + 1, first flag + 1, turn ms,
+    claim byte, claimant + 1, result, mode, event-log length, G.6 record moves,
+    left ms, right ms, checksum)`` (``buf`` holds at least ``RECORD_SIZE`` bytes)."""
+    return (
+        get(buf, _MAGIC_AT, _MAGIC_SIZE),
+        buf[_VERSION_AT],
+        buf[_SIZE_AT],
+        get(buf, _SEQ_AT, _SEQ_SIZE, True),
+        get(buf, _GAME_AT, _GAME_SIZE, True),
+        buf[_STATE_AT],
+        buf[_MOVER_AT],
+        buf[_WHITE_AT],
+        buf[_FIRST_FLAG_AT],
+        get(buf, _TURN_AT, _TURN_SIZE, True),
+        buf[_CLAIM_AT],
+        buf[_CLAIMANT_AT],
+        buf[_RESULT_AT],
+        buf[_MODE_AT],
+        get(buf, _LOG_AT, _LOG_SIZE),
+        get(buf, _RECORD_MOVES_AT, _RECORD_MOVES_SIZE),
+        get(buf, _RECORD_LEFT_AT, _RECORD_MS_SIZE, True),
+        get(buf, _RECORD_RIGHT_AT, _RECORD_MS_SIZE, True),
+        get(buf, CHECKED, _CHECKSUM_SIZE),
+    )
+
+
+def side_fields(buf, index):
+    """Side ``index``'s fields as stored: ``(remaining ms, period, flag bits, moves,
+    byo-yomi count, block ms)``, what ``Side.restore`` takes."""
+    at = SIDE_AT[index]
+    return (
+        get(buf, at + _TIME_AT, _TIME_SIZE, True),
+        buf[at + _PERIOD_AT],
+        buf[at + _FLAGS_AT],
+        get(buf, at + _MOVES_AT, _MOVES_SIZE),
+        get(buf, at + _BYO_LEFT_AT, _BYO_LEFT_SIZE),
+        get(buf, at + _BLOCK_AT, _BLOCK_SIZE, True),
+    )
 
 
 class Journal:
     """Decides when the game is journalled, and writes entries through ``store``."""
 
-    def __init__(self, app, store, tick_ms, game, seq, logged):
-        self.app = app
+    def __init__(self, clock, claims, store, tick_ms, game, seq, logged):
+        self.clock = clock
+        self.claims = claims
         self.store = store
         self.period_ms = ENTRY_MS - tick_ms
         self.game = game  # the id of the header the entries belong to
@@ -136,49 +231,7 @@ class Journal:
         self.writes = 0
         self.failures = 0  # writes the flash refused (the clock goes on regardless)
         self.note = None  # an event to log at the first step (a restored game)
-        self.seen = [0] * 8
-        self.remember()
-
-    def remember(self):
-        """Note what the change test compares (allocates nothing)."""
-        app = self.app
-        clock = app.clock
-        seen = self.seen
-        seen[0] = clock.state
-        seen[1] = clock.mover
-        seen[2] = clock.sides[0].remaining_ms
-        seen[3] = clock.sides[1].remaining_ms
-        seen[4] = clock.sides[0].flagged | clock.sides[1].flagged << 1
-        seen[5] = len(app.claims.log)
-        seen[6] = clock.sides[0].moves + clock.sides[1].moves
-        seen[7] = clock.first_flag
-        self.clock_seen = clock
-        self.claims_seen = app.claims
-        self.claim_state_seen = app.claims.state
-        self.mode_seen = clock.sides[0].added_mode
-        self.awarded_seen = app.claims.awarded
-        self.claimant_seen = app.claims.claimant
-
-    def changed(self):
-        app = self.app
-        clock = app.clock
-        seen = self.seen
-        return (
-            clock is not self.clock_seen
-            or app.claims is not self.claims_seen
-            or seen[0] != clock.state
-            or seen[1] != clock.mover
-            or seen[2] != clock.sides[0].remaining_ms
-            or seen[3] != clock.sides[1].remaining_ms
-            or seen[4] != clock.sides[0].flagged | clock.sides[1].flagged << 1
-            or seen[5] != len(app.claims.log)
-            or seen[6] != clock.sides[0].moves + clock.sides[1].moves
-            or seen[7] != clock.first_flag
-            or app.claims.state is not self.claim_state_seen
-            or clock.sides[0].added_mode != self.mode_seen
-            or app.claims.awarded != self.awarded_seen
-            or app.claims.claimant != self.claimant_seen
-        )
+        self.seen = clock.changes + claims.changes  # the changes the newest entry holds
 
     def tick(self, now):
         """Journal the game at the end of a main-loop step at ``now``.
@@ -192,11 +245,11 @@ class Journal:
             self.failures += 1
 
     def step(self, now):
-        clock = self.app.clock
+        clock = self.clock
         if self.note is not None:
-            self.app.claims.log.append((now, self.note, self.seq))
+            self.claims.note(now, self.note, self.seq)
             self.note = None
-        if self.changed():
+        if clock.changes + self.claims.changes != self.seen:
             if clock.state == engine.SETUP:
                 self.new_game()
             self.log_events()
@@ -208,29 +261,27 @@ class Journal:
 
     def write(self, now, late):
         """Write an entry for the instant ``late`` ms before ``now``."""
-        app = self.app
-        clock = app.clock
-        self.remember()
+        clock = self.clock
+        claims = self.claims
+        self.seen = clock.changes + claims.changes
         turn_ms = clock.elapsed(now) - late if clock.state == engine.RUNNING else clock.turn_used
         self.seq += 1
-        count = len(app.claims.log) - self.log_base
-        encode(self.buf, self.seq, self.game, clock, app.claims, turn_ms, count)
+        count = len(claims.log) - self.log_base
+        encode(self.buf, self.seq, self.game, clock, claims, turn_ms, count)
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
         self.store.write_record(self.buf, self.seq)
 
     def new_game(self):
         """The clock is set up for a new game: a header for its controls, a fresh event log."""
-        app = self.app
-        self.log_base = len(app.claims.log)
+        self.log_base = len(self.claims.log)
         self.logged = 0
-        self.game = self.store.begin_game(app.clock, app.claims, self.game)
+        self.game = self.store.begin_game(self.clock, self.claims, self.game)
 
     def log_events(self):
         """Append the event-log entries not yet on flash (arbiter actions: clock paused)."""
-        app = self.app
-        log = app.claims.log
-        clock = app.clock
+        log = self.claims.log
+        clock = self.clock
         while self.log_base + self.logged < len(log):
             entry = log[self.log_base + self.logged]
             self.store.append_event(self.game, entry, clock)

@@ -7,50 +7,43 @@ good slot, the event log. Used once, at boot, by ``firmware.resume``.
 
 import json
 
+from micropython import const
+
 from firmware import claims as claims_module
 from firmware import documents, engine, journal, timecontrol
-
-
-def get(buf, at, size, signed=False):
-    """The integer ``put`` stored."""
-    value = 0
-    index = size - 1
-    while index >= 0:
-        value = (value << 8) | buf[at + index]
-        index -= 1
-    if signed and buf[at + size - 1] & 0x80:
-        value -= 1 << (8 * size)
-    return value
 
 
 def valid(buf):
     """True if ``buf`` holds a whole record of this version with a good checksum."""
     if buf is None or len(buf) < journal.RECORD_SIZE:
         return False
-    if (
-        buf[0] != 0x43
-        or buf[1] != 0x4A
-        or buf[2] != journal.VERSION
-        or buf[3] != journal.RECORD_SIZE
-    ):
+    magic, version, size = journal.fields(buf)[:3]
+    if magic != journal.MAGIC or version != journal.VERSION or size != journal.RECORD_SIZE:
         return False
-    return get(buf, journal.CHECKED, 4) == journal.checksum(buf, journal.CHECKED)
+    return journal.fields(buf)[-1] == journal.checksum(buf, journal.CHECKED)
+
+
+# Where ``journal.fields`` gives what the boot reads first.
+_SEQUENCE = const(3)
+_GAME = const(4)
+_STATE = const(5)
+_LOG_COUNT = const(14)
 
 
 def sequence(buf):
-    return get(buf, 4, 4, True)
+    return journal.fields(buf)[_SEQUENCE]
 
 
 def game_id(buf):
-    return get(buf, 8, 4, True)
+    return journal.fields(buf)[_GAME]
 
 
 def state(buf):
-    return buf[12]
+    return journal.fields(buf)[_STATE]
 
 
 def log_count(buf):
-    return get(buf, 52, 2)
+    return journal.fields(buf)[_LOG_COUNT]
 
 
 _MAX_MS = 0x3FFFFFFF  # a time the clock can hold: a small integer on a 32-bit board
@@ -71,77 +64,62 @@ def check(buf, controls):
     clock can use with ``controls`` (left, right): a record sealed with a good
     checksum can still hold a period that does not exist, a negative time, an
     unknown side."""
-    state = buf[12]
+    (_, _, _, _, _, state, mover, white, first_flag, turn_ms, claim, claimant, result, mode, _, _,
+     left_ms, right_ms, _) = journal.fields(buf)  # fmt: skip
     _check(state <= engine.OVER, "state %d" % state)
     playing = state != engine.SETUP
-    for at, what in ((13, "side to move"), (14, "White"), (15, "first flag")):
-        _check(
-            buf[at] <= 2 and (buf[at] != 0 or not playing or at == 15), "%s %d" % (what, buf[at])
-        )
-    _check_ms(get(buf, 16, 4, True), "turn time")
-    claim_state = buf[48] & ~journal.AWARDED
-    _check(claim_state < len(journal.CLAIM_STATES), "claim state %d" % buf[48])
-    _check(buf[49] <= 2 and (buf[49] == 0) == (claim_state == 0), "claimant %d" % buf[49])
-    _check(buf[50] <= 1 and buf[51] <= 2, "result or mode")  # mode: none, 0+5, 0d5
+    for side, what in ((mover, "side to move"), (white, "White")):
+        _check(side <= 2 and (side != 0 or not playing), "%s %d" % (what, side))
+    _check(first_flag <= 2, "first flag %d" % first_flag)
+    _check_ms(turn_ms, "turn time")
+    claim_state = claim & ~journal.AWARDED
+    _check(claim_state < len(journal.CLAIM_STATES), "claim state %d" % claim)
+    _check(claimant <= 2 and (claimant == 0) == (claim_state == 0), "claimant %d" % claimant)
+    _check(result <= 1 and mode <= 2, "result or mode")  # mode: none, 0+5, 0d5
     for index in (0, 1):
         control = controls[index]  # a G.4 mode is added over them, keeping the periods
-        at = journal.SIDE_AT[index]
-        _check_ms(get(buf, at, 4, True), "time")
-        _check(buf[at + 4] < len(control.periods), "period %d" % (buf[at + 4] + 1))
-        _check(buf[at + 5] < 16, "flag bits %d" % buf[at + 5])
-        _check(get(buf, at + 8, 2) <= control.byo_count, "byo-yomi count")
-        _check(0 <= get(buf, at + 10, 4, True) <= control.byo_ms, "byo-yomi time")
-    _check_ms(get(buf, 56, 4, True), "recorded time")
-    _check_ms(get(buf, 60, 4, True), "recorded time")
+        remaining_ms, period, flags, _, byo_left, block_ms = journal.side_fields(buf, index)
+        _check_ms(remaining_ms, "time")
+        _check(period < len(control.periods), "period %d" % (period + 1))
+        _check(flags < 16, "flag bits %d" % flags)
+        _check(byo_left <= control.byo_count, "byo-yomi count")
+        _check(0 <= block_ms <= control.byo_ms, "byo-yomi time")
+    _check_ms(left_ms, "recorded time")
+    _check_ms(right_ms, "recorded time")
 
 
 def decode(buf, clock, claims):
     """Put the journalled game back on ``clock`` and ``claims``, paused if it was running.
 
-    ``clock`` and ``claims`` are new, built with the controls and the event
+    ``clock`` and ``claims`` are set up with the controls and the event
     settings of the journal's header; the event log is restored separately.
     Raises ValueError, changing nothing, for a record the clock cannot use.
     """
     check(buf, (clock.sides[0].control, clock.sides[1].control))
-    recorded = buf[12]
-    clock.state = engine.PAUSED if recorded == engine.RUNNING else recorded
-    clock.mover = buf[13] - 1
-    clock.white = buf[14] - 1
-    clock.first_flag = buf[15] - 1
-    clock.turn_used = get(buf, 16, 4, True)
-    clock.turn_start = 0
+    (_, _, _, _, _, state, mover, white, first_flag, turn_ms, claim, claimant, result, mode, _,
+     moves, left_ms, right_ms, _) = journal.fields(buf)  # fmt: skip
+    added_mode = timecontrol.NONE  # or a G.4 grant's 5-second mode over the header's controls
+    if mode:
+        added_mode = timecontrol.FISCHER if mode == 1 else timecontrol.DELAY
+    added_ms = journal.MODE_MS if mode else 0
     for index in (0, 1):
-        side = clock.sides[index]
-        at = journal.SIDE_AT[index]
-        side.remaining_ms = get(buf, at, 4, True)
-        side.period = buf[at + 4]
-        bits = buf[at + 5]
-        side.flagged = bool(bits & 1)
-        side.can_flag = bool(bits & 2)
-        side.final = bool(bits & 4)
-        side.in_byo = bool(bits & 8)
-        side.moves = get(buf, at + 6, 2)
-        side.byo_left = get(buf, at + 8, 2)
-        side.block_ms = get(buf, at + 10, 4, True)
-        mode = buf[51]
-        if mode:  # a G.4 grant's 5-second mode over the header's controls
-            side.added_mode = timecontrol.FISCHER if mode == 1 else timecontrol.DELAY
-            side.added_ms = journal.MODE_MS
-    claims.state = journal.CLAIM_STATES[buf[48] & ~journal.AWARDED]
-    claims.awarded = bool(buf[48] & journal.AWARDED)
-    claims.claimant = buf[49] - 1
-    claims.result = "draw" if buf[50] else "none"
-    if claims.state == "recorded":
-        claims.record = {
-            "claimant": claims_module.SIDE_NAMES[claims.claimant],
-            "left_ms": get(buf, 56, 4, True),
-            "right_ms": get(buf, 60, 4, True),
-            "moves": get(buf, 54, 2),
+        clock.sides[index].restore(journal.side_fields(buf, index), added_mode, added_ms)
+    clock.restore(state, mover - 1, white - 1, first_flag - 1, turn_ms)
+    claim_state = journal.CLAIM_STATES[claim & ~journal.AWARDED]
+    record = None
+    if claim_state == "recorded":
+        record = {
+            "claimant": claims_module.SIDE_NAMES[claimant - 1],
+            "left_ms": left_ms,
+            "right_ms": right_ms,
+            "moves": moves,
             "control_left": clock.sides[0].control.text,
             "control_right": clock.sides[1].control.text,
             "edition": claims.edition,
             "setting": claims.quickplay,
         }
+    result = "draw" if result else "none"
+    claims.restore(claim_state, bool(claim & journal.AWARDED), claimant - 1, result, record)
 
 
 def read_header(storage):

@@ -57,17 +57,15 @@ def attach(app, store, settings, tick_ms):
         except Exception as error:  # any field the clock cannot use: never a boot loop
             journal_problem(app, store, documents.Unusable(documents.BAD, str(error)))
             left, right = settings.controls()
-            app.clock.sides[0].control = left
-            app.clock.sides[1].control = right
-            app.clock.new_game()
-            app.claims.new_game()
+            app.clock.configure(left, right)
+            app.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
             seq = 0
     store.header = header
     try:
         store.open_slots()
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
-    journal = journal_module.Journal(app, store, tick_ms, game, seq, logged)
+    journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, seq, logged)
     app.journal = journal
     if restored:
         app.notice(RESTORED)
@@ -113,13 +111,10 @@ def restore(app, store, header, record):
     claims_module.check_setting(header["quickplay"], header["edition"])
     clock = app.clock
     claims = app.claims
-    clock.sides[0].control = left
-    clock.sides[1].control = right
-    clock.new_game()
-    claims.new_game()
-    claims.quickplay = header["quickplay"]
-    claims.edition = header["edition"]
+    clock.configure(left, right)
+    claims.configure(header["quickplay"], header["edition"], claims.penalty_ms)
     journal_read.decode(record, clock, claims)
     events = journal_read.read_events(store.storage, header["game"], journal_read.log_count(record))
-    claims.log[:] = events
+    for tick, what, detail in events:
+        claims.note(tick, what, detail)
     return len(events)
