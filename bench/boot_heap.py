@@ -1,6 +1,6 @@
 """The heap a board's firmware takes at boot, measured inside MicroPython.
 
-``node tools/mpy/run.mjs --compiled sim.boot_heap pico`` boots the firmware
+``node tools/mpy/run.mjs --compiled bench.boot_heap pico`` boots the firmware
 (loaded as ``.mpy``) on the named board definition, with the simulator's
 ``machine`` standing in for the chip's, and prints one JSON object: the
 bytes boot added to the heap, what is in use in all, and what boot
@@ -8,7 +8,7 @@ allocated on the way (garbage included). The WebAssembly port is a 32-bit
 MicroPython like the RP2040 and ESP32 ports, so objects and bytecode take
 the same room as on the board.
 
-``measure_boot`` is the measurement ``sim.measure`` uses too. Nothing of the
+``measure_boot`` is the measurement ``bench.measure`` uses too. Nothing of the
 firmware is loaded before its first figure (the settings file is written
 here with plain ``json``), so every firmware module and every object boot
 leaves behind is counted; the simulated chips, flash and pins, which are

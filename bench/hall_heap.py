@@ -1,10 +1,10 @@
 """The heap the hall's network code adds at boot, measured inside MicroPython.
 
-``node tools/mpy/run.mjs --compiled sim.hall_heap esp32 hall`` boots the
+``node tools/mpy/run.mjs --compiled bench.hall_heap esp32 hall`` boots the
 firmware (``.mpy``) on the named board with a hall file on the flash, the
 simulator's ``network`` and a ``umqtt.simple`` that never connects
-(``sim/mqtt_null.py``) in place of the board's; without ``hall`` it boots
-with no hall file. Each prints ``sim.boot_heap``'s figures; the difference
+(``bench/mqtt_null.py``) in place of the board's; without ``hall`` it boots
+with no hall file. Each prints ``bench.boot_heap``'s figures; the difference
 is what the hall costs: ``hal.hall_link``, ``firmware.hall_settings``,
 ``firmware.hall_message`` and the link's objects. micropython-lib's
 ``umqtt.simple`` itself (about 2 KB as ``.mpy``) comes on top on a board.
@@ -13,9 +13,10 @@ is what the hall costs: ``hal.hall_link``, ``firmware.hall_settings``,
 import json
 import sys
 
-import sim.mqtt_null
+import bench.mqtt_null
 import sim.umqtt
-from sim import boot_heap, network
+from bench import boot_heap
+from sim import network
 
 
 def main(argv):
@@ -23,7 +24,7 @@ def main(argv):
     with_hall = len(argv) > 1 and argv[1] == "hall"
     sys.modules["network"] = network
     sys.modules["umqtt"] = sim.umqtt
-    sys.modules["umqtt.simple"] = sim.mqtt_null
+    sys.modules["umqtt.simple"] = bench.mqtt_null
     flash = boot_heap.settings_flash("5400+30")
     if with_hall:
         hall = {"broker": "127.0.0.1", "port": 1883, "user": "clock-1", "board": 1}

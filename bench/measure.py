@@ -2,7 +2,7 @@
 
 Prints one JSON object: bytes allocated per tick and per lever press (IRQ
 to display), whether those paths run with the heap locked, heap in use
-after boot (``sim.boot_heap``: every firmware module counted, after a full
+after boot (``bench.boot_heap``: every firmware module counted, after a full
 collection) and what boot allocated on the way, CPU microseconds per tick
 and per display frame, and the last 10 s of a game with the warning beeps,
 the flag's pattern and the running side's LED, and a time control passed with
@@ -17,9 +17,9 @@ import time
 
 import micropython
 
+from bench.boot_heap import measure_boot, settings_flash
 from sim import machine as sim_machine
 from sim import vclock
-from sim.boot_heap import measure_boot, settings_flash
 from sim.world import SimBoard, fresh_flash
 
 _TICKS = 2000

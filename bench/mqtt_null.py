@@ -1,6 +1,6 @@
 """A ``umqtt.simple`` that never reaches a broker, for measuring inside MicroPython.
 
-The MicroPython lane has no network; ``sim/hall_heap.py`` puts this in place
+The MicroPython lane has no network; ``bench/hall_heap.py`` puts this in place
 of micropython-lib's client to boot the firmware with a hall file and weigh
 what the firmware's own network code takes. ``connect`` fails as a board
 without a broker would.
