@@ -130,7 +130,7 @@ docs: $(VENV)/.installed
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed
-	$(PY) -m sim play $(SIM_ARGS)
+	$(PY) -m live $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""``python -m sim play``: the clock live, in a window if there is a screen, else in the terminal.
+"""``python -m live``: the clock live, in a window if there is a screen, else in the terminal.
 
 Checks every option before anything runs (a bad one is a clear error and
 exit status 2), starts the session (from a time control, or from a clock
@@ -7,13 +7,14 @@ user quits, then prints the end state line and, with ``--record``, writes
 the session as a clock script that ``python -m sim run`` replays.
 """
 
+import argparse
 import os
 import signal
 import sys
 import time
 
+from live.session import LiveSession, header_text
 from sim import script as script_module
-from sim.session import LiveSession, header_text
 
 DEFAULT_CONTROL = "300+3"
 
@@ -80,23 +81,43 @@ def _interrupt(*signal_arguments):
     raise KeyboardInterrupt
 
 
+def parse_options(argv=None):
+    """The command line's options (``--help`` lists them)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m live",
+        description="The clock live: a window with a screen, else the terminal.",
+    )
+    parser.add_argument("--control", metavar="TC", help="time control (default 300+3)")
+    parser.add_argument("--board", default="sim", help="board definition of boards/ (default sim)")
+    parser.add_argument("--speed", type=float, default=1.0, metavar="FACTOR", help="x real time")
+    parser.add_argument("--script", metavar="FILE", help="play this clock script, then go live")
+    parser.add_argument("--record", metavar="FILE", help="write the session as a clock script")
+    parser.add_argument(
+        "--hall", metavar="FILE", help="join the tournament hall with this hall file (docs/hall.md)"
+    )
+    front = parser.add_mutually_exclusive_group()
+    front.add_argument("--window", action="store_true", help="the Tk window, or an error")
+    front.add_argument("--terminal", action="store_true", help="the terminal, even with a screen")
+    return parser.parse_args(argv)
+
+
 def main(arguments):
-    """Run the live clock with the parsed ``play`` options; return the exit status."""
+    """Run the live clock with the parsed options; return the exit status."""
     try:
         text = _script_text(arguments)
         _check(arguments, text)
     except OptionError as error:
-        print("sim play: %s" % error, file=sys.stderr)
+        print("live: %s" % error, file=sys.stderr)
         return 2
     front = "terminal" if arguments.terminal else "window"
     if front == "window":
         reason = _window_possible()
         if reason is not None:
             if arguments.window:
-                print("sim play --window: %s" % reason, file=sys.stderr)
+                print("live --window: %s" % reason, file=sys.stderr)
                 return 2
             front = "terminal"
-            print("sim play: %s; the clock runs in this terminal" % reason, file=sys.stderr)
+            print("live: %s; the clock runs in this terminal" % reason, file=sys.stderr)
     hall = getattr(arguments, "hall", None)
     board_name = arguments.board if hall is None or arguments.board != "sim" else "pico_w"
     session = LiveSession(text, board_name, arguments.speed, hall_file=hall)
@@ -107,7 +128,7 @@ def main(arguments):
         if arguments.record:
             note = (note + "   " if note else "") + "recording to " + arguments.record
         if front == "window":
-            from sim.window import ClockWindow
+            from live.window import ClockWindow
 
             window = ClockWindow(
                 session, "Chess clock (simulator, board %s)" % arguments.board, note
@@ -116,7 +137,7 @@ def main(arguments):
             signal.signal(signal.SIGTERM, window.request_quit)
             window.run()
         else:
-            from sim.play import run_terminal
+            from live.terminal import run_terminal
 
             signal.signal(signal.SIGTERM, _interrupt)
             run_terminal(session, note)
@@ -134,3 +155,7 @@ def main(arguments):
     finally:
         session.close()
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(parse_options()))

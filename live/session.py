@@ -27,7 +27,7 @@ from sim.runner import Game, NotApplied
 from sim.world import HOLD_MS
 
 LEVER_SIDES = {"lever_left": "left", "lever_right": "right"}
-RECORDED_BY = "# Recorded by python -m sim play"
+RECORDED_BY = "# Recorded by python -m live"
 
 
 def seconds_text(ms):

@@ -13,7 +13,8 @@ import os
 import select
 import sys
 
-from sim import controls, vclock
+from live import controls
+from sim import vclock
 from sim.ht16k33 import COLON_BIT, COLON_BYTE, DIGIT_BYTES, DOT_BIT
 
 ROWS = 7

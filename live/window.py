@@ -16,8 +16,9 @@ timer tick; nothing spins.
 import sys
 import tkinter as tk
 
-from sim import controls, segments_geometry
-from sim.segments_view import SegmentsView
+from live import controls
+from live.segments_view import SegmentsView
+from sim import segments_geometry
 
 BACKGROUND = "#2f3136"
 TEXT = "#d8d8d8"
