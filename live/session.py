@@ -23,7 +23,7 @@ from firmware import engine
 from sim import machine as sim_machine
 from sim import script as script_module
 from sim import vclock
-from sim.runner import Game, NotApplied
+from sim.runner import Game, Player
 from sim.world import HOLD_MS
 
 LEVER_SIDES = {"lever_left": "left", "lever_right": "right"}
@@ -42,6 +42,24 @@ def press_statement(name, held_ms):
             return "press " + LEVER_SIDES[name]
         return "key " + name
     return "hold %s %s" % (name, seconds_text(held_ms))
+
+
+class _SessionPlayer(Player):
+    """The starting script's player: a failed ``expect`` or a statement that cannot
+    apply is one line to ``out``, with the state line there."""
+
+    def __init__(self, game, out):
+        Player.__init__(self, game)
+        self.out = out
+
+    def expect_failed(self, number, failed):
+        self.out("line %d: expect failed; actual: %s" % (number, self.game.state_line()))
+
+    def show(self, number):
+        self.out(self.game.state_line())
+
+    def stopped(self, number, problem):
+        self.out("line %d: %s; actual: %s" % (number, problem, self.game.state_line()))
 
 
 class LiveSession:
@@ -63,7 +81,6 @@ class LiveSession:
         self.order = 0
         self.origin_wall = None
         self.origin_ms = 0
-        self.last_ms = 0  # script time of the last statement played
         self.end_values = None
         if hall_file is not None:
             self._join_hall(hall_file)
@@ -95,25 +112,9 @@ class LiveSession:
     # --- the script the session starts from --------------------------------
 
     def play_script(self, out):
-        """Play the script's statements in virtual time; return 1 if an ``expect`` failed."""
-        game = self.game
-        status = 0
-        for number, time_ms, action, arguments in self.script.statements:
-            game.run_to(time_ms)
-            self.last_ms = time_ms
-            if action == "expect":
-                if game.failures(arguments):
-                    status = 1
-                    out("line %d: expect failed; actual: %s" % (number, game.state_line()))
-            elif action == "show":
-                out(game.state_line())
-            else:
-                try:
-                    game.act(action, arguments)
-                except NotApplied as problem:  # the script stops here, as the runner does
-                    out("line %d: %s; actual: %s" % (number, problem, game.state_line()))
-                    return 1
-        return status
+        """Play the script's statements in virtual time; return 1 if an ``expect`` failed
+        or a statement could not apply (play stops there, as the runner does)."""
+        return _SessionPlayer(self.game, out).play(self.script.statements)
 
     # --- time --------------------------------------------------------------
 
