@@ -1,4 +1,4 @@
-"""``python -m tools.pictures`` (``make docs``): draw every picture of the manuals; see ``generate``."""
+"""``python -m tools.pictures`` (``make docs``): draw every picture of the manuals."""
 
 import sys
 

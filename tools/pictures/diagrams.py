@@ -9,7 +9,7 @@ firmware uses. ``data_flow_svg()`` is the path of a lever press
 from its first contact edge to the display chip's memory.
 """
 
-from sim.pictures import number
+from tools.pictures.displays import number
 
 INK = "#1f2328"
 PAPER = "#ffffff"

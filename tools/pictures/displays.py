@@ -1,8 +1,9 @@
 """Pictures of the two displays, drawn from the HT16K33 chip model's memory.
 
 ``take(script_text)`` plays a clock script (SCENARIOS.md) on the simulated
-board, exactly as ``python -m sim run`` does, checks its ``expect`` lines,
-and returns the two chips' display RAM at the script's end. ``display_svg``
+board through the runner's player, exactly as ``python -m sim run`` does,
+checks its ``expect`` lines, and returns the two chips' display RAM at the
+script's end. ``display_svg``
 draws that RAM as an SVG image: every segment, decimal point and colon dot
 of both displays, lit or dark, through ``sim.segments_geometry``. Nothing
 here asks the firmware what it meant to show: a picture is what the chips
@@ -16,6 +17,7 @@ rasteriser; and they need nothing beyond the standard library.
 
 from sim import ht16k33, segments_geometry
 from sim import script as script_module
+from sim.runner import Game, ReportingPlayer
 
 LIT = "#ff3b1f"  # a red backpack's lit segment
 DARK = "#3a2220"  # an unlit segment behind the red filter
@@ -49,29 +51,15 @@ class Snapshot:
 
 def take(script_text, name="picture"):
     """Play ``script_text`` and return the Snapshot at its last statement."""
-    from sim.runner import Game, NotApplied, _describe
-
     try:
         script = script_module.parse(script_text)
     except script_module.ScriptError as error:
         raise PictureError("%s:%d: %s" % (name, error.line, error.message))
     game = Game(script)
     try:
-        for number, time_ms, action, arguments in script.statements:
-            game.run_to(time_ms)
-            if action == "expect":
-                failed = game.failures(arguments)
-                if failed:
-                    wanted = " ".join(_describe(*item) for item in failed)
-                    raise PictureError(
-                        "%s:%d: expect failed: %s\n  actual: %s"
-                        % (name, number, wanted, game.state_line())
-                    )
-            elif action != "show":
-                try:
-                    game.act(action, arguments)
-                except (ValueError, NotApplied) as error:
-                    raise PictureError("%s:%d: %s" % (name, number, error))
+        problems = []
+        if ReportingPlayer(game, name, problems.append).play(script.statements) != 0:
+            raise PictureError("\n".join(problems))
         state_line = game.state_line()  # settles the main loop at this instant
         chips = game.board.chips
         rams = (bytes(chips[0].ram), bytes(chips[1].ram))
