@@ -132,14 +132,14 @@ bench: mpy
 	$(PY) -m bench
 
 # The manuals' pictures: every procedure's displays from the HT16K33 chip model,
-# the wiring of each board, the data flow (sim/docs.py; tests compare them).
+# the wiring of each board, the data flow (tools/pictures/; tests compare them).
 .PHONY: docs
 docs: $(VENV)/.installed
-	$(PY) -m sim.docs
+	$(PY) -m tools.pictures
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed
-	$(PY) -m sim play $(SIM_ARGS)
+	$(PY) -m live $(SIM_ARGS)
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

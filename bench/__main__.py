@@ -159,7 +159,7 @@ def arbiter_tasks():
 def micropython_figures():
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     done = subprocess.run(
-        ["node", os.path.join(ROOT, "tools", "mpy", "run.mjs"), "--compiled", "sim.measure"],
+        ["node", os.path.join(ROOT, "tools", "mpy", "run.mjs"), "--compiled", "bench.measure"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -173,7 +173,7 @@ def board_heap(name="pico"):
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "--compiled", "sim.boot_heap", name],
+        ["node", runner, "--compiled", "bench.boot_heap", name],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -238,7 +238,7 @@ def network_heap():
         heap = {}
         for hall in ("none", "hall"):
             done = subprocess.run(
-                ["node", runner, "--compiled", "sim.hall_heap", name, hall],
+                ["node", runner, "--compiled", "bench.hall_heap", name, hall],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,

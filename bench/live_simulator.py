@@ -87,7 +87,7 @@ def cpu_while_playing(screen, seconds=10):
     script = os.path.join(folder, "running.clock")
     with open(script, "w") as handle:
         handle.write(RUNNING_GAME)
-    command = [sys.executable, "-m", "sim", "play", "--script", script]
+    command = [sys.executable, "-m", "live", "--script", script]
     figures = {}
     window = subprocess.Popen(
         command + ["--window"],

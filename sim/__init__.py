@@ -1,1 +1,1 @@
-"""The simulated board: `machine` stand-in, HT16K33 model, virtual time, scenario runner."""
+"""The simulated board: `machine` stand-in, HT16K33 model, flash, virtual time, script runner."""

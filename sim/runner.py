@@ -350,6 +350,81 @@ def _describe(field, wanted, tolerance):
     return "%s=%s" % (field, wanted)
 
 
+class Player:
+    """Plays a parsed script's statements on a ``Game``, in time order.
+
+    Before each statement the board runs up to its instant, with one pass of
+    the main loop there (``Game.run_to``); an ``expect`` is checked, a
+    ``show`` read, any other statement acted. The runner, the live session
+    (``--script``) and the manuals' pictures all play scripts through this
+    one loop; what each does with a failed ``expect``, a ``show`` and a
+    statement that cannot apply is its own (the methods below, to override).
+    """
+
+    def __init__(self, game):
+        self.game = game
+        self.finished = False  # every statement played (none stopped the play)
+
+    def play(self, statements):
+        """Play ``statements``; return 0 (every expect held), 1 (one failed, or a
+        statement could not apply: play stops there) or 2 (a statement is invalid
+        where it stands: play stops there)."""
+        game = self.game
+        status = 0
+        for number, time_ms, action, arguments in statements:
+            game.run_to(time_ms)
+            if action == "expect":
+                failed = game.failures(arguments)
+                if failed:
+                    status = 1
+                    self.expect_failed(number, failed)
+            elif action == "show":
+                self.show(number)
+            else:
+                try:
+                    game.act(action, arguments)
+                except ValueError as error:
+                    self.stopped(number, error)
+                    return 2
+                except NotApplied as problem:
+                    self.stopped(number, problem)
+                    return 1
+        self.finished = True
+        return status
+
+    def expect_failed(self, number, failed):
+        """The ``expect`` of line ``number`` did not hold: ``failed`` lists
+        (field, wanted, tolerance) of the fields that differ."""
+
+    def show(self, number):
+        """A ``show`` statement at line ``number``."""
+
+    def stopped(self, number, problem):
+        """The statement of line ``number`` could not apply; play stops here."""
+
+
+class ReportingPlayer(Player):
+    """The runner's player: every failure and ``show`` as lines of SCENARIOS.md to ``out``."""
+
+    def __init__(self, game, path, out):
+        Player.__init__(self, game)
+        self.path = path
+        self.out = out
+
+    def expect_failed(self, number, failed):
+        wanted = " ".join(_describe(*item) for item in failed)
+        self.out("%s:%d: expect failed: %s" % (self.path, number, wanted))
+        self.out("  actual: " + self.game.state_line())
+
+    def show(self, number):
+        self.out(self.game.state_line())
+
+    def stopped(self, number, problem):
+        self.out("%s:%d: %s" % (self.path, number, problem))
+        if isinstance(problem, NotApplied):
+            self.out("  actual: " + self.game.state_line())
+
+
 def run_script(path, text, out):
     """Run one script's bytes (or text); return its exit status."""
     try:
@@ -358,30 +433,11 @@ def run_script(path, text, out):
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
     game = Game(script)
-    status = 0
     try:
-        for number, time_ms, action, arguments in script.statements:
-            game.run_to(time_ms)
-            if action == "expect":
-                failed = game.failures(arguments)
-                if failed:
-                    status = 1
-                    wanted = " ".join(_describe(*item) for item in failed)
-                    out("%s:%d: expect failed: %s" % (path, number, wanted))
-                    out("  actual: " + game.state_line())
-            elif action == "show":
-                out(game.state_line())
-            else:
-                try:
-                    game.act(action, arguments)
-                except ValueError as error:
-                    out("%s:%d: %s" % (path, number, error))
-                    return 2
-                except NotApplied as problem:
-                    out("%s:%d: %s" % (path, number, problem))
-                    out("  actual: " + game.state_line())
-                    return 1
-        out("%s: end: %s" % (path, game.state_line()))
+        player = ReportingPlayer(game, path, out)
+        status = player.play(script.statements)
+        if player.finished:
+            out("%s: end: %s" % (path, game.state_line()))
     finally:
         game.close()
     return status

@@ -14,8 +14,6 @@ what would make a script run for more than seconds, is refused here.
 from firmware import arbiter, claims, timecontrol
 from firmware.inputs import NAMES as KEY_NAMES
 
-QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
-EDITIONS = ("appendix-g", "2015", "older")
 SIDES = ("left", "right")
 OUTCOMES = ("draw", "grant", "refuse", "postpone", "postpone+2", "reject", "close")
 FIELDS = (
@@ -276,13 +274,13 @@ def _header(script, words, number):
         script.control_left = sides["left"]
         script.control_right = sides["right"]
     elif keyword == "quickplay":
-        if len(arguments) != 1 or arguments[0] not in QUICKPLAY:
-            raise ScriptError(number, "quickplay must be one of " + ", ".join(QUICKPLAY))
+        if len(arguments) != 1 or arguments[0] not in claims.QUICKPLAY:
+            raise ScriptError(number, "quickplay must be one of " + ", ".join(claims.QUICKPLAY))
         script.quickplay = arguments[0]
         script.setting_line = number
     elif keyword == "edition":
-        if len(arguments) != 1 or arguments[0] not in EDITIONS:
-            raise ScriptError(number, "edition must be one of " + ", ".join(EDITIONS))
+        if len(arguments) != 1 or arguments[0] not in claims.EDITIONS:
+            raise ScriptError(number, "edition must be one of " + ", ".join(claims.EDITIONS))
         script.edition = arguments[0]
         script.setting_line = number
     elif keyword == "bounce":

@@ -1,10 +1,12 @@
 """Where the segments of a 4-digit 7-segment backpack are, for anything that draws one.
 
 Pure data and arithmetic (no Tk, no file output), shared by every picture of
-the displays: the documentation pictures (``sim/pictures.py``) and any
-window that draws the clock. Each element of a display is tied to the bit of
-the HT16K33's display RAM that lights it, so a drawing is made from the
-chip's memory and nothing else:
+the displays: the documentation pictures (``tools/pictures/displays.py``)
+and the live clock's window (``live/segments_view.py``); it sits here, beside
+the chip model whose RAM layout it reads, so that both import it from below.
+Each element of a display is tied to the bit of the HT16K33's display RAM
+that lights it, so a drawing is made from the chip's memory and nothing
+else:
 
 - digits 1-4 are RAM bytes 0, 2, 6 and 8 (``sim.ht16k33.DIGIT_BYTES``);
   bits 0-6 are the segments a-g, bit 7 the decimal point after the digit;

@@ -14,7 +14,7 @@ def test_tick_and_press_allocate_nothing_under_micropython():
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "--compiled", "sim.measure"],
+        ["node", runner, "--compiled", "bench.measure"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -287,7 +287,7 @@ def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        [node, runner, "--compiled", "sim.boot_heap", name],
+        [node, runner, "--compiled", "bench.boot_heap", name],
         capture_output=True,
         text=True,
         cwd=ROOT,

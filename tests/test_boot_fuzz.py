@@ -1,6 +1,6 @@
 """Boot completes, with the defaults and an error code, for any content of any file.
 
-``sim.boot_fuzz`` mutates each file kind (random bytes, truncations, valid JSON
+``bench.boot_fuzz`` mutates each file kind (random bytes, truncations, valid JSON
 of the wrong shape, JSON nested thousands deep, numbers beyond 32 bits,
 journal slots re-sealed with random fields or extreme values) and boots the
 firmware on each: 2,000 mutated files on CPython, a seeded sample of 300
@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 
-from sim import boot_fuzz
+from bench import boot_fuzz
 from tests.scripting import ROOT
 
 SEED = 12
@@ -87,7 +87,7 @@ def test_events_nested_too_deep_leave_the_game_restored(tmp_path):
 def test_micropython_boots_the_same_sample_alike():
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "sim.boot_fuzz", str(SEED), str(MPY_COUNT)],
+        ["node", runner, "bench.boot_fuzz", str(SEED), str(MPY_COUNT)],
         cwd=ROOT,
         capture_output=True,
         text=True,

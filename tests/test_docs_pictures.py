@@ -1,8 +1,10 @@
 """The documentation pictures: regenerated and compared, drawn true to the chip's memory.
 
-- ``make docs`` output (``sim.docs.generate``) equals the committed files in
-  docs/pictures/ and docs/pictures.md, byte for byte, and nothing stale lies
-  there;
+- ``make docs`` output (``tools.pictures.generate``) equals the committed
+  files in docs/pictures/ and docs/pictures.md, byte for byte, and nothing
+  stale lies there;
+- every picture's clock script (``docs/pictures/*.clock``) holds on both
+  lanes, CPython and MicroPython, with the same lines;
 - what a picture lights, read back from the positions of its lit shapes
   alone, is what the HT16K33 RAM holds: a segment, point or colon drawn at
   the wrong place for its bit fails;
@@ -20,7 +22,10 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from firmware import arbiter, frames
-from sim import diagrams, docs, ht16k33, pictures, segments_geometry
+from sim import ht16k33, segments_geometry
+from tests.scripting import run_cli
+from tools.pictures import diagrams, displays
+from tools.pictures import generate as docs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,13 +42,43 @@ def test_committed_pictures_are_what_make_docs_draws(generated):
 
 
 def test_every_picture_is_in_the_gallery(generated):
-    from sim import picture_list
-
     gallery = generated[docs.GALLERY]
-    names = [name for name, _, _ in picture_list.PICTURES]
-    assert len(names) == len(set(names))
-    for name in names:
-        assert "(pictures/%s.svg)" % name in gallery
+    pictures = docs.read_pictures()
+    assert len(pictures) >= 40
+    for picture in pictures:
+        assert "(pictures/%s.svg)" % picture.name in gallery
+        assert "%s/%s.svg" % (docs.PICTURE_DIR, picture.name) in generated
+        assert picture.caption in gallery
+        svg = generated["%s/%s.svg" % (docs.PICTURE_DIR, picture.name)]
+        assert ET.fromstring(svg).find(SVG + "title").text == picture.caption
+
+
+def test_every_picture_script_holds_on_both_lanes():
+    """``python -m sim run [--mpy] docs/pictures/*.clock``: one batch per lane, every
+    expect holds, and both lanes print the same lines, one end line per script."""
+    folder = os.path.join(ROOT, docs.PICTURE_DIR)
+    files = sorted(
+        os.path.join(docs.PICTURE_DIR, name)
+        for name in os.listdir(folder)
+        if name.endswith(".clock")
+    )
+    status_py, out_py, err_py = run_cli(files)
+    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
+    assert status_py == status_mpy == 0, out_py + err_py + out_mpy + err_mpy
+    assert err_py == err_mpy == ""
+    assert out_mpy.splitlines() == out_py.splitlines()
+    ends = [line for line in out_py.splitlines() if ": end: " in line]
+    assert [line.split(": end: ")[0] for line in ends] == files
+
+
+def test_the_caption_is_read_from_the_comment_header():
+    picture = docs.read_picture(
+        "game-x", "# caption: Before the start:\n#   each side  shows 5:03.\ncontrol 300+3\n"
+    )
+    assert picture.caption == "Before the start: each side  shows 5:03."
+    assert picture.script == "control 300+3\n"
+    with pytest.raises(ValueError, match="game-y.clock"):
+        docs.read_picture("game-y", "control 300+3\n")
 
 
 # --- reading a picture back from its geometry alone -------------------------------
@@ -73,7 +108,7 @@ def read_back(svg_text):
     """
     root = ET.fromstring(svg_text)
     texts = []
-    for side in pictures.SIDES:
+    for side in displays.SIDES:
         shapes = [
             element
             for element in root
@@ -89,7 +124,7 @@ def read_back(svg_text):
         middles = sorted(c for _, c in horizontal if round(c[1]) == tops[1])
         patterns = [0, 0, 0, 0]
 
-        lit = pictures.LIT
+        lit = displays.LIT
         for element, (x, y, _, _) in horizontal:
             if element.get("fill") == lit:
                 row = tops.index(round(y))
@@ -146,22 +181,22 @@ def test_every_ram_bit_lights_the_element_at_its_place():
             digits = [0, 0, 0, 0]
             digits[position] = 1 << bit
             ram = _ram(digits)
-            shown = read_back(pictures.display_svg((ram, dark)))
+            shown = read_back(displays.display_svg((ram, dark)))
             assert shown == ht16k33.decode_seg7x4(ram) + "|" + ht16k33.decode_seg7x4(dark)
     ram = _ram(colon=True)
-    assert read_back(pictures.display_svg((dark, ram))) == "    |  :  "
+    assert read_back(displays.display_svg((dark, ram))) == "    |  :  "
 
 
 def test_a_picture_reads_back_as_the_chip_memory_decodes():
     ram_left = _ram((0x71 | 0x80, 0x3F | 0x80, 0x3F, 0x3F))  # F.0.00
     ram_right = _ram((0x00, 0x06, 0x5B, 0x4F | 0x80), colon=True)  # " 1:23."
-    svg = pictures.display_svg((ram_left, ram_right))
+    svg = displays.display_svg((ram_left, ram_right))
     assert read_back(svg) == "F.0.00| 1:23."
 
 
 def test_a_display_that_is_off_lights_nothing():
     ram = _ram((0x7F | 0x80,) * 4, colon=True)
-    assert read_back(pictures.display_svg((ram, ram), on=(False, True))) == "    |8.8.:8.8."
+    assert read_back(displays.display_svg((ram, ram), on=(False, True))) == "    |8.8.:8.8."
 
 
 def test_a_wrong_segment_mapping_fails_the_read_back(monkeypatch):
@@ -169,7 +204,7 @@ def test_a_wrong_segment_mapping_fails_the_read_back(monkeypatch):
     swapped[1], swapped[5] = swapped[5], swapped[1]  # b drawn where f is
     monkeypatch.setattr(segments_geometry, "SEGMENT_POLYGONS", tuple(swapped))
     ram = _ram((0x06, 0, 0, 0))  # "1": segments b and c
-    assert read_back(pictures.display_svg((ram, ram))) != "1   |1   "
+    assert read_back(displays.display_svg((ram, ram))) != "1   |1   "
 
 
 def test_every_committed_picture_reads_back_as_its_description(generated):
@@ -299,27 +334,24 @@ def test_the_wiring_follows_the_board_data():
 
 
 def test_a_failed_expectation_stops_the_picture():
-    with pytest.raises(pictures.PictureError) as caught:
-        pictures.take('control 300+3\nat 0 expect display=" 5.00| 5.00"\n', "start")
+    with pytest.raises(displays.PictureError) as caught:
+        displays.take('control 300+3\nat 0 expect display=" 5.00| 5.00"\n', "start")
     assert "start:2: expect failed" in str(caught.value)
     assert 'display=" 5.03| 5.03"' in str(caught.value)  # the actual state line
 
 
 def test_a_malformed_script_stops_the_picture():
-    with pytest.raises(pictures.PictureError) as caught:
-        pictures.take("control 300+3\nat 0 press middle\n", "bad")
+    with pytest.raises(displays.PictureError) as caught:
+        displays.take("control 300+3\nat 0 press middle\n", "bad")
     assert str(caught.value).startswith("bad:2:")
 
 
-def test_a_picture_name_outside_the_sections_is_refused(monkeypatch):
-    from sim import picture_list
-
-    extra = picture_list.PICTURES + (("misc-thing", "control 60\n", "caption"),)
-    monkeypatch.setattr(picture_list, "PICTURES", extra)
+def test_a_picture_name_outside_the_sections_is_refused():
+    extra = docs.read_pictures() + [docs.read_picture("misc-thing", "# caption: c\ncontrol 60\n")]
     with pytest.raises(ValueError, match="misc-thing"):
-        docs.gallery()
+        docs.gallery(extra)
 
 
 def test_a_short_ram_is_refused():
     with pytest.raises(ValueError):
-        pictures.display_svg((bytes(8), bytes(16)))
+        displays.display_svg((bytes(8), bytes(16)))

@@ -6,10 +6,10 @@ import subprocess
 
 import pytest
 
+from bench import hall_probe
 from firmware import hall_decode, hall_message, hall_settings
 from hal.storage import Files, Storage
 from hall.pgn import ClockHistory, clk_text, ply_of
-from sim import hall_probe
 from tests.scripting import ROOT
 
 
@@ -35,7 +35,7 @@ def test_message_values_follow_the_game():
 def test_message_is_the_same_bytes_inside_micropython():
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "sim.hall_probe"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        ["node", runner, "bench.hall_probe"], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == hall_probe.lines()

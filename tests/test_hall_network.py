@@ -243,7 +243,7 @@ def test_hall_link_bounds():
 
 
 def test_the_desktop_simulator_joins_the_hall_as_one_more_board(broker, recorder, tmp_path):
-    from sim.session import LiveSession, header_text
+    from live.session import LiveSession, header_text
 
     watch = recorder()
     path = tmp_path / "hall.json"

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from sim import controls
-from sim.session import LiveSession, header_text, press_statement
+from live import controls
+from live.session import LiveSession, header_text, press_statement
 from tests.scripting import fields, run_cli, run_text
 
 

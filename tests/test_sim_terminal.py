@@ -82,13 +82,13 @@ def decode_screen(frame):
 
 
 class Terminal:
-    """``python -m sim play --terminal`` on a pseudo-terminal."""
+    """``python -m live --terminal`` on a pseudo-terminal."""
 
     def __init__(self, arguments, env):
         controller, device = pty.openpty()
         self.controller = controller
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sim", "play", "--terminal", *arguments],
+            [sys.executable, "-m", "live", "--terminal", *arguments],
             cwd=ROOT,
             env=env,
             stdin=device,
@@ -192,7 +192,7 @@ def test_a_bad_option_is_a_clear_error_and_nothing_runs(tmp_path):
     ]
     for arguments, message in cases:
         done = subprocess.run(
-            [sys.executable, "-m", "sim", "play", "--terminal", *arguments],
+            [sys.executable, "-m", "live", "--terminal", *arguments],
             cwd=ROOT,
             capture_output=True,
             text=True,

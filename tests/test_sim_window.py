@@ -16,9 +16,9 @@ import time
 
 import pytest
 
+from live.segments_view import DARK, LIT
+from live.session import LiveSession, header_text
 from sim import ht16k33
-from sim.segments_view import DARK, LIT
-from sim.session import LiveSession, header_text
 from tests import xserver
 from tests.scripting import ROOT, fields, run_cli
 
@@ -43,7 +43,7 @@ class Wall:
 @pytest.fixture
 def window(screen, monkeypatch):
     monkeypatch.setenv("DISPLAY", screen.display)
-    from sim.window import ClockWindow
+    from live.window import ClockWindow
 
     wall = Wall()
     session = LiveSession(header_text("300", "sim"), clock=wall)
@@ -192,7 +192,7 @@ def test_the_screen_shows_lit_and_dark_segments_where_the_chips_say(screen, wind
 
 def test_the_buzzer_lights_while_its_pwm_sounds(screen, monkeypatch):
     monkeypatch.setenv("DISPLAY", screen.display)
-    from sim.window import BUZZER_OFF, BUZZER_ON, ClockWindow
+    from live.window import BUZZER_OFF, BUZZER_ON, ClockWindow
 
     wall = Wall()
     session = LiveSession(header_text("5", "sim"), clock=wall)
@@ -218,7 +218,7 @@ def test_the_buzzer_lights_while_its_pwm_sounds(screen, monkeypatch):
 
 def test_make_sim_opens_the_window_and_records_a_session_that_replays(screen, tmp_path):
     record = tmp_path / "session.clock"
-    command = [sys.executable, "-m", "sim", "play", "--window", "--control", "300"]
+    command = [sys.executable, "-m", "live", "--window", "--control", "300"]
     process = subprocess.Popen(
         command + ["--record", str(record)],
         cwd=ROOT,
@@ -258,7 +258,7 @@ def test_make_sim_opens_the_window_and_records_a_session_that_replays(screen, tm
 def test_the_window_draws_each_board_to_scale(screen, monkeypatch):
     # 5 px a millimetre: 0.56" digits (14 mm) and 1.2" ones (30 mm), 10 mm indicators.
     monkeypatch.setenv("DISPLAY", screen.display)
-    from sim.window import PX_PER_MM, ClockWindow
+    from live.window import PX_PER_MM, ClockWindow
 
     sizes = {}
     for name in ("sim", "pico_big"):

@@ -2,8 +2,9 @@
 //
 //   node tools/mpy/run.mjs [--compiled] MODULE [ARG ...]
 //
-// Copies firmware/, hal/, boards/, sim/ and the Adafruit libraries the firmware
-// uses into the interpreter's file system, then calls MODULE.main(ARGS) and
+// Copies firmware/, hal/, boards/, sim/, the measurements of bench/ that run in
+// here (BENCH_MODULES) and the Adafruit libraries the firmware uses into the
+// interpreter's file system, then calls MODULE.main(ARGS) and
 // exits with the status it returns. A main that returns a function instead
 // asks for a full garbage collection first: this port collects only between
 // two calls from JavaScript (inside one, gc.collect() is deferred), so the
@@ -20,6 +21,17 @@ import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/m
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");
 const APP = "/app";
+// The modules of bench/ that run inside MicroPython; the rest of bench/ runs on
+// CPython and starts these through this file.
+const BENCH_MODULES = [
+  "__init__.py",
+  "boot_fuzz.py",
+  "boot_heap.py",
+  "hall_heap.py",
+  "hall_probe.py",
+  "measure.py",
+  "mqtt_null.py",
+];
 
 function findSitePackages() {
   const lib = path.join(root, ".venv", "lib");
@@ -76,6 +88,10 @@ for (const dir of ["firmware", "hal", "boards"]) {
   else copyTree(mp, path.join(root, dir), `${APP}/${dir}`, ".py");
 }
 copyTree(mp, path.join(root, "sim"), `${APP}/sim`, ".py");
+mp.FS.mkdirTree(`${APP}/bench`);
+for (const file of BENCH_MODULES) {
+  mp.FS.writeFile(`${APP}/bench/${file}`, fs.readFileSync(path.join(root, "bench", file)));
+}
 if (compiled) {
   copyTree(mp, path.join(mpyRoot, "lib"), APP, ".mpy");
 } else {

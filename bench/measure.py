@@ -1,0 +1,243 @@
+"""Measurements of the firmware's hot paths, run inside MicroPython by ``make bench``.
+
+Prints one JSON object: bytes allocated per tick and per lever press (IRQ
+to display), whether those paths run with the heap locked, heap in use
+after boot (``bench.boot_heap``: every firmware module counted, after a full
+collection) and what boot allocated on the way, CPU microseconds per tick
+and per display frame, and the last 10 s of a game with the warning beeps,
+the flag's pattern and the running side's LED, and a time control passed with
+its mark and tone, run under the heap lock. The tick
+and frame costs include the simulated timer and the HT16K33 model, which
+on a board are hardware, so they are an upper bound of the firmware's own.
+"""
+
+import gc
+import json
+import time
+
+import micropython
+
+from bench.boot_heap import measure_boot, settings_flash
+from sim import machine as sim_machine
+from sim import vclock
+from sim.world import SimBoard, fresh_flash
+
+_TICKS = 2000
+_PRESSES = 200
+
+
+def _real_us():
+    return time.time_ns() // 1000
+
+
+def _tick(board, ticker, hardware, runtime):
+    vclock.set_now(vclock.now_ms() + board.board.TICK_MS)
+    ticker.fire()
+    runtime.service(board.app, hardware)
+
+
+def _press(board, pin, runtime, hardware):
+    sim_machine.drive(pin, 0)
+    runtime.service(board.app, hardware)
+
+
+def _release(board, pin, runtime, hardware, timer):
+    sim_machine.drive(pin, 1)
+    index = 0
+    while index < 3:  # the contact is quiet again: re-armed on the following ticks
+        _tick(board, timer, hardware, runtime)
+        index += 1
+
+
+def main(argv):
+    return measure_boot(settings_flash("5400+30"), "sim", _measure)
+
+
+def _measure(board, boot):
+    from hal import runtime
+
+    hardware = board.app.hardware
+    timer = sim_machine.timers()[0]
+    left = board.board.INPUTS["lever_left"]
+    right = board.board.INPUTS["lever_right"]
+    # start the game: right's press starts left's clock
+    _press(board, right, runtime, hardware)
+    _release(board, right, runtime, hardware, timer)
+
+    # ticks: warm up, then count bytes allocated
+    for _ in range(100):
+        _tick(board, timer, hardware, runtime)
+    gc.collect()
+    gc.disable()
+    began = _real_us()
+    start = gc.mem_alloc()
+    for _ in range(_TICKS):
+        _tick(board, timer, hardware, runtime)
+    allocated = gc.mem_alloc() - start
+    ended = _real_us()
+    gc.enable()
+    tick_bytes = allocated / _TICKS
+    tick_us = (ended - began) / _TICKS
+    for _ in range(2):  # the best of three runs: the first may include warm-up
+        began = _real_us()
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+        tick_us = min(tick_us, (_real_us() - began) / _TICKS)
+
+    tick_locked = True
+    micropython.heap_lock()
+    try:
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+    except MemoryError:
+        tick_locked = False
+    micropython.heap_unlock()
+
+    # presses: each side alternately, IRQ edge to display
+    sides = (left, right)
+    gc.collect()
+    gc.disable()
+    press_total = 0
+    for number in range(_PRESSES):
+        pin = sides[number % 2]
+        start = gc.mem_alloc()
+        _press(board, pin, runtime, hardware)
+        press_total += gc.mem_alloc() - start
+        _release(board, pin, runtime, hardware, timer)
+    gc.enable()
+    moves_before = board.app.clock.moves()
+
+    press_locked = True
+    for number in range(20):
+        pin = sides[number % 2]
+        micropython.heap_lock()
+        try:
+            _press(board, pin, runtime, hardware)
+        except MemoryError:
+            press_locked = False
+        micropython.heap_unlock()
+        _release(board, pin, runtime, hardware, timer)
+    moves_after = board.app.clock.moves()
+
+    # one display frame: render a side and send it (forced to differ)
+    from firmware import frames
+
+    display = hardware.displays[0]
+    frame = bytearray(frames.FRAME_SIZE)
+    began = _real_us()
+    for _ in range(_TICKS):
+        frames.render_side(frame, board.app.clock, 0, vclock.ticks_ms())
+        display.valid = False
+        display.show_frame(frame)
+    frame_us = (_real_us() - began) / _TICKS
+
+    board.app.hardware.stop()
+    sound = _sounding_ticks()
+    passing = _passing_control()
+
+    print(
+        json.dumps(
+            {
+                "alloc_bytes_per_tick": tick_bytes,
+                "tick_runs_with_heap_locked": tick_locked,
+                "alloc_bytes_per_press": press_total / _PRESSES,
+                "press_runs_with_heap_locked": press_locked,
+                "moves_counted_under_heap_lock": moves_after - moves_before,
+                "heap_after_boot_bytes": boot["heap_after_boot_bytes"],
+                "heap_in_use_after_boot_bytes": boot["heap_in_use_after_boot_bytes"],
+                "heap_allocated_by_boot_bytes": boot["heap_allocated_by_boot_bytes"],
+                "cpu_us_per_tick": tick_us,
+                "cpu_us_per_display_frame": frame_us,
+                "buzzer_ticks_under_heap_lock": sound["ticks"],
+                "buzzer_patterns_started_under_heap_lock": sound["patterns"],
+                "buzzer_sounding_ticks_under_heap_lock": sound["sounding"],
+                "led_lit_under_heap_lock": sound["led"],
+                "buzzer_ticks_run_with_heap_locked": sound["locked"],
+                "control_passed_under_heap_lock": passing,
+            }
+        )
+    )
+    return 0
+
+
+def _passing_control():
+    """A time control passed under heap_lock: in 4/60:30 both sides make two moves,
+    then, locked, left's 3rd, right's 3rd and left's 4th, the period's last; what
+    left's display shows then and how many tones started, or "MemoryError" if
+    anything allocated."""
+    board = SimBoard(fresh_flash("4/60:30"), bounce_ms=0)
+    board.boot()
+    from hal import runtime
+    from sim import ht16k33
+
+    hardware = board.app.hardware
+    board.app.settings.sound = True
+    timer = sim_machine.timers()[0]
+    left = board.board.INPUTS["lever_left"]
+    right = board.board.INPUTS["lever_right"]
+    for pin in (right, left, right, left, right):  # left is White; two moves each
+        _press(board, pin, runtime, hardware)
+        _release(board, pin, runtime, hardware, timer)
+    started = hardware.buzzer.started
+    locked_presses = (left, right, left)  # left's 4th move ends its period 1
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for pin in locked_presses:
+            _press(board, pin, runtime, hardware)
+            _release(board, pin, runtime, hardware, timer)
+    except MemoryError:
+        micropython.heap_unlock()
+        hardware.stop()
+        return "MemoryError"
+    micropython.heap_unlock()
+    shown = ht16k33.decode_seg7x4(board.chips[0].ram)
+    tones = hardware.buzzer.started - started
+    hardware.stop()
+    return {"left_display": shown, "tones": tones}
+
+
+def _sounding_ticks():
+    """The last 10 s of a 10 s game, its flag and the flag's pattern, all under heap_lock.
+
+    With ``warn_last10`` on, the tick starts ten warning beeps, then the flag
+    pattern, and steps the buzzer through them; the running side's LED is lit.
+    """
+    board = SimBoard(fresh_flash("10"), bounce_ms=0)
+    board.boot()
+    from hal import runtime
+
+    hardware = board.app.hardware
+    board.app.settings.sound = True
+    board.app.settings.warn_last10 = True
+    timer = sim_machine.timers()[0]
+    right = board.board.INPUTS["lever_right"]
+    _press(board, right, runtime, hardware)
+    _release(board, right, runtime, hardware, timer)
+    pwm = sim_machine.pwm_of(board.board.BUZZER_PIN)
+    led = sim_machine.Pin(board.board.LED_LEFT)
+    started = hardware.buzzer.started
+    ticks = 12_000 // board.board.TICK_MS  # past the flag at 10 s and its 2.3 s pattern
+    sounding = 0
+    lit = 1
+    locked = True
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for _ in range(ticks):
+            _tick(board, timer, hardware, runtime)
+            if pwm.duty:
+                sounding += 1
+            lit &= led.value()
+    except MemoryError:
+        locked = False
+    micropython.heap_unlock()
+    flagged = board.app.clock.sides[0].flagged
+    hardware.stop()
+    return {
+        "ticks": ticks,
+        "patterns": hardware.buzzer.started - started if flagged else 0,
+        "sounding": sounding,
+        "led": lit == 1,
+        "locked": locked,
+    }
