@@ -3,7 +3,9 @@
 ``step(now)`` is one pass of the main loop: it acts on the input events that
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
-both displays. During a game it allocates nothing. Levers and the
+both displays when what they show changes (a tick on which nothing changes
+only steps the buzzer, the battery and the journal). During a game it
+allocates nothing. Levers and the
 play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
 as short presses (at release) or long presses (held 2 s), as
 ``hardware.keys`` classifies them from their edges: in the setup state and

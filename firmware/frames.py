@@ -9,7 +9,9 @@ simple delay, ``F`` in digit 1 is a fallen flag at zero, digit 1's point
 marks the first flag, and digit 4's point lit steady on a side that is not
 running marks a time control passed (``passed_control``). With the tenths
 setting on, a time under 20 s reads in seconds and tenths without any
-format mark (``render_tenths``). Nothing here allocates.
+format mark (``render_tenths``). ``steady_ms`` tells how long the times
+drawn hold, so the main loop draws them only when they change. Nothing here
+allocates.
 """
 
 from micropython import const
