@@ -158,6 +158,11 @@ def arbiter_tasks():
 
 def micropython_figures():
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return micropython_run()
+
+
+def micropython_run():
+    """The hot paths' figures from inside MicroPython (build/mpy made already)."""
     done = subprocess.run(
         ["node", os.path.join(ROOT, "tools", "mpy", "run.mjs"), "--compiled", "bench.measure"],
         cwd=ROOT,
@@ -166,6 +171,19 @@ def micropython_figures():
         check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tick_beside_first_release():
+    """The tick's CPU, the first release's and this tree's in one run (bench/first_release.py)."""
+    from bench import first_release
+
+    return first_release.side_by_side(lambda: micropython_run()["cpu_us_per_tick"])
+
+
+def first_release_rows(figures):
+    from bench import first_release
+
+    return first_release.rows(figures)
 
 
 def board_heap(name="pico"):
@@ -227,6 +245,7 @@ def main():
         "charge_error_10000_moves": charge_error(),
         "arbiter_tasks": arbiter_tasks(),
         "heap_after_boot_pico": board_heap("pico"),
+        "tick_beside_first_release": tick_beside_first_release(),
     }
     mpy = figures["micropython"]
     rows = [
@@ -241,6 +260,7 @@ def main():
         ),
         ("CPU us per tick (WebAssembly port)", round(mpy["cpu_us_per_tick"], 1), "< 100"),
         ("CPU us per display frame", round(mpy["cpu_us_per_display_frame"], 1), "report"),
+        *first_release_rows(figures["tick_beside_first_release"]),
         (
             "simulator speed, 6 h game of 400 moves (x real time)",
             figures["simulator_speed_6h_400_moves"]["times_real_time"],

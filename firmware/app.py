@@ -3,7 +3,9 @@
 ``step(now)`` is one pass of the main loop: it acts on the input events that
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
-both displays. During a game it allocates nothing. Levers and the
+both displays when what they show changes (a tick on which nothing changes
+only steps the buzzer, the battery and the journal). During a game it
+allocates nothing. Levers and the
 play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
 as short presses (at release) or long presses (held 2 s), as
 ``hardware.keys`` classifies them from their edges: in the setup state and
@@ -24,9 +26,9 @@ from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware import menu as menu_module
-from firmware.battery_mark import BatteryMark
 from firmware.inputs import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
+from firmware.ticks import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
 
@@ -51,11 +53,13 @@ class App:
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
         self.settings = None  # the Settings in force (firmware.main puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
-        self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
+        self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal), attached at boot
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
+        self.drawn = None  # the clock the times were last drawn from (None: draw them)
+        self.redraw_at = None  # the tick they may change at (None: not while it stands)
 
     def apply_settings(self, settings):
         """Put ``settings`` in force: a new game with its controls and event rules
@@ -78,15 +82,26 @@ class App:
             self.arbiter.reset()
 
     def step(self, now):
-        """One pass of the main loop at tick ``now``."""
-        self.hardware.inputs.rearm(now)
-        self.take_inputs(now)
-        self.clock.update(now)
-        if self.waiting_key < 0:  # a message waits for the key held on it
-            self._act_until(now)
+        """One pass of the main loop at tick ``now``.
+
+        On a tick with nothing to do (no input, no screen up, the times on the
+        displays still what they would show: ``times_hold``) no flag can fall
+        and the running side is the same, so only the buzzer, the battery and
+        the journal are stepped."""
         hardware = self.hardware
-        self.sound.update(self.clock, self.settings, now, hardware.buzzer)
-        hardware.leds.show(self.clock.running())
+        inputs = hardware.inputs
+        inputs.rearm(now)
+        if self.waiting_key >= 0 or inputs.head != inputs.tail:
+            self.take_inputs(now)
+        steady = self.times_hold(now)
+        if not steady:
+            self.clock.update(now)  # a flag falls at zero, where the times are redrawn
+        if self.waiting_key < 0 and (not steady or self.menu.screens is not None):
+            self._act_until(now)  # (a message waits for the key held on it)
+        clock = self.clock
+        self.sound.update(clock, self.settings, now, hardware.buzzer)
+        if not steady:
+            hardware.leds.show(clock.running())
         hardware.battery.update(now)
         notices = self.notices
         if notices is not None:
@@ -96,7 +111,8 @@ class App:
                 _let_go_notices()
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
-        self.refresh(now)
+        if not (steady and self.notices is None and not hardware.battery.low):
+            self.refresh(now)
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
@@ -144,6 +160,7 @@ class App:
 
     def on_key(self, key, short, tick):
         """Act on a short or long press of a menu key, classified at ``tick``."""
+        self.drawn = None
         handler = self.key_handler()
         if short:
             handler.on_press(key, tick)
@@ -154,6 +171,7 @@ class App:
 
     def on_input(self, index, tick):
         """Act on lever or play ``index`` whose contact closed at ``tick``."""
+        self.drawn = None
         clock = self.clock
         if self.notices is not None:
             self.notices.dismiss()  # any press clears the boot messages
@@ -183,7 +201,10 @@ class App:
         return self.arbiter
 
     def refresh(self, now):
-        """Redraw both displays for ``now``."""
+        """Redraw both displays for ``now``: a screen if one is up (each only when
+        it changed), else the times, unless they still hold (``times_hold``)."""
+        drawn = self.drawn
+        self.drawn = None  # a screen goes over the times: they are drawn afresh after it
         displays = self.hardware.displays
         frame = self.frame
         menu = self.menu
@@ -219,23 +240,46 @@ class App:
             displays[1].show_frame(frame)
             return
         mark = self.battery_mark
-        state = self.clock.state  # before the start or paused: never over a flag's display
+        clock = self.clock
+        state = clock.state  # before the start or paused: never over a flag's display
         standing = state == engine.SETUP or state == engine.PAUSED
-        if mark.showing(standing, self.hardware.battery.low, now):
+        low = self.hardware.battery.low
+        if mark is None and low and standing:  # first shown: loaded while nothing is timed
+            from firmware.battery_mark import BatteryMark
+
+            mark = self.battery_mark = BatteryMark()
+        if mark is not None and mark.showing(standing, low, now):
             displays[0].show_frame(mark.frames[0])
             displays[1].show_frame(mark.frames[1])
+            return
+        self.drawn = drawn
+        if self.times_hold(now):
             return
         claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
         settings = self.settings
         tenths = settings is not None and settings.tenths
-        frames.render_side(frame, self.clock, 0, now, tenths)
+        frames.render_side(frame, clock, 0, now, tenths)
         if claimant == 0:
             frame[2] |= frames.DOT
         displays[0].show_frame(frame)
-        frames.render_side(frame, self.clock, 1, now, tenths)
+        frames.render_side(frame, clock, 1, now, tenths)
         if claimant == 1:
             frame[2] |= frames.DOT
         displays[1].show_frame(frame)
+        wait = frames.steady_ms(clock, now, tenths)
+        self.redraw_at = None if wait < 0 else ticks_add(now, wait)
+        # A display that did not take its frame is tried again on the next tick.
+        self.drawn = clock if displays[0].valid and displays[1].valid else None
+
+    def times_hold(self, now):
+        """True if the times were the last thing drawn, both displays took them,
+        and nothing they show can have changed since: no input acted (``on_input``
+        and ``on_key`` forget the drawing), the clock is the same one, and
+        ``frames.steady_ms`` has not run out at ``now``. Only inputs start, stop
+        or switch the clock; by itself it changes only where a flag falls, at
+        zero, where the times are drawn again."""
+        due = self.redraw_at
+        return self.drawn is self.clock and (due is None or ticks_diff(now, due) < 0)
 
 
 def _let_go_notices():

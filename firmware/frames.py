@@ -9,7 +9,9 @@ simple delay, ``F`` in digit 1 is a fallen flag at zero, digit 1's point
 marks the first flag, and digit 4's point lit steady on a side that is not
 running marks a time control passed (``passed_control``). With the tenths
 setting on, a time under 20 s reads in seconds and tenths without any
-format mark (``render_tenths``). Nothing here allocates.
+format mark (``render_tenths``). ``steady_ms`` tells how long the times
+drawn hold, so the main loop draws them only when they change. Nothing here
+allocates.
 """
 
 from micropython import const
@@ -89,6 +91,33 @@ def render_side(frame, clock, index, now, tenths=False):
             frame[3] |= DOT
     elif passed_control(clock, index) and not (side.flagged and shown == 0):
         frame[3] |= DOT  # a side showing F: the flag says more
+
+
+def steady_ms(clock, now, tenths=False):
+    """How long from ``now`` both sides' frames stay as ``render_side`` draws them
+    if nothing but time passes: -1 for as long as the clock does not run, 1 (the
+    next tick) when an hourglass's other side gains time.
+
+    Early is safe, late is not: the running side's time falls at most 1 ms per
+    ms and jumps only where it would reach zero, so its digits hold until it
+    reaches the next lower multiple of the unit shown (1 s; 0.1 s under 20 s
+    with ``tenths``): every ``H:MM`` and format change lies on such a multiple,
+    as does the flag. The running mark turns every 500 ms, the delay mark at
+    the delay's end."""
+    if clock.state != engine.RUNNING:
+        return -1
+    mover = clock.mover
+    if clock.sides[1 - mover].control.kind == tc.HOURGLASS:
+        return 1
+    elapsed = clock.elapsed(now)
+    wait = _BLINK_ON_MS - elapsed % _BLINK_ON_MS
+    shown = clock.shown_ms(mover, now)
+    if shown > 0:
+        unit = 100 if tenths and shown <= 20_000 else 1000
+        wait = min(wait, (shown - 1) % unit + 1)
+    if clock.in_delay(now):
+        wait = min(wait, clock.sides[mover].period_bonus_ms() - elapsed)
+    return wait
 
 
 def passed_control(clock, index):

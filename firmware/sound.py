@@ -27,12 +27,6 @@ _NOBODY = const(-1)
 _RUNNING = const(1)  # engine.RUNNING
 
 
-def _setting(settings, name, default):
-    if settings is None:
-        return default
-    return getattr(settings, name, default)
-
-
 class Sound:
     """Watches the clock for flags and the last seconds, and plays the buzzer."""
 
@@ -45,11 +39,34 @@ class Sound:
         self.warned = False  # that display has just reached one of its last ten seconds
 
     def update(self, clock, settings, now, buzzer):
-        """Start whatever the clock calls for at ``now``, then step ``buzzer``."""
-        enabled = _setting(settings, "sound", True)
-        warn = _setting(settings, "warn_last10", False)
-        fell = self._flags_fallen(clock)
-        passed = self._control_passed(clock)
+        """Start whatever the clock calls for at ``now``, then step ``buzzer``.
+
+        The settings are read as two attributes (no settings: sound on, no
+        warning beeps), and the flags and periods are looked at closer only
+        when one of them differs from the last update: a tick on which nothing
+        changed only steps the buzzer."""
+        if settings is None:
+            enabled = True
+            warn = False
+        else:
+            enabled = settings.sound
+            warn = settings.warn_last10
+        left = clock.sides[0]
+        right = clock.sides[1]
+        flagged = self.flagged
+        periods = self.periods
+        if (
+            left.flagged == flagged[0]
+            and right.flagged == flagged[1]
+            and left.period == periods[0]
+            and right.period == periods[1]
+            and self.primed
+        ):
+            fell = 0
+            passed = False
+        else:
+            fell = self._flags_fallen(clock)
+            passed = self._control_passed(clock)
         if not enabled:
             if buzzer.busy():
                 buzzer.stop()

