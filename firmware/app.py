@@ -49,7 +49,7 @@ class App:
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
-        self.settings = None  # the Settings in force (firmware.main puts them here)
+        self.settings = None  # the Settings in force (hal.boot puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = BatteryMark()  # bAtt Lo while the clock stands
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any

@@ -110,7 +110,7 @@ def load(storage):
     ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
     display shows at boot (``Err1`` or ``vEr1``).
     """
-    from firmware import documents  # boot alone reads files: let go after it (firmware.main)
+    from firmware import documents  # boot alone reads files: let go after it (hal.boot)
 
     settings = Settings()
     settings.error_code = None

@@ -1,6 +1,6 @@
 """Boot on mutated flash files: the clock must come up, whatever a file holds.
 
-``run(seed, count)`` boots the firmware (``firmware.main.start`` on the sim
+``run(seed, count)`` boots the firmware (``hal.boot.start`` on the sim
 board) ``count`` times, each on the flash of a game in progress with one
 file mutated: ``settings.json``, ``presets.json``, ``game.json``,
 ``events.log`` (random bytes, a truncation, valid JSON of the wrong shape,
@@ -188,7 +188,7 @@ def _exists(folder, name):
 
 
 def _boot_modules():
-    """The modules boot alone uses, which ``firmware.main`` lets go after each boot."""
+    """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
     from firmware import documents, journal_read, resume
 
     return {"resume": resume, "journal_read": journal_read, "documents": documents}

@@ -1,7 +1,7 @@
 """A live session on the simulated board: real time, the player's hands, and its record.
 
 ``LiveSession`` boots the firmware through the scenario runner's ``Game``
-(so through ``firmware.main.start`` on a ``SimBoard``), can first play a
+(so through ``hal.boot.start`` on a ``SimBoard``), can first play a
 clock script in virtual time, and then follows a wall clock: virtual time is
 the wall time since going live, times ``speed``. The window and the terminal
 only call ``advance`` (fire every contact transition and timer tick due by

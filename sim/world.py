@@ -1,6 +1,6 @@
 """The simulated board in its world: contacts that bounce, timers, displays, time.
 
-``SimBoard`` boots the real firmware (``firmware.main.start``) on the `sim`
+``SimBoard`` boots the real firmware (``hal.boot.start``) on the `sim`
 board definition with the simulator's `machine` module, then advances
 virtual time event by event: contact transitions and timer ticks fire the
 firmware's own interrupt handlers, and after each one the main loop runs a
@@ -94,11 +94,10 @@ class SimBoard:
 
     def boot(self):
         """Power on: run the firmware's entry point on this board."""
-        from firmware import main
-        from hal import runtime
+        from hal import boot, runtime
 
         self.runtime = runtime
-        self.app = main.start(self.board_name, self.flash_root)
+        self.app = boot.start(self.board_name, self.flash_root)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())

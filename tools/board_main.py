@@ -37,6 +37,6 @@ if held():
         "main.py: %s is there, so the clock is not started (make deploy, make selftest)" % HOLD_FILE
     )
 else:
-    from firmware import main
+    from hal import boot
 
-    main.run(board_name(main.DEFAULT_BOARD))
+    boot.run(board_name(boot.DEFAULT_BOARD))

@@ -1,4 +1,5 @@
-"""The firmware's entry point: the same path on a board and in the simulator.
+"""The clock's entry point: builds a board and the core, the same path on a board and in
+the simulator.
 
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
@@ -45,18 +46,24 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
 # Modules boot alone uses: the files read at boot, the journal's reading, the
 # restoring of a game, the parsing of the controls (the menus load it again), and
 # this module itself (``run`` goes on in its frame; a new boot imports it again).
-_BOOT_ONLY = ("resume", "journal_read", "documents", "control_parser", "main")
+_BOOT_ONLY = (
+    "firmware.resume",
+    "firmware.journal_read",
+    "firmware.documents",
+    "firmware.control_parser",
+    "hal.boot",
+)
 
 
 def _let_go(names):
-    """Drop the ``firmware`` modules ``names`` (already imported) from ``sys.modules``
-    and the package, so that nothing holds them any more."""
-    import firmware
-
+    """Drop the modules ``names`` (already imported) from ``sys.modules`` and their
+    package, so that nothing holds them any more."""
     for name in names:
-        sys.modules.pop("firmware." + name, None)
-        if hasattr(firmware, name):
-            delattr(firmware, name)
+        sys.modules.pop(name, None)
+        dot = name.rfind(".")
+        package = sys.modules.get(name[:dot])
+        if package is not None and hasattr(package, name[dot + 1 :]):
+            delattr(package, name[dot + 1 :])
 
 
 def run(board_name=DEFAULT_BOARD):
