@@ -141,7 +141,7 @@ clean:
 #                                             the host's lines (SCRIPTS="a.clock b.clock": some;
 #                                             FROZEN=1: firmware and runner frozen in, manifest.py)
 MPREMOTE    := $(VENV)/bin/mpremote
-BOARD_NAMES := $(filter-out __init__ capabilities sim,$(basename $(notdir $(wildcard boards/*.py))))
+BOARD_NAMES := $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
 
 .PHONY: deploy selftest board-args
@@ -170,7 +170,7 @@ board-args:
 
 deploy: board-args
 	@$(MAKE) --no-print-directory mpy
-	@$(PY) -m boards.capabilities $(BOARD)
+	@$(PY) -m hal.board_check $(BOARD)
 	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
 	@echo "mpremote connect $(PORT): /hold.txt, reset (the clock and its watchdog stay off while copying)"
 	@$(MPREMOTE) connect '$(PORT)' exec "open('/hold.txt', 'w').write('deploy')" + reset
@@ -191,5 +191,5 @@ deploy: board-args
 
 selftest: board-args
 	@$(MAKE) --no-print-directory mpy
-	@$(PY) -m boards.capabilities $(BOARD)
+	@$(PY) -m hal.board_check $(BOARD)
 	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(if $(FROZEN),--frozen) $(SCRIPTS)

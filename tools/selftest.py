@@ -36,7 +36,7 @@ SCRIPTS = "tests/scenarios"
 RUNNER = "sim/runner.py"
 LIST_FILE = "scripts.txt"  # the scripts to play, one a line, for the board's entry
 FIRMWARE_DIRS = ("firmware", "hal", "boards", "lib")
-NOT_BOARDS = ("__init__", "capabilities", "sim")
+NOT_BOARDS = ("__init__", "sim")
 
 
 def board_names():
