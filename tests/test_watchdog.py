@@ -4,8 +4,8 @@ the app, and a board it resets comes back with the game paused."""
 import pytest
 
 from boards import esp32, pico
-from hal import board_check
 from firmware import engine
+from hal import board_check
 from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
 from sim import machine as sim_machine
 from sim import vclock
