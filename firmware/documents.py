@@ -17,7 +17,7 @@ import json
 
 from micropython import const
 
-FORMAT_VERSION = const(1)  # the version written into every document (hal.storage)
+from firmware.files import FORMAT_VERSION
 
 SETTINGS = const(1)
 PRESETS = const(2)

@@ -11,7 +11,8 @@ reach the display or the event log.
 
 from micropython import const
 
-FILE_NAME = "hall.json"
+from firmware import files
+
 NUMBER = const(4)  # the display code's number: Err4, vEr4
 DEFAULT_PREFIX = "hall"
 DEFAULT_PORT = const(1883)
@@ -99,7 +100,7 @@ def load(storage):
     def take(data):
         found.append(Hall(data))
 
-    problem = documents.load(storage, FILE_NAME, take)
+    problem = documents.load(storage, files.HALL, take)
     if problem is not None:
         return None, documents.code(problem.kind, NUMBER)
     return (found[0] if found else None), None
@@ -108,10 +109,10 @@ def load(storage):
 def save_board(storage, number):
     """Write a new board number into the hall file (the setup menu); the rest is kept."""
     check_board(number)
-    data = storage.read_json(FILE_NAME)
+    data = storage.read_json(files.HALL)
     hall = Hall(data)
     hall.board = number
     if hall.numbered_user:
         hall.user = "clock-%d" % number
-    storage.write_json(FILE_NAME, hall.to_dict())
+    storage.write_json(files.HALL, hall.to_dict())
     return hall

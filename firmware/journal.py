@@ -44,12 +44,6 @@ CLAIM_STATES = ("none", "open", "postponed", "recorded")
 AWARDED = const(0x80)  # in the claim state byte: the claim's two minutes were given
 MODE_MS = const(5000)  # the G.4 mode's increment or delay
 
-# The journal's files (hal.journal_store writes them, firmware.journal_read reads them).
-HEADER = "game.json"
-SLOTS = ("game.j0", "game.j1")
-EVENTS = "events.log"
-OLD_EVENTS = "events.old"
-
 
 def put(buf, at, value, size):
     """Store ``value`` little-endian in ``size`` bytes (small integers: no allocation)."""

@@ -8,7 +8,7 @@ good slot, the event log. Used once, at boot, by ``firmware.resume``.
 import json
 
 from firmware import claims as claims_module
-from firmware import documents, engine, journal, timecontrol
+from firmware import documents, engine, files, journal, timecontrol
 
 
 def get(buf, at, size, signed=False):
@@ -147,7 +147,7 @@ def decode(buf, clock, claims):
 def read_header(storage):
     """The header, or None if there is none. Raises documents.Unusable."""
     try:
-        data = documents.read(storage, journal.HEADER)
+        data = documents.read(storage, files.JOURNAL_HEADER)
     except OSError:
         raise
     except Exception as error:  # not JSON, too deep, too large: an unusable header
@@ -172,7 +172,7 @@ def read_slots(storage):
     """
     newest = None
     spoiled = 0
-    for name in journal.SLOTS:
+    for name in files.JOURNAL_SLOTS:
         data = storage.read_bytes(name)
         if not data:
             continue
@@ -180,14 +180,14 @@ def read_slots(storage):
             spoiled += 1
         elif newest is None or sequence(data) > sequence(newest):
             newest = data
-    return newest, spoiled == len(journal.SLOTS)
+    return newest, spoiled == len(files.JOURNAL_SLOTS)
 
 
 def read_events(storage, game, count):
     """The first ``count`` event-log entries of game ``game`` as ``(tick, what, detail)``."""
     entries = []
     try:
-        data = storage.read_bytes(journal.EVENTS)
+        data = storage.read_bytes(files.EVENTS)
     except Exception:  # unreadable or too large for the heap: the game comes back without it
         return entries
     for line in (data or b"").split(b"\n"):
@@ -204,7 +204,7 @@ def read_events(storage, game, count):
 
 def set_aside(storage):
     """Keep the journal's files for inspection (``NAME.bad``): the next game starts afresh."""
-    for name in journal.SLOTS + (journal.HEADER,):
+    for name in files.JOURNAL_SLOTS + (files.JOURNAL_HEADER,):
         try:
             storage.set_aside(name)
         except OSError:

@@ -26,7 +26,7 @@ a game.
 
 from micropython import const
 
-from firmware import claims, engine, frames, menu_control, presets
+from firmware import claims, engine, files, frames, menu_control, presets
 from firmware import menu_items as items
 from firmware import settings as settings_module
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
@@ -274,7 +274,7 @@ class MenuScreens:
         self.error = None
         self.app.apply_settings(fresh)
         try:
-            self.app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
+            self.app.hardware.storage.write_json(files.SETTINGS, fresh.to_dict())
         except OSError as error:
             self.error = "settings not stored: %s" % error
             self.message("Err", "FLSH", now)
@@ -306,7 +306,7 @@ class MenuScreens:
     def _board_number(self):
         """The hall file's board number, or None without a usable hall file."""
         try:
-            data = self.app.hardware.storage.read_json("hall.json")
+            data = self.app.hardware.storage.read_json(files.HALL)
             number = data["board"]
         except Exception:
             return None

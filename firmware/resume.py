@@ -12,12 +12,10 @@ docs/power.md tells the whole story.
 """
 
 from firmware import claims as claims_module
-from firmware import documents, engine, journal_read, timecontrol
+from firmware import documents, engine, files, journal_read, timecontrol
 from firmware import journal as journal_module
 
 RESTORED = "rESt"  # the boot message of a game that came back (firmware.notices)
-
-PRESETS_FILE = "presets.json"  # the setup menu's user slots (firmware.menu_items)
 
 
 def check_presets(data):
@@ -36,7 +34,7 @@ def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
     if settings.error_code is not None:
         app.notice(settings.error_code)
-    problem = documents.load(store.storage, PRESETS_FILE, check_presets)
+    problem = documents.load(store.storage, files.USER_SLOTS, check_presets)
     if problem is not None:
         app.presets_error = problem.why
         app.notice(documents.code(problem.kind, documents.PRESETS))

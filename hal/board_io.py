@@ -1,5 +1,6 @@
 """Builds a board's hardware from its definition: the CPU clock, pins, I2C, displays,
-timer, storage, buzzer, battery monitor, running-side indicators and watchdog.
+timer, storage (on the filesystem it is given), buzzer, battery monitor, running-side
+indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
@@ -29,7 +30,7 @@ class Hardware:
     """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
     ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop."""
 
-    def __init__(self, board, flash_root=None):
+    def __init__(self, board, filesystem, flash_root=None):
         self.board = board
         _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
         pull = _input_pull(board)
@@ -52,7 +53,7 @@ class Hardware:
             SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33, big),
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
-        self.storage = Storage(flash_root or board.FLASH_ROOT)
+        self.storage = Storage(flash_root or board.FLASH_ROOT, filesystem)
         self.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
         self.battery = _battery(board)
         self.leds = StatusLeds(

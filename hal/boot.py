@@ -14,18 +14,27 @@ import sys
 import micropython
 
 import boards
+from firmware import files
 from firmware import settings as settings_module
 from firmware.app import App
 
 DEFAULT_BOARD = "pico"
 
 
-def start(board_name=DEFAULT_BOARD, flash_root=None):
-    """Boot the clock on ``board_name`` and return the app, interrupts enabled."""
+def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
+    """Boot the clock on ``board_name`` and return the app, interrupts enabled.
+
+    ``filesystem`` is what the storage goes through: the board's own
+    (``hal.storage.Files``) unless a simulated board passes its flash model.
+    """
     from hal.board_io import Hardware
 
     board = boards.load(board_name)
-    hardware = Hardware(board, flash_root)
+    if filesystem is None:
+        from hal.storage import Files
+
+        filesystem = Files()
+    hardware = Hardware(board, filesystem, flash_root)
     settings = settings_module.load(hardware.storage)
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
@@ -34,7 +43,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None):
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
-    if getattr(board, "NETWORK", False) and hardware.storage.exists("hall.json"):
+    if getattr(board, "NETWORK", False) and hardware.storage.exists(files.HALL):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
         app.hall = hall_link.attach(app, hardware.storage)

@@ -23,7 +23,7 @@ import json
 
 from sim.world import SimBoard, fresh_flash
 
-_SETTINGS_FILE = "settings.json"  # firmware.settings.FILE_NAME, a document of version 1
+_SETTINGS_FILE = "settings.json"  # firmware.files.SETTINGS, a document of version 1
 
 
 def settings_flash(control):

@@ -34,7 +34,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
                 pass
         remove_flash(path, keep_folder=True)
     if control_left is not None:
-        from firmware import settings
+        from firmware import files
         from hal.storage import Files, Storage
 
         data = {
@@ -43,7 +43,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
             "quickplay": quickplay,
             "edition": edition,
         }
-        Storage(path, Files()).write_json(settings.FILE_NAME, data)
+        Storage(path, Files()).write_json(files.SETTINGS, data)
     return path
 
 
@@ -79,10 +79,7 @@ class SimBoard:
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
-        from hal import storage
-
         self.flash = sim_flash.Flash()  # the files in flash_root, with power cuts
-        storage.use_files(self.flash)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0
@@ -97,7 +94,7 @@ class SimBoard:
         from hal import boot, runtime
 
         self.runtime = runtime
-        self.app = boot.start(self.board_name, self.flash_root)
+        self.app = boot.start(self.board_name, self.flash_root, self.flash)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())

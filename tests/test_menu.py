@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware import claims, frames, menu_control, menu_items, presets, timecontrol
+from firmware import claims, files, frames, menu_control, menu_items, presets, timecontrol
 from firmware import settings as settings_module
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
 from sim import vclock
@@ -233,7 +233,7 @@ def test_a_stored_slot_and_the_settings_survive_a_restart(flash):
 
 def test_an_unreadable_slot_file_loads_nothing_and_is_replaced_by_a_save(flash):
     bench = Bench(flash)  # (at boot a bad slot file is set aside: firmware.resume)
-    with open(flash + "/" + menu_items.SLOTS_FILE, "w") as handle:
+    with open(flash + "/" + files.USER_SLOTS, "w") as handle:
         handle.write("{not json")
     bench.keys("set", *(["plus"] * 5), "set", "set")  # LoAd slot 1
     assert bench.display() == "Ld 1|nonE"
@@ -251,7 +251,7 @@ def test_a_flash_that_fails_keeps_the_new_setting_in_force_and_says_so(flash):
     write_json = storage.write_json
 
     def broken(name, data):
-        if name == settings_module.FILE_NAME:
+        if name == files.SETTINGS:
             raise OSError(28, "no space")
         write_json(name, data)
 

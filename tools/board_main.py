@@ -10,8 +10,10 @@ off. ``make deploy`` and ``make selftest`` write it and reset the board
 before they copy anything, and remove it when done.
 """
 
-BOARD_FILE = "/board.txt"
-HOLD_FILE = "/hold.txt"
+from firmware import files
+
+BOARD_FILE = "/" + files.BOARD
+HOLD_FILE = "/" + files.HOLD
 
 
 def board_name(default):
