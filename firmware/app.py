@@ -25,7 +25,7 @@ from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware import menu as menu_module
 from firmware.battery_mark import BatteryMark
-from firmware.inputs import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
+from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
 
 _FIRST_KEY = KEY_SET

@@ -1,14 +1,14 @@
 """The timing engine: what each side is charged, given, and when its flag falls.
 
 Implements the semantics of TIMING.md in integer milliseconds. Every method
-takes ``now``, a millisecond tick value (wrapping, see ``firmware.ticks``);
+takes ``now``, a millisecond tick value (wrapping, see ``firmware.tickmath``);
 the engine never reads a clock. Side 0 is the left clock, side 1 the right.
 """
 
 from micropython import const
 
 from firmware import timecontrol as tc
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 SETUP = const(0)
 RUNNING = const(1)

@@ -32,7 +32,7 @@ from micropython import const
 
 from firmware import engine
 from firmware import timecontrol as tc
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
 RECORD_SIZE = const(68)

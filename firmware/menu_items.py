@@ -1,7 +1,7 @@
 """The setup menu's items and what the displays call them; the user slots on flash.
 
 Texts use only characters a 7-segment digit can show (``frames.TEXT_CHARS``;
-``S`` reads like ``5``). The user slots are ``presets.json``: ``{"1":
+``S`` reads like ``5``). The user slots are ``slots.json``: ``{"1":
 {"control_left": ..., "control_right": ...}, ...}``, written atomically by
 ``hal.storage``. Nothing here runs during a game.
 """

@@ -29,8 +29,8 @@ from micropython import const
 from firmware import claims, engine, files, frames, menu_control, presets
 from firmware import menu_items as items
 from firmware import settings as settings_module
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.tickmath import ticks_add, ticks_diff
 
 MESSAGE_MS = const(3000)
 UNLOCK_MS = const(5000)  # the long press of plus must follow that of minus within this

@@ -10,7 +10,7 @@ let go once they are over.
 from micropython import const
 
 from firmware import frames
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 SHOW_MS = const(3000)
 

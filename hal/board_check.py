@@ -14,7 +14,7 @@ the definitions as data only.
 """
 
 import boards
-from firmware.inputs import NAMES as INPUT_NAMES
+from firmware.input_codes import NAMES as INPUT_NAMES
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)

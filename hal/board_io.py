@@ -9,18 +9,17 @@ Everything the interrupt handlers touch exists before they are enabled.
 import machine
 from adafruit_ht16k33.ht16k33 import HT16K33
 
-from firmware.arbiter import HOLD_MS
-from firmware.inputs import KEY_MINUS, KEY_SET, NAMES
+from firmware.input_codes import KEY_MINUS, KEY_SET, LONG_PRESS_MS, NAMES
 from hal.battery import Battery, NoBattery
 from hal.buzzer import Buzzer
 from hal.displays import SegmentDisplay
+from hal.edges import EdgeRing
 from hal.i2c_bus import I2CBus
-from hal.inputs import EdgeInputs
 from hal.keys import KeyButtons
 from hal.leds import StatusLeds
 from hal.storage import Storage
+from hal.tick_source import ticks_ms
 from hal.ticker import Ticker
-from hal.ticks import ticks_ms
 from hal.watchdog import Watchdog
 
 _PULLS = {"up": "PULL_UP", "down": "PULL_DOWN", "none": None}
@@ -38,8 +37,8 @@ class Hardware:
         pins = []
         for name in NAMES:
             pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
-        self.inputs = EdgeInputs(pins, [active] * len(pins))
-        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, HOLD_MS)
+        self.inputs = EdgeRing(pins, [active] * len(pins))
+        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
         i2c = machine.I2C(
             board.I2C_ID,
             scl=machine.Pin(board.I2C_SCL),

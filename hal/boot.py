@@ -35,18 +35,21 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
 
         filesystem = Files()
     hardware = Hardware(board, filesystem, flash_root)
-    settings = settings_module.load(hardware.storage)
+    storage = hardware.storage
+    if storage.exists(files.OLD_USER_SLOTS) and not storage.exists(files.USER_SLOTS):
+        storage.rename(files.OLD_USER_SLOTS, files.USER_SLOTS)  # the slots a board saved before
+    settings = settings_module.load(storage)
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.settings = settings
     from firmware import resume
     from hal.journal_store import JournalStore
 
-    resume.attach(app, JournalStore(hardware.storage), settings, board.TICK_MS)
-    if getattr(board, "NETWORK", False) and hardware.storage.exists(files.HALL):
+    resume.attach(app, JournalStore(storage), settings, board.TICK_MS)
+    if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
-        app.hall = hall_link.attach(app, hardware.storage)
+        app.hall = hall_link.attach(app, storage)
     _let_go(_BOOT_ONLY)
     hardware.start()
     return app

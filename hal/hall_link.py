@@ -19,7 +19,7 @@ import sys
 from micropython import const
 
 from firmware import hall_message
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 HEARTBEAT_MS = const(30_000)
 FIRST_BACKOFF_MS = const(1_000)

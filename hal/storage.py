@@ -109,6 +109,10 @@ class Storage:
         if self.files.exists(path):
             self.files.remove(path)
 
+    def rename(self, name, new_name):
+        """Give the file ``name`` the name ``new_name`` (one step: no copy to cut)."""
+        self.files.rename(self.path(name), self.path(new_name))
+
     def set_aside(self, name, suffix=BAD_SUFFIX):
         """Keep a file the clock cannot use under ``name + suffix`` for inspection."""
         path = self.path(name)

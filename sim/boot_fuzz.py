@@ -2,7 +2,7 @@
 
 ``run(seed, count)`` boots the firmware (``hal.boot.start`` on the sim
 board) ``count`` times, each on the flash of a game in progress with one
-file mutated: ``settings.json``, ``presets.json``, ``game.json``,
+file mutated: ``settings.json``, ``slots.json``, ``game.json``,
 ``events.log`` (random bytes, a truncation, valid JSON of the wrong shape,
 JSON nested thousands deep, numbers beyond 32 bits, a flipped byte) or a
 journal slot ``game.j0``/``game.j1`` (random bytes, a truncation, a flipped
@@ -28,17 +28,17 @@ SETTINGS = (
     b'{"control_left": "900", "control_right": "900", "quickplay": "g5", '
     b'"edition": "appendix-g", "sound": true, "version": 1}'
 )
-PRESETS = b'{"3": {"control_left": "900+10", "control_right": "900+10"}, "version": 1}'
+SLOTS_DOCUMENT = b'{"3": {"control_left": "900+10", "control_right": "900+10"}, "version": 1}'
 HEADER = (
     b'{"game": 1, "control_left": "900", "control_right": "900", "quickplay": "g5", '
     b'"edition": "appendix-g", "version": 1}'
 )
 EVENTS = b'[1, 791000, "claim", "left", 0, 110000, 900000]\n'
-JSON_FILES = ("settings.json", "presets.json", "game.json", "events.log")
+JSON_FILES = ("settings.json", "slots.json", "game.json", "events.log")
 SLOTS = ("game.j0", "game.j1")
 KINDS = JSON_FILES + SLOTS
 JOURNAL_FILES = ("game.json", "game.j0", "game.j1")
-CODES = {"settings.json": "1", "presets.json": "2", "game.json": "3", "events.log": "3"}
+CODES = {"settings.json": "1", "slots.json": "2", "game.json": "3", "events.log": "3"}
 JSON_MUTATIONS = ("random", "truncated", "wrong shape", "a field wrong", "deep", "flipped")
 SLOT_MUTATIONS = ("random", "truncated", "flipped", "resealed", "resealed extreme")
 # Field offsets and sizes of a journal record (firmware.journal's layout).
@@ -260,7 +260,7 @@ def run(seed, count, outcomes=None):
     slots = _journalled_slots()
     good = {
         "settings.json": SETTINGS,
-        "presets.json": PRESETS,
+        "slots.json": SLOTS_DOCUMENT,
         "game.json": HEADER,
         "events.log": EVENTS,
     }

@@ -12,7 +12,7 @@ what would make a script run for more than seconds, is refused here.
 """
 
 from firmware import arbiter, claims, timecontrol
-from firmware.inputs import NAMES as KEY_NAMES
+from firmware.input_codes import NAMES as KEY_NAMES
 
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")

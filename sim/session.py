@@ -24,7 +24,7 @@ from sim import machine as sim_machine
 from sim import script as script_module
 from sim import vclock
 from sim.runner import Game, NotApplied
-from sim.world import HOLD_MS
+from sim.world import PRESS_CONTACT_MS
 
 LEVER_SIDES = {"lever_left": "left", "lever_right": "right"}
 RECORDED_BY = "# Recorded by python -m sim play"
@@ -37,7 +37,7 @@ def seconds_text(ms):
 
 def press_statement(name, held_ms):
     """The clock-script action of a press of ``name`` held ``held_ms``."""
-    if held_ms == HOLD_MS:
+    if held_ms == PRESS_CONTACT_MS:
         if name in LEVER_SIDES:
             return "press " + LEVER_SIDES[name]
         return "key " + name
@@ -174,7 +174,7 @@ class LiveSession:
         if now > vclock.now_ms():
             board.run_due(now - 1)  # the contact opens before the timer ticks of its instant
         release = max(
-            now, vclock.now_ms() + 1, closed_ms + HOLD_MS, closed_ms + board.bounce_ms + 1
+            now, vclock.now_ms() + 1, closed_ms + PRESS_CONTACT_MS, closed_ms + board.bounce_ms + 1
         )
         while self._contact_moving(release, release + board.bounce_ms):
             release += 1

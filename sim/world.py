@@ -14,7 +14,7 @@ from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
-HOLD_MS = 80  # how long a lever or key stays pressed
+PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's contact closed
 _flash_count = [0]
 
 
@@ -133,7 +133,7 @@ class SimBoard:
             raise ValueError("the board has no key %r" % name)
         return inputs[name]
 
-    def press(self, name, hold_ms=HOLD_MS):
+    def press(self, name, hold_ms=PRESS_CONTACT_MS):
         """Close the contact ``name`` now, with bounce, and open it after ``hold_ms``."""
         pin = self.pin_of(name)
         closed = 0 if self.board.ACTIVE_LOW else 1

@@ -4,9 +4,10 @@ import pytest
 
 from firmware import claims, files, frames, menu_control, menu_items, presets, timecontrol
 from firmware import settings as settings_module
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
 from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
+from sim.runner import LONG_HOLD_MS
+from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 
 KEY_CODES = {"set": KEY_SET, "plus": KEY_PLUS, "minus": KEY_MINUS, "play": KEY_PLAY}
 
@@ -185,7 +186,7 @@ class Bench:
 
     def keys(self, *names):
         for name in names:
-            hold = 2100 if name.startswith("hold-") else 80
+            hold = LONG_HOLD_MS if name.startswith("hold-") else PRESS_CONTACT_MS
             self.board.press(name.replace("hold-", ""), hold)
             self.board.run_due(vclock.now_ms() + hold + 320)
         self.board.run_due(vclock.now_ms() + 400)
@@ -237,7 +238,7 @@ def test_an_unreadable_slot_file_loads_nothing_and_is_replaced_by_a_save(flash):
         handle.write("{not json")
     bench.keys("set", *(["plus"] * 5), "set", "set")  # LoAd slot 1
     assert bench.display() == "Ld 1|nonE"
-    assert "presets.json" in bench.board.app.menu.error
+    assert "slots.json" in bench.board.app.menu.error
     assert bench.board.app.settings.control_left == "300+3"
     bench.keys("plus", "play", "plus", "set", "set")  # back, SAvE, slot 1
     assert bench.display() == "5v 1|donE"
