@@ -7,7 +7,7 @@ both displays. During a game it allocates nothing. Levers and the
 play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
 as short presses (at release) or long presses (held 2 s), as
 ``hardware.keys`` classifies them from their edges: in the setup state and
-after the game for the setup menus (``firmware.menu``), during a game only
+after the game for the setup menus (``firmware.menu_gate``), during a game only
 for the arbiter's procedures while the clock is paused
 (``firmware.arbiter``). While the clock runs they do nothing.
 
@@ -20,10 +20,11 @@ the clock does depends only on the edges' ticks, never on how often the
 main loop runs.
 """
 
+import firmware
 from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
-from firmware import engine, frames
-from firmware import menu as menu_module
+from firmware import engine, frames, lifetime
+from firmware import menu_gate as menu_module
 from firmware.battery_mark import BatteryMark
 from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
@@ -96,7 +97,7 @@ class App:
             notices.tick(now)
             if not notices.active and not notices.changed:
                 self.notices = None  # all shown and the times drawn again: let them go
-                _let_go_notices()
+                lifetime.let_go(firmware, "notices")
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
         self.refresh(now)
@@ -239,14 +240,3 @@ class App:
         if claimant == 1:
             frame[2] |= frames.DOT
         displays[1].show_frame(frame)
-
-
-def _let_go_notices():
-    """Drop ``firmware.notices`` once its messages are over, for a collection to free."""
-    import sys
-
-    import firmware
-
-    sys.modules.pop("firmware.notices", None)
-    if hasattr(firmware, "notices"):
-        delattr(firmware, "notices")

@@ -2,7 +2,7 @@
 
 A module of its own so that it is loaded only when a control is read (at
 boot and in the setup menus) and let go after (``hal.boot``,
-``firmware.menu``): during a game its code takes no heap.
+``firmware.menu_gate``): during a game its code takes no heap.
 """
 
 from firmware.timecontrol import (

@@ -4,7 +4,7 @@
 docs/hall.md). A missing file means no hall: the clock works offline, as it
 always did. A file the clock cannot use leaves it offline too, is set aside
 as ``hall.json.bad`` and shows ``Err4`` (``vEr4`` for a newer format) at
-boot, like the other files (``firmware.documents``). The passwords are kept
+boot, like the other files (``firmware.boot.documents``). The passwords are kept
 only to join: ``describe`` and every error leave them out, so they never
 reach the display or the event log.
 """
@@ -93,7 +93,7 @@ class Hall:
 
 def load(storage):
     """``(hall, code)``: the Hall or None, and the boot code (``Err4``...) or None."""
-    from firmware import documents
+    from firmware.boot import documents
 
     found = []
 

@@ -10,7 +10,7 @@ periodic entry records the state at its own instant, whichever step writes
 it, so where the display was looked at never changes what is journalled.
 
 An entry holds the turn's running time at its instant, never a tick (ticks
-start again at every boot); at boot ``firmware.journal_read`` puts the game
+start again at every boot); at boot ``firmware.boot.journal_read`` puts the game
 back **paused** with that turn time: the side to move loses at most the
 time since the newest entry, the other side nothing. Writing an entry
 allocates nothing: the

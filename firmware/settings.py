@@ -105,11 +105,11 @@ class Settings:
 def load(storage):
     """Read the settings from ``storage``; fall back to the defaults on any problem.
 
-    A file the clock cannot use (firmware.documents) is set aside as
+    A file the clock cannot use (firmware.boot.documents) is set aside as
     ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
     display shows at boot (``Err1`` or ``vEr1``).
     """
-    from firmware import documents  # boot alone reads files: let go after it (hal.boot)
+    from firmware.boot import documents  # boot alone reads files: let go after it (hal.boot)
 
     settings = Settings()
     settings.error_code = None

@@ -3,18 +3,18 @@ the simulator.
 
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
-The modules only boot uses (``firmware.resume``, ``firmware.journal_read``,
-``firmware.documents``, the time-control parser ``firmware.control_parser``
-and this module) are let go once the game is back, for a garbage collection
-to reclaim; their names stay interned, as every loaded module's do.
+The modules only boot uses (the folder ``firmware/boot/``, the time-control
+parser ``firmware.control_parser`` and this module) are let go once the game
+is back (``firmware.lifetime``), for a garbage collection to reclaim; their
+names stay interned, as every loaded module's do.
 """
-
-import sys
 
 import micropython
 
 import boards
-from firmware import files
+import firmware
+import hal
+from firmware import files, lifetime
 from firmware import settings as settings_module
 from firmware.app import App
 
@@ -42,7 +42,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.settings = settings
-    from firmware import resume
+    from firmware.boot import resume
     from hal.journal_store import JournalStore
 
     resume.attach(app, JournalStore(storage), settings, board.TICK_MS)
@@ -50,32 +50,15 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
         app.hall = hall_link.attach(app, storage)
-    _let_go(_BOOT_ONLY)
+    # What boot alone uses: the files read at boot, the journal's reading and the
+    # restoring of a game (firmware/boot/), the parsing of the controls (the menus
+    # load it again), and this module (``run`` goes on in its frame; a new boot
+    # imports it again).
+    lifetime.let_go(firmware, "boot")
+    lifetime.let_go(firmware, "control_parser")
+    lifetime.let_go(hal, "boot")
     hardware.start()
     return app
-
-
-# Modules boot alone uses: the files read at boot, the journal's reading, the
-# restoring of a game, the parsing of the controls (the menus load it again), and
-# this module itself (``run`` goes on in its frame; a new boot imports it again).
-_BOOT_ONLY = (
-    "firmware.resume",
-    "firmware.journal_read",
-    "firmware.documents",
-    "firmware.control_parser",
-    "hal.boot",
-)
-
-
-def _let_go(names):
-    """Drop the modules ``names`` (already imported) from ``sys.modules`` and their
-    package, so that nothing holds them any more."""
-    for name in names:
-        sys.modules.pop(name, None)
-        dot = name.rfind(".")
-        package = sys.modules.get(name[:dot])
-        if package is not None and hasattr(package, name[dot + 1 :]):
-            delattr(package, name[dot + 1 :])
 
 
 def run(board_name=DEFAULT_BOARD):

@@ -14,7 +14,7 @@
   it, so a cut leaves at most a partial last line, which is not counted.
   A new game moves it to ``events.old``.
 
-Reading them back at boot is ``firmware.journal_read``.
+Reading them back at boot is ``firmware.boot.journal_read``.
 """
 
 import json

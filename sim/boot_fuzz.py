@@ -189,7 +189,7 @@ def _exists(folder, name):
 
 def _boot_modules():
     """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
-    from firmware import documents, journal_read, resume
+    from firmware.boot import documents, journal_read, resume
 
     return {"resume": resume, "journal_read": journal_read, "documents": documents}
 

@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from firmware import journal, journal_read, settings
+from firmware import journal, settings
+from firmware.boot import journal_read
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 GOOD_SETTINGS = {"control_left": "300+3", "control_right": "300+3", "version": 1}
@@ -123,7 +124,7 @@ def test_good_user_slots_stay():
 def test_user_slots_saved_under_the_old_name_survive_the_update():
     """A board updated from a release that kept the slots in presets.json boots with
     them as slots.json: the same bytes, the old name gone, slot 4 loadable."""
-    from firmware import menu_items
+    from firmware.menu import items as menu_items
 
     saved = json.dumps({"4": {"control_left": "900+10", "control_right": "600+5"}}).encode()
     good = json.dumps(GOOD_SETTINGS).encode()

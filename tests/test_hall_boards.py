@@ -90,7 +90,7 @@ def test_the_board_number_in_the_setup_menu():
 
 
 def test_a_board_without_a_network_has_no_board_number_item():
-    from firmware import menu_items
+    from firmware.menu import items as menu_items
 
     assert menu_items.BOARD_ITEM not in menu_items.ITEMS
     assert menu_items.HALL_ITEMS[-1] == menu_items.BOARD_ITEM

@@ -2,9 +2,12 @@
 
 import pytest
 
-from firmware import claims, files, frames, menu_control, menu_items, presets, timecontrol
+from firmware import claims, files, frames, timecontrol
 from firmware import settings as settings_module
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
+from firmware.menu import control as menu_control
+from firmware.menu import items as menu_items
+from firmware.menu import presets
 from sim import vclock
 from sim.runner import LONG_HOLD_MS
 from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
@@ -233,7 +236,7 @@ def test_a_stored_slot_and_the_settings_survive_a_restart(flash):
 
 
 def test_an_unreadable_slot_file_loads_nothing_and_is_replaced_by_a_save(flash):
-    bench = Bench(flash)  # (at boot a bad slot file is set aside: firmware.resume)
+    bench = Bench(flash)  # (at boot a bad slot file is set aside: firmware.boot.resume)
     with open(flash + "/" + files.USER_SLOTS, "w") as handle:
         handle.write("{not json")
     bench.keys("set", *(["plus"] * 5), "set", "set")  # LoAd slot 1

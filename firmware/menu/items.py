@@ -8,7 +8,9 @@ Texts use only characters a 7-segment digit can show (``frames.TEXT_CHARS``;
 
 from micropython import const
 
-from firmware import claims, files, menu_control, presets, timecontrol
+from firmware import claims, files, timecontrol
+from firmware.menu import control as menu_control
+from firmware.menu import presets
 
 SLOT_COUNT = const(9)
 

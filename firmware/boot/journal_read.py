@@ -2,13 +2,14 @@
 
 The other half of ``firmware.journal`` (which writes): a record's fields,
 whether it is whole (magic, version, size, checksum), the header, the newest
-good slot, the event log. Used once, at boot, by ``firmware.resume``.
+good slot, the event log. Used once, at boot, by ``firmware.boot.resume``.
 """
 
 import json
 
 from firmware import claims as claims_module
-from firmware import documents, engine, files, journal, timecontrol
+from firmware import engine, files, journal, timecontrol
+from firmware.boot import documents
 
 
 def get(buf, at, size, signed=False):

@@ -1,6 +1,6 @@
 """The setup menus' screens: presets, custom controls, user slots, settings.
 
-Loaded by ``firmware.menu`` when a key first reaches the menus, and let go
+Loaded by ``firmware.menu_gate`` when a key first reaches the menus, and let go
 when a game starts.
 
 Reachable only before the first lever press (``state=setup``); after a game
@@ -26,10 +26,11 @@ a game.
 
 from micropython import const
 
-from firmware import claims, engine, files, frames, menu_control, presets
-from firmware import menu_items as items
+from firmware import claims, engine, files, frames
 from firmware import settings as settings_module
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.menu import control as menu_control
+from firmware.menu import items, presets
 from firmware.tickmath import ticks_add, ticks_diff
 
 MESSAGE_MS = const(3000)

@@ -12,8 +12,9 @@ docs/power.md tells the whole story.
 """
 
 from firmware import claims as claims_module
-from firmware import documents, engine, files, journal_read, timecontrol
+from firmware import engine, files, timecontrol
 from firmware import journal as journal_module
+from firmware.boot import documents, journal_read
 
 RESTORED = "rESt"  # the boot message of a game that came back (firmware.notices)
 
