@@ -123,10 +123,12 @@ bench: mpy
 	$(PY) -m bench
 
 # The manuals' pictures: every procedure's displays from the HT16K33 chip model,
-# the wiring of each board, the data flow (sim/docs.py; tests compare them).
+# the wiring of each board, the data flow (sim/docs.py), the layers of the code
+# (tools/layers.py); tests compare them.
 .PHONY: docs
 docs: $(VENV)/.installed
 	$(PY) -m sim.docs
+	$(PY) -m tools.layers
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed

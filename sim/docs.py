@@ -118,6 +118,10 @@ def differences(files, root=ROOT):
     return changed
 
 
+# Pictures drawn by another generator: the layers of the code (python -m tools.layers).
+OTHER_DRAWERS = ("layers.svg",)
+
+
 def stale(files, root=ROOT):
     """Files in docs/pictures/ that nothing generates any more (``make docs`` draws SVG;
     a PNG is a browser's screenshot, taken by ``python -m hall.screenshot``)."""
@@ -130,7 +134,7 @@ def stale(files, root=ROOT):
     return sorted(
         "%s/%s" % (PICTURE_DIR, name)
         for name in present
-        if name not in wanted and not name.endswith(".png")
+        if name not in wanted and not name.endswith(".png") and name not in OTHER_DRAWERS
     )
 
 
