@@ -29,7 +29,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_ROOT = "/selftest"
-FLAG_FILE = "hold.txt"
+FLAG_FILE = "hold.txt"  # firmware.files.HOLD (this script runs before the project is on sys.path)
 ENTRY = "tools/selftest_board.py"
 SCRIPTS = "tests/scenarios"
 # The runner on the board: sim/runner.py and the sim/ modules it imports, directly or not.
