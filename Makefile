@@ -132,10 +132,12 @@ bench: mpy
 	$(PY) -m bench
 
 # The manuals' pictures: every procedure's displays from the HT16K33 chip model,
-# the wiring of each board, the data flow (tools/pictures/; tests compare them).
+# the wiring of each board, the data flow, the layers of the code (tools/pictures/,
+# tools/layers.py); tests compare them.
 .PHONY: docs
 docs: $(VENV)/.installed
 	$(PY) -m tools.pictures
+	$(PY) -m tools.layers
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed
@@ -150,7 +152,7 @@ clean:
 #                                             the host's lines (SCRIPTS="a.clock b.clock": some;
 #                                             FROZEN=1: firmware and runner frozen in, manifest.py)
 MPREMOTE    := $(VENV)/bin/mpremote
-BOARD_NAMES := $(filter-out __init__ capabilities sim,$(basename $(notdir $(wildcard boards/*.py))))
+BOARD_NAMES := $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
 
 .PHONY: deploy selftest board-args
@@ -179,7 +181,7 @@ board-args:
 
 deploy: board-args
 	@$(MAKE) --no-print-directory mpy
-	@$(PY) -m boards.capabilities $(BOARD)
+	@$(PY) -m hal.board_check $(BOARD)
 	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
 	@echo "mpremote connect $(PORT): /hold.txt, reset (the clock and its watchdog stay off while copying)"
 	@$(MPREMOTE) connect '$(PORT)' exec "open('/hold.txt', 'w').write('deploy')" + reset
@@ -200,5 +202,5 @@ deploy: board-args
 
 selftest: board-args
 	@$(MAKE) --no-print-directory mpy
-	@$(PY) -m boards.capabilities $(BOARD)
+	@$(PY) -m hal.board_check $(BOARD)
 	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(if $(FROZEN),--frozen) $(SCRIPTS)

@@ -1,8 +1,8 @@
 """Boot on mutated flash files: the clock must come up, whatever a file holds.
 
-``run(seed, count)`` boots the firmware (``firmware.main.start`` on the sim
+``run(seed, count)`` boots the firmware (``hal.boot.start`` on the sim
 board) ``count`` times, each on the flash of a game in progress with one
-file mutated: ``settings.json``, ``presets.json``, ``game.json``,
+file mutated: ``settings.json``, ``slots.json``, ``game.json``,
 ``events.log`` (random bytes, a truncation, valid JSON of the wrong shape,
 JSON nested thousands deep, numbers beyond 32 bits, a flipped byte) or a
 journal slot ``game.j0``/``game.j1`` (random bytes, a truncation, a flipped
@@ -22,23 +22,23 @@ MicroPython mutate the same bytes and must report the same outcomes:
 import json
 import os
 
+from firmware import files
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 SETTINGS = (
     b'{"control_left": "900", "control_right": "900", "quickplay": "g5", '
     b'"edition": "appendix-g", "sound": true, "version": 1}'
 )
-PRESETS = b'{"3": {"control_left": "900+10", "control_right": "900+10"}, "version": 1}'
+SLOTS_DOCUMENT = b'{"3": {"control_left": "900+10", "control_right": "900+10"}, "version": 1}'
 HEADER = (
     b'{"game": 1, "control_left": "900", "control_right": "900", "quickplay": "g5", '
     b'"edition": "appendix-g", "version": 1}'
 )
 EVENTS = b'[1, 791000, "claim", "left", 0, 110000, 900000]\n'
-JSON_FILES = ("settings.json", "presets.json", "game.json", "events.log")
-SLOTS = ("game.j0", "game.j1")
-KINDS = JSON_FILES + SLOTS
-JOURNAL_FILES = ("game.json", "game.j0", "game.j1")
-CODES = {"settings.json": "1", "presets.json": "2", "game.json": "3", "events.log": "3"}
+JSON_FILES = (files.SETTINGS, files.USER_SLOTS, files.JOURNAL_HEADER, files.EVENTS)
+KINDS = JSON_FILES + files.JOURNAL_SLOTS
+JOURNAL_FILES = (files.JOURNAL_HEADER,) + files.JOURNAL_SLOTS
+CODES = {files.SETTINGS: "1", files.USER_SLOTS: "2", files.JOURNAL_HEADER: "3", files.EVENTS: "3"}
 JSON_MUTATIONS = ("random", "truncated", "wrong shape", "a field wrong", "deep", "flipped")
 SLOT_MUTATIONS = ("random", "truncated", "flipped", "resealed", "resealed extreme")
 # Field offsets and sizes of a journal record (firmware.journal's layout).
@@ -151,7 +151,7 @@ def _journalled_slots():
     """The journal slots of a G.5 game at 900 s, left White, paused with left to move."""
     folder = fresh_flash()
     try:
-        _write(folder, {"settings.json": SETTINGS})
+        _write(folder, {files.SETTINGS: SETTINGS})
         board = SimBoard(folder)
         board.boot()
         board.press("lever_right")
@@ -163,7 +163,7 @@ def _journalled_slots():
         board.press("play")
         board.run_due(51_000)
         board.power_off()
-        return {name: _read(folder, name) for name in SLOTS}
+        return {name: _read(folder, name) for name in files.JOURNAL_SLOTS}
     finally:
         remove_flash(folder)
 
@@ -188,8 +188,8 @@ def _exists(folder, name):
 
 
 def _boot_modules():
-    """The modules boot alone uses, which ``firmware.main`` lets go after each boot."""
-    from firmware import documents, journal_read, resume
+    """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
+    from firmware.boot import documents, journal_read, resume
 
     return {"resume": resume, "journal_read": journal_read, "documents": documents}
 
@@ -259,10 +259,10 @@ def run(seed, count, outcomes=None):
     rng = Random(seed)
     slots = _journalled_slots()
     good = {
-        "settings.json": SETTINGS,
-        "presets.json": PRESETS,
-        "game.json": HEADER,
-        "events.log": EVENTS,
+        files.SETTINGS: SETTINGS,
+        files.USER_SLOTS: SLOTS_DOCUMENT,
+        files.JOURNAL_HEADER: HEADER,
+        files.EVENTS: EVENTS,
     }
     good.update(slots)
     modules = _boot_modules()
@@ -272,15 +272,15 @@ def run(seed, count, outcomes=None):
     try:
         for case in range(count):
             kind = KINDS[case % len(KINDS)]
-            files = dict(good)
-            if kind in SLOTS:
+            mutated = dict(good)
+            if kind in files.JOURNAL_SLOTS:
                 mutation = rng.pick(SLOT_MUTATIONS)
-                files[kind] = mutate_slot(rng, good[kind], mutation)
+                mutated[kind] = mutate_slot(rng, good[kind], mutation)
             else:
                 mutation = rng.pick(JSON_MUTATIONS)
-                files[kind] = mutate_json(rng, good[kind], mutation)
+                mutated[kind] = mutate_json(rng, good[kind], mutation)
             try:
-                codes, state, problems = boot_once(folder, files, modules)
+                codes, state, problems = boot_once(folder, mutated, modules)
             except Exception as error:  # the violation this fuzzing looks for
                 codes, state = [], -1
                 problems = ["boot or step raised %s: %s" % (type(error).__name__, error)]

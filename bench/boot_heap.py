@@ -23,7 +23,7 @@ import json
 
 from sim.world import SimBoard, fresh_flash
 
-_SETTINGS_FILE = "settings.json"  # firmware.settings.FILE_NAME, a document of version 1
+_SETTINGS_FILE = "settings.json"  # firmware.files.SETTINGS, a document of version 1
 
 
 def settings_flash(control):
@@ -55,7 +55,7 @@ def measure_boot(flash_root, board_name, then):
 
     def firmware_modules():
         # What SimBoard loads of the firmware's own (counted): the board
-        # definitions, the storage (with firmware.documents), adafruit_ticks.
+        # definitions, the storage (with firmware.boot.documents), adafruit_ticks.
         heap["start"] = gc.mem_alloc()
         import adafruit_ticks  # noqa: F401
 

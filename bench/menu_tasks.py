@@ -26,23 +26,20 @@ lower bound and says so (sources and assumptions: docs/menus.md):
 """
 
 from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
-
-PRESS_MS = 80
-LONG_MS = 2100
-GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
+from sim.runner import PRESS_GAP_MS
+from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 
 PRESET_GAME = (
-    ("set", PRESS_MS),  # the menu, on PrE
-    ("set", PRESS_MS),  # the preset list, at the preset in force (2: 90 + 30 s)
-    ("lever_right", PRESS_MS),  # the next group: 8, rapid
-    ("plus", PRESS_MS),
-    ("plus", PRESS_MS),  # 10: 25 + 10 s
-    ("set", PRESS_MS),  # in force
-    ("lever_right", PRESS_MS),  # the game starts, left is White
+    ("set", PRESS_CONTACT_MS),  # the menu, on PrE
+    ("set", PRESS_CONTACT_MS),  # the preset list, at the preset in force (2: 90 + 30 s)
+    ("lever_right", PRESS_CONTACT_MS),  # the next group: 8, rapid
+    ("plus", PRESS_CONTACT_MS),
+    ("plus", PRESS_CONTACT_MS),  # 10: 25 + 10 s
+    ("set", PRESS_CONTACT_MS),  # in force
+    ("lever_right", PRESS_CONTACT_MS),  # the game starts, left is White
 )
 FIDE_FROM_SCRATCH = tuple(
-    (name, PRESS_MS)
+    (name, PRESS_CONTACT_MS)
     for name in (
         "set plus set "  # the menu, CUSt, both sides
         "minus play "  # 090 minutes
@@ -61,7 +58,12 @@ DGT_3000 = {
 
 # Before each procedure the menu is used and left on another item (HG): a
 # documented sequence must work from there (the menu opens on PrE every time).
-USED_MENU = (("set", PRESS_MS), ("plus", PRESS_MS), ("plus", PRESS_MS), ("play", PRESS_MS))
+USED_MENU = (
+    ("set", PRESS_CONTACT_MS),
+    ("plus", PRESS_CONTACT_MS),
+    ("plus", PRESS_CONTACT_MS),
+    ("play", PRESS_CONTACT_MS),
+)
 
 
 def run(keys):
@@ -74,11 +76,11 @@ def run(keys):
         board.run_due(vclock.now_ms() + 1000)
         for name, hold_ms in USED_MENU:
             board.press(name, hold_ms)
-            board.run_due(vclock.now_ms() + hold_ms + GAP_MS)
+            board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
         began = vclock.now_ms()
         for name, hold_ms in keys:
             board.press(name, hold_ms)
-            board.run_due(vclock.now_ms() + hold_ms + GAP_MS)
+            board.run_due(vclock.now_ms() + hold_ms + PRESS_GAP_MS)
         board.settle()
         app = board.app
         app.hardware.stop()
@@ -105,7 +107,7 @@ def menu_task_figures():
             "presses": presses,
             "seconds": seconds,
             "dgt3000_presses": dgt_presses,
-            "dgt3000_seconds": dgt_presses * (PRESS_MS + GAP_MS) / 1000,
+            "dgt3000_seconds": dgt_presses * (PRESS_CONTACT_MS + PRESS_GAP_MS) / 1000,
             "dgt3000_count": how,
         }
     return result

@@ -9,7 +9,7 @@ allocates nothing. Levers and the
 play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
 as short presses (at release) or long presses (held 2 s), as
 ``hardware.keys`` classifies them from their edges: in the setup state and
-after the game for the setup menus (``firmware.menu``), during a game only
+after the game for the setup menus (``firmware.menu_gate``), during a game only
 for the arbiter's procedures while the clock is paused
 (``firmware.arbiter``). While the clock runs they do nothing.
 
@@ -22,13 +22,14 @@ the clock does depends only on the edges' ticks, never on how often the
 main loop runs.
 """
 
+import firmware
 from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
-from firmware import engine, frames
-from firmware import menu as menu_module
-from firmware.inputs import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
+from firmware import engine, frames, lifetime
+from firmware import menu_gate as menu_module
+from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
 
@@ -51,14 +52,14 @@ class App:
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
-        self.settings = None  # the Settings in force (firmware.main puts them here)
+        self.settings = None  # the Settings in force (hal.boot puts them here)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal), attached at boot
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
-        self.drawn = None  # the clock the times were last drawn from (None: draw them)
+        self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
 
     def apply_settings(self, settings):
@@ -108,7 +109,7 @@ class App:
             notices.tick(now)
             if not notices.active and not notices.changed:
                 self.notices = None  # all shown and the times drawn again: let them go
-                _let_go_notices()
+                lifetime.let_go(firmware, "notices")
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
         if not (steady and self.notices is None and not hardware.battery.low):
@@ -160,7 +161,7 @@ class App:
 
     def on_key(self, key, short, tick):
         """Act on a short or long press of a menu key, classified at ``tick``."""
-        self.drawn = None
+        self.drawn = -1
         handler = self.key_handler()
         if short:
             handler.on_press(key, tick)
@@ -171,7 +172,7 @@ class App:
 
     def on_input(self, index, tick):
         """Act on lever or play ``index`` whose contact closed at ``tick``."""
-        self.drawn = None
+        self.drawn = -1
         clock = self.clock
         if self.notices is not None:
             self.notices.dismiss()  # any press clears the boot messages
@@ -204,7 +205,7 @@ class App:
         """Redraw both displays for ``now``: a screen if one is up (each only when
         it changed), else the times, unless they still hold (``times_hold``)."""
         drawn = self.drawn
-        self.drawn = None  # a screen goes over the times: they are drawn afresh after it
+        self.drawn = -1  # a screen goes over the times: they are drawn afresh after it
         displays = self.hardware.displays
         frame = self.frame
         menu = self.menu
@@ -269,25 +270,15 @@ class App:
         wait = frames.steady_ms(clock, now, tenths)
         self.redraw_at = None if wait < 0 else ticks_add(now, wait)
         # A display that did not take its frame is tried again on the next tick.
-        self.drawn = clock if displays[0].valid and displays[1].valid else None
+        self.drawn = clock.changes if displays[0].valid and displays[1].valid else -1
 
     def times_hold(self, now):
         """True if the times were the last thing drawn, both displays took them,
         and nothing they show can have changed since: no input acted (``on_input``
-        and ``on_key`` forget the drawing), the clock is the same one, and
+        and ``on_key`` forget the drawing), the clock has not changed since (``Clock.changes``: settings, corrections and a new game go through its operations), and
         ``frames.steady_ms`` has not run out at ``now``. Only inputs start, stop
         or switch the clock; by itself it changes only where a flag falls, at
         zero, where the times are drawn again."""
         due = self.redraw_at
-        return self.drawn is self.clock and (due is None or ticks_diff(now, due) < 0)
+        return self.drawn == self.clock.changes and (due is None or ticks_diff(now, due) < 0)
 
-
-def _let_go_notices():
-    """Drop ``firmware.notices`` once its messages are over, for a collection to free."""
-    import sys
-
-    import firmware
-
-    sys.modules.pop("firmware.notices", None)
-    if hasattr(firmware, "notices"):
-        delattr(firmware, "notices")

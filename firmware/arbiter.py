@@ -30,10 +30,9 @@ from micropython import const
 
 from firmware import claims as claims_module
 from firmware import engine, frames
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.tickmath import ticks_add, ticks_diff
 
-HOLD_MS = const(2000)
 MESSAGE_MS = const(3000)
 
 IDLE = const(0)

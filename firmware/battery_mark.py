@@ -13,7 +13,7 @@ frames are drawn once, so showing them allocates nothing.
 from micropython import const
 
 from firmware import frames
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 FIRST_MS = const(2000)
 CYCLE_MS = const(6000)

@@ -1,8 +1,8 @@
 """Reading a time control's text: the parser behind ``timecontrol.parse``.
 
 A module of its own so that it is loaded only when a control is read (at
-boot and in the setup menus) and let go after (``firmware.main``,
-``firmware.menu``): during a game its code takes no heap.
+boot and in the setup menus) and let go after (``hal.boot``,
+``firmware.menu_gate``): during a game its code takes no heap.
 """
 
 from firmware.timecontrol import (

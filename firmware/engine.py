@@ -1,7 +1,7 @@
 """The timing engine: what each side is charged, given, and when its flag falls.
 
 Implements the semantics of docs/spec/timing.md in integer milliseconds. Every method
-takes ``now``, a millisecond tick value (wrapping, see ``firmware.ticks``);
+takes ``now``, a millisecond tick value (wrapping, see ``firmware.tickmath``);
 the engine never reads a clock. Side 0 is the left clock, side 1 the right.
 
 The engine owns its state: other modules read ``Clock`` and ``Side`` fields
@@ -14,7 +14,7 @@ notices a change by comparing one number (tests/test_ownership.py keeps it so).
 from micropython import const
 
 from firmware import timecontrol as tc
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 SETUP = const(0)
 RUNNING = const(1)

@@ -8,7 +8,7 @@ force only in the setup state, stores them like the setup menus do and shows
 
 import json
 
-from firmware import engine
+from firmware import engine, files
 from firmware import settings as settings_module
 
 FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took effect
@@ -41,7 +41,7 @@ def take(app, payload, push, push_id):
         return "invalid", wanted_id
     app.apply_settings(fresh)
     try:
-        app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
+        app.hardware.storage.write_json(files.SETTINGS, fresh.to_dict())
     except OSError:
         pass  # in force until the power goes; the menus' next save writes it
     app.notice(FROM_HALL)

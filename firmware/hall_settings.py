@@ -4,14 +4,15 @@
 docs/hall.md). A missing file means no hall: the clock works offline, as it
 always did. A file the clock cannot use leaves it offline too, is set aside
 as ``hall.json.bad`` and shows ``Err4`` (``vEr4`` for a newer format) at
-boot, like the other files (``firmware.documents``). The passwords are kept
+boot, like the other files (``firmware.boot.documents``). The passwords are kept
 only to join: ``describe`` and every error leave them out, so they never
 reach the display or the event log.
 """
 
 from micropython import const
 
-FILE_NAME = "hall.json"
+from firmware import files
+
 NUMBER = const(4)  # the display code's number: Err4, vEr4
 DEFAULT_PREFIX = "hall"
 DEFAULT_PORT = const(1883)
@@ -92,14 +93,14 @@ class Hall:
 
 def load(storage):
     """``(hall, code)``: the Hall or None, and the boot code (``Err4``...) or None."""
-    from firmware import documents
+    from firmware.boot import documents
 
     found = []
 
     def take(data):
         found.append(Hall(data))
 
-    problem = documents.load(storage, FILE_NAME, take)
+    problem = documents.load(storage, files.HALL, take)
     if problem is not None:
         return None, documents.code(problem.kind, NUMBER)
     return (found[0] if found else None), None
@@ -108,10 +109,10 @@ def load(storage):
 def save_board(storage, number):
     """Write a new board number into the hall file (the setup menu); the rest is kept."""
     check_board(number)
-    data = storage.read_json(FILE_NAME)
+    data = storage.read_json(files.HALL)
     hall = Hall(data)
     hall.board = number
     if hall.numbered_user:
         hall.user = "clock-%d" % number
-    storage.write_json(FILE_NAME, hall.to_dict())
+    storage.write_json(files.HALL, hall.to_dict())
     return hall

@@ -10,7 +10,7 @@ periodic entry records the state at its own instant, whichever step writes
 it, so where the display was looked at never changes what is journalled.
 
 An entry holds the turn's running time at its instant, never a tick (ticks
-start again at every boot); at boot ``firmware.journal_read`` puts the game
+start again at every boot); at boot ``firmware.boot.journal_read`` puts the game
 back **paused** with that turn time: the side to move loses at most the
 time since the newest entry, the other side nothing. Writing an entry
 allocates nothing: the record is a preallocated bytearray, filled with small
@@ -34,7 +34,7 @@ from micropython import const
 
 from firmware import engine
 from firmware import timecontrol as tc
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
 VERSION = const(1)
@@ -84,12 +84,6 @@ _RECORD_MS_SIZE = const(4)
 CHECKED = const(64)  # the Fletcher-16 checksum of the bytes before it
 _CHECKSUM_SIZE = const(4)
 RECORD_SIZE = const(68)
-
-# The journal's files (hal.journal_store writes them, firmware.journal_read reads them).
-HEADER = "game.json"
-SLOTS = ("game.j0", "game.j1")
-EVENTS = "events.log"
-OLD_EVENTS = "events.old"
 
 
 def put(buf, at, value, size):

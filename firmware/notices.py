@@ -1,6 +1,6 @@
 """Messages the clock shows at boot on both displays, one after another.
 
-Error codes of files it could not use (``firmware.documents``: ``Err1``…),
+Error codes of files it could not use (``firmware.boot.documents``: ``Err1``…),
 then ``rESt`` when a journalled game came back. Each shows for 3 s from the
 first step of the main loop; any lever or key press clears them all (and
 acts as usual). Loaded only when boot has a message (``App.notice``), and
@@ -10,7 +10,7 @@ let go once they are over.
 from micropython import const
 
 from firmware import frames
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 SHOW_MS = const(3000)
 

@@ -8,9 +8,8 @@ A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
 """
 
-from firmware import claims, timecontrol
+from firmware import claims, files, timecontrol
 
-FILE_NAME = "settings.json"
 DEFAULT_CONTROL = "5400+30"
 # The on/off settings, in the order ``apply`` assigns them, and their defaults.
 SWITCHES = ("sound", "warn_last10", "tenths", "locked")
@@ -106,11 +105,11 @@ class Settings:
 def load(storage):
     """Read the settings from ``storage``; fall back to the defaults on any problem.
 
-    A file the clock cannot use (firmware.documents) is set aside as
+    A file the clock cannot use (firmware.boot.documents) is set aside as
     ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
     display shows at boot (``Err1`` or ``vEr1``).
     """
-    from firmware import documents  # boot alone reads files: let go after it (firmware.main)
+    from firmware.boot import documents  # boot alone reads files: let go after it (hal.boot)
 
     settings = Settings()
     settings.error_code = None
@@ -120,8 +119,8 @@ def load(storage):
             raise ValueError("no control_left: not a settings file")
         settings.apply(data)
 
-    problem = documents.load(storage, FILE_NAME, take)
+    problem = documents.load(storage, files.SETTINGS, take)
     if problem is not None:
-        settings.error = "settings.json: %s" % problem.why
+        settings.error = "%s: %s" % (files.SETTINGS, problem.why)
         settings.error_code = documents.code(problem.kind, documents.SETTINGS)
     return settings

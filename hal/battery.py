@@ -13,7 +13,7 @@ never low. Integer arithmetic only; nothing allocates after construction.
 
 from micropython import const
 
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 SAMPLES = const(8)
 PERIOD_MS = const(1000)

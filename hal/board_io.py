@@ -1,5 +1,6 @@
 """Builds a board's hardware from its definition: the CPU clock, pins, I2C, displays,
-timer, storage, buzzer, battery monitor, running-side indicators and watchdog.
+timer, storage (on the filesystem it is given), buzzer, battery monitor, running-side
+indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
@@ -8,18 +9,17 @@ Everything the interrupt handlers touch exists before they are enabled.
 import machine
 from adafruit_ht16k33.ht16k33 import HT16K33
 
-from firmware.arbiter import HOLD_MS
-from firmware.inputs import KEY_MINUS, KEY_SET, NAMES
+from firmware.input_codes import KEY_MINUS, KEY_SET, LONG_PRESS_MS, NAMES
 from hal.battery import Battery, NoBattery
 from hal.buzzer import Buzzer
 from hal.displays import SegmentDisplay
+from hal.edges import EdgeRing
 from hal.i2c_bus import I2CBus
-from hal.inputs import EdgeInputs
 from hal.keys import KeyButtons
 from hal.leds import StatusLeds
 from hal.storage import Storage
+from hal.tick_source import ticks_ms
 from hal.ticker import Ticker
-from hal.ticks import ticks_ms
 from hal.watchdog import Watchdog
 
 _PULLS = {"up": "PULL_UP", "down": "PULL_DOWN", "none": None}
@@ -29,7 +29,7 @@ class Hardware:
     """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
     ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop."""
 
-    def __init__(self, board, flash_root=None):
+    def __init__(self, board, filesystem, flash_root=None):
         self.board = board
         _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
         pull = _input_pull(board)
@@ -37,8 +37,8 @@ class Hardware:
         pins = []
         for name in NAMES:
             pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
-        self.inputs = EdgeInputs(pins, [active] * len(pins))
-        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, HOLD_MS)
+        self.inputs = EdgeRing(pins, [active] * len(pins))
+        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
         i2c = machine.I2C(
             board.I2C_ID,
             scl=machine.Pin(board.I2C_SCL),
@@ -52,7 +52,7 @@ class Hardware:
             SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33, big),
         )
         self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
-        self.storage = Storage(flash_root or board.FLASH_ROOT)
+        self.storage = Storage(flash_root or board.FLASH_ROOT, filesystem)
         self.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
         self.battery = _battery(board)
         self.leds = StatusLeds(

@@ -9,7 +9,7 @@ rhythm whatever the tick. Nothing here allocates after construction.
 
 from micropython import const
 
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add, ticks_diff
 
 _DUTY_ON = const(32768)  # a square wave: the loudest a piezo gets from one pin
 _IDLE_FREQ = const(2000)  # set at construction, with the output silent

@@ -14,12 +14,11 @@ The client is micropython-lib's ``umqtt.simple`` on a board; the simulator
 supplies the same ``MQTTClient`` over the host's MQTT library (``sim/umqtt``).
 """
 
-import sys
-
 from micropython import const
 
-from firmware import hall_message
-from firmware.ticks import ticks_add, ticks_diff
+import firmware
+from firmware import hall_message, lifetime
+from firmware.tickmath import ticks_add, ticks_diff
 
 HEARTBEAT_MS = const(30_000)
 FIRST_BACKOFF_MS = const(1_000)
@@ -77,7 +76,7 @@ class HallLink:
                 from firmware import hall_push  # loaded for a push, let go after it
 
                 self.push, self.push_id = hall_push.take(app, payload, self.push, self.push_id)
-                _let_go("hall_push")
+                lifetime.let_go(firmware, "hall_push")
             if self._changed(app):
                 return self._publish(app, now, "change")
             if ticks_diff(now, self.beat_at) >= 0:
@@ -217,7 +216,8 @@ def attach(app, storage):
     from firmware import hall_settings
 
     hall, code = hall_settings.load(storage)
-    _let_go("hall_settings")  # boot alone reads the hall file (the menu loads it again)
+    # Boot alone reads the hall file (the menu loads it again).
+    lifetime.let_go(firmware, "hall_settings")
     if code is not None:
         app.notice(code)
     if hall is None:
@@ -240,12 +240,3 @@ def _close(client):
         client.sock.close()
     except Exception:
         pass  # no socket yet, or already closed
-
-
-def _let_go(name):
-    """Drop ``firmware.<name>`` so that a garbage collection reclaims it."""
-    import firmware
-
-    sys.modules.pop("firmware." + name, None)
-    if hasattr(firmware, name):
-        delattr(firmware, name)

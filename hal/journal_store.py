@@ -14,12 +14,12 @@
   it, so a cut leaves at most a partial last line, which is not counted.
   A new game moves it to ``events.old``.
 
-Reading them back at boot is ``firmware.journal_read``.
+Reading them back at boot is ``firmware.boot.journal_read``.
 """
 
 import json
 
-from firmware.journal import EVENTS, HEADER, OLD_EVENTS, SLOTS
+from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
 
 
 class JournalStore:
@@ -33,7 +33,7 @@ class JournalStore:
     def open_slots(self):
         """Open both slot files for writing in place (creating a missing one)."""
         files = self.storage.files
-        for index, name in enumerate(SLOTS):
+        for index, name in enumerate(JOURNAL_SLOTS):
             path = self.storage.path(name)
             mode = "r+b" if files.exists(path) else "wb"
             self.handles[index] = files.open(path, mode)
@@ -83,7 +83,7 @@ class JournalStore:
             return game
         game += 1
         wanted["game"] = game
-        self.storage.write_json(HEADER, wanted)
+        self.storage.write_json(JOURNAL_HEADER, wanted)
         self.header = wanted
         return game
 

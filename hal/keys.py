@@ -1,7 +1,7 @@
 """Short and long presses of the menu keys, through ``adafruit_debouncer``.
 
 The keys' contacts go through the same edge interrupts as the levers
-(``hal.inputs``): each press is a ring slot with the tick of its first
+(``hal.edges``): each press is a ring slot with the tick of its first
 closing edge and, once the contact has been open and quiet again, the tick
 of its release. ``classify`` turns one press into a short press (released
 before ``long_ms``) or a long press (held ``long_ms``) by feeding the key's
@@ -18,9 +18,9 @@ import adafruit_debouncer
 from adafruit_debouncer import Button
 from micropython import const
 
-from firmware.inputs import LONG, PENDING, SHORT
-from firmware.ticks import ticks_add, ticks_diff
-from hal.inputs import QUIET_MS
+from firmware.input_codes import LONG, PENDING, SHORT
+from firmware.tickmath import ticks_add, ticks_diff
+from hal.edges import QUIET_MS
 
 _UNSETTLED_MS = const(500)
 _SAMPLE = [0]  # the tick of the sample a Button is being fed
@@ -35,7 +35,7 @@ def _released():
 
 
 class KeyButtons:
-    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeInputs``."""
+    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``."""
 
     def __init__(self, inputs, first, last, long_ms):
         adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks
@@ -50,7 +50,7 @@ class KeyButtons:
                     short_duration_ms=0,  # each press on its own: no double clicks
                     long_duration_ms=long_ms - 1,  # reported by a sample at long_ms
                     value_when_pressed=True,
-                    interval=0,  # the edges are debounced already (hal.inputs)
+                    interval=0,  # the edges are debounced already (hal.edges)
                 )
             )
         self.tick = 0  # when the press last classified became short or long

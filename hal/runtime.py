@@ -1,6 +1,6 @@
 """The board's main loop: wait for an edge or a tick, then run one step of the app."""
 
-from hal.ticks import ticks_ms
+from hal.tick_source import ticks_ms
 
 
 def service(app, hardware):

@@ -3,18 +3,20 @@
 A write goes to a temporary file that is then renamed over the old one, so a
 power cut leaves either the old or the new version (a stray ``.new`` file is
 ignored and overwritten by the next write). Every document written carries
-``"version": FORMAT_VERSION``. ``root`` is the folder that holds the clock's
-files ("/" on a board, a folder in the simulator).
+``"version": FORMAT_VERSION`` (``firmware.files``, the list of the clock's
+files). ``root`` is the folder that holds the clock's files ("/" on a board,
+a folder in the simulator).
 
-All file operations go through ``FILES``: on a board the filesystem itself;
-the simulator puts its flash model there (``use_files``) to cut the power in
-the middle of a write.
+All file operations go through the ``files`` a ``Storage`` is given by whoever
+builds the hardware: ``Files``, the filesystem itself, on a board
+(``hal.boot``); the simulated board's flash model (``sim.flash.Flash``), which
+can cut the power in the middle of a write, in the simulator.
 """
 
 import json
 import os
 
-from firmware.documents import FORMAT_VERSION
+from firmware.files import FORMAT_VERSION
 
 BAD_SUFFIX = ".bad"
 
@@ -39,29 +41,17 @@ class Files:
         return True
 
 
-FILES = [Files()]  # the one in use; a list so the simulator can replace it
-
-
-def use_files(files):
-    """Put ``files`` (the simulator's flash model) in place of the filesystem."""
-    FILES[0] = files
-
-
 class Storage:
-    """The clock's files under one folder."""
+    """The clock's files under one folder, through ``files`` (open, rename, remove, exists)."""
 
-    def __init__(self, root, files=None):
+    def __init__(self, root, files):
         self.root = root.rstrip("/") if len(root) > 1 else root
-        self.own_files = files  # None: the filesystem in use (``FILES``)
+        self.files = files
 
     def path(self, name):
         if self.root == "/":
             return "/" + name
         return self.root + "/" + name
-
-    @property
-    def files(self):
-        return self.own_files if self.own_files is not None else FILES[0]
 
     def exists(self, name):
         return self.files.exists(self.path(name))
@@ -118,6 +108,10 @@ class Storage:
         path = self.path(name)
         if self.files.exists(path):
             self.files.remove(path)
+
+    def rename(self, name, new_name):
+        """Give the file ``name`` the name ``new_name`` (one step: no copy to cut)."""
+        self.files.rename(self.path(name), self.path(new_name))
 
     def set_aside(self, name, suffix=BAD_SUFFIX):
         """Keep a file the clock cannot use under ``name + suffix`` for inspection."""

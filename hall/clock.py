@@ -2,7 +2,7 @@
 
 ``HallClock`` writes the settings and hall files on a fresh simulated flash,
 puts the simulator's ``network`` and ``umqtt.simple`` (over paho) in place of
-MicroPython's, and boots ``firmware.main.start`` on the ``pico_w``
+MicroPython's, and boots ``hal.boot.start`` on the ``pico_w``
 definition: the firmware's own ``hal.hall_link`` connects to the broker.
 Time is virtual (``sim.vclock``); ``advance`` runs the board in steps of one
 tick and gives the link its turn between them, as the board's main loop does

@@ -10,7 +10,7 @@ half of a blink period, otherwise the RAM as it is.
 
 class Control:
     def __init__(self, name, label, window_keys, terminal_keys, hint):
-        self.name = name  # the firmware's input name (firmware.inputs.NAMES)
+        self.name = name  # the firmware's input name (firmware.input_codes.NAMES)
         self.label = label
         self.window_keys = window_keys  # Tk keysyms
         self.terminal_keys = terminal_keys  # characters

@@ -1,7 +1,7 @@
 """A live session on the simulated board: real time, the player's hands, and its record.
 
 ``LiveSession`` boots the firmware through the scenario runner's ``Game``
-(so through ``firmware.main.start`` on a ``SimBoard``), can first play a
+(so through ``hal.boot.start`` on a ``SimBoard``), can first play a
 clock script in virtual time, and then follows a wall clock: virtual time is
 the wall time since going live, times ``speed``. The window and the terminal
 only call ``advance`` (fire every contact transition and timer tick due by
@@ -24,7 +24,7 @@ from sim import machine as sim_machine
 from sim import script as script_module
 from sim import vclock
 from sim.runner import Game, Player
-from sim.world import HOLD_MS
+from sim.world import PRESS_CONTACT_MS
 
 LEVER_SIDES = {"lever_left": "left", "lever_right": "right"}
 RECORDED_BY = "# Recorded by python -m live"
@@ -37,7 +37,7 @@ def seconds_text(ms):
 
 def press_statement(name, held_ms):
     """The clock-script action of a press of ``name`` held ``held_ms``."""
-    if held_ms == HOLD_MS:
+    if held_ms == PRESS_CONTACT_MS:
         if name in LEVER_SIDES:
             return "press " + LEVER_SIDES[name]
         return "key " + name
@@ -175,7 +175,7 @@ class LiveSession:
         if now > vclock.now_ms():
             board.run_due(now - 1)  # the contact opens before the timer ticks of its instant
         release = max(
-            now, vclock.now_ms() + 1, closed_ms + HOLD_MS, closed_ms + board.bounce_ms + 1
+            now, vclock.now_ms() + 1, closed_ms + PRESS_CONTACT_MS, closed_ms + board.bounce_ms + 1
         )
         while self._contact_moving(release, release + board.bounce_ms):
             release += 1

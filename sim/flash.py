@@ -1,6 +1,7 @@
 """The simulated board's flash: the host filesystem, with a power cut that can fall mid-write.
 
-``Flash`` stands in for the filesystem behind ``hal.storage`` (``use_files``).
+``Flash`` stands in for the filesystem behind ``hal.storage``: the simulated board
+(``sim.world.SimBoard``) hands it to ``hal.boot.start``, which gives it to the storage.
 Files live in a host folder, so they outlive a power cut exactly as flash
 does. What it adds:
 

@@ -8,13 +8,14 @@ lanes print identical state lines.
 
 from firmware import arbiter, engine, timecontrol
 from firmware import claims as claims_module
+from firmware.input_codes import LONG_PRESS_MS
 from sim import script as script_module
 from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
+from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 
 SIDE_NAMES = ("left", "right")
-PRESS_MS = 80
-LONG_MS = 2100
+# A scripted long press: held 0.1 s past the long press, so it is classified long.
+LONG_HOLD_MS = LONG_PRESS_MS + 100
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
@@ -152,7 +153,7 @@ class Game:
         if not board.powered:
             if action in ("press", "key", "hold"):  # the contact moves; nothing reads it
                 name = "lever_" + arguments[0] if action == "press" else arguments[0]
-                board.press(name, arguments[1] if action == "hold" else PRESS_MS)
+                board.press(name, arguments[1] if action == "hold" else PRESS_CONTACT_MS)
             return
         clock = board.app.clock
         if action == "press":
@@ -164,7 +165,7 @@ class Game:
             if clock.state == engine.PAUSED:
                 if board.app.arbiter.screen not in (arbiter.IDLE, arbiter.MESSAGE):
                     self.arbiter_sequence_keys(
-                        "resume", [("play", PRESS_MS)]
+                        "resume", [("play", PRESS_CONTACT_MS)]
                     )  # leave the screen first
                 board.press("play")
         elif action == "key":
@@ -275,7 +276,7 @@ def check_step(app, keys, step, before):
     if app.menu.active():
         return "the %s key opened the setup menu" % name
     last = step == len(keys) - 1
-    if hold_ms >= arbiter.HOLD_MS:  # a long press opens its procedure's screen
+    if hold_ms >= LONG_PRESS_MS:  # a long press opens its procedure's screen
         if screen in _OPEN_SCREENS.get(name, ()) and (screen != arbiter.MESSAGE or fresh_message):
             return None
         if last and (acted or fresh_message):
@@ -296,37 +297,37 @@ def arbiter_keys(app, action, arguments):
         claims = app.claims
         if claims.pending() and claims.claimant != app.clock.mover:
             # the pending claim's ruling, then the other player's claim in turn
-            return [("plus", LONG_MS), ("plus", LONG_MS)]
-        return [("plus", LONG_MS)]
+            return [("plus", LONG_HOLD_MS), ("plus", LONG_HOLD_MS)]
+        return [("plus", LONG_HOLD_MS)]
     if action == "decide":
         claims = app.claims
         postponed = claims.state == "postponed"
         keys = []
         if app.arbiter.screen != arbiter.RULING and claims.pending():
-            keys = [("plus", LONG_MS)]  # back to the ruling on the open or postponed claim
+            keys = [("plus", LONG_HOLD_MS)]  # back to the ruling on the open or postponed claim
         offered = claims_module.outcomes(claims.quickplay, postponed)
         if arguments[0] not in offered:
-            keys.append(("play", PRESS_MS))  # not offered here: leave without a ruling
+            keys.append(("play", PRESS_CONTACT_MS))  # not offered here: leave without a ruling
             return keys
         steps = offered.index(arguments[0])
         if steps <= len(offered) - steps:
-            keys += [("plus", PRESS_MS)] * steps
+            keys += [("plus", PRESS_CONTACT_MS)] * steps
         else:  # the list wraps round: back from the first is shorter
-            keys += [("minus", PRESS_MS)] * (len(offered) - steps)
-        keys.append(("set", PRESS_MS))
+            keys += [("minus", PRESS_CONTACT_MS)] * (len(offered) - steps)
+        keys.append(("set", PRESS_CONTACT_MS))
         return keys
     if action == "add":
         side, amount = arguments
-        keys = [("set", LONG_MS), ("lever_" + side, PRESS_MS)]
+        keys = [("set", LONG_HOLD_MS), ("lever_" + side, PRESS_CONTACT_MS)]
         key = "plus" if amount >= 0 else "minus"
         left = abs(amount)
         for unit in arbiter.UNITS_MS:
-            keys += [(key, PRESS_MS)] * (left // unit)
+            keys += [(key, PRESS_CONTACT_MS)] * (left // unit)
             left %= unit
             if not left:
                 break
-            keys.append(("set", PRESS_MS))  # on to the next, smaller unit
-        keys.append(("play", PRESS_MS))
+            keys.append(("set", PRESS_CONTACT_MS))  # on to the next, smaller unit
+        keys.append(("play", PRESS_CONTACT_MS))
         return keys
     if action == "setmoves":
         wanted = arguments[0]
@@ -334,7 +335,9 @@ def arbiter_keys(app, action, arguments):
         key = "plus" if wanted >= current else "minus"
         apply = "set" if len(arguments) > 1 else "play"  # set: with the periods' times
         return (
-            [("minus", LONG_MS)] + [(key, PRESS_MS)] * abs(wanted - current) + [(apply, PRESS_MS)]
+            [("minus", LONG_HOLD_MS)]
+            + [(key, PRESS_CONTACT_MS)] * abs(wanted - current)
+            + [(apply, PRESS_CONTACT_MS)]
         )
     raise ValueError("no key sequence for %r" % action)
 

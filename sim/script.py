@@ -12,7 +12,7 @@ what would make a script run for more than seconds, is refused here.
 """
 
 from firmware import arbiter, claims, timecontrol
-from firmware.inputs import NAMES as KEY_NAMES
+from firmware.input_codes import NAMES as KEY_NAMES
 
 SIDES = ("left", "right")
 OUTCOMES = ("draw", "grant", "refuse", "postpone", "postpone+2", "reject", "close")

@@ -6,7 +6,7 @@ interpreters. Virtual time is integer milliseconds since the simulation
 began; the tick counters may start just before their wrap.
 """
 
-from firmware.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+from firmware.tickmath import TICKS_PERIOD, ticks_add, ticks_diff
 
 _MASK = TICKS_PERIOD - 1
 NEAR_WRAP_MS = 10_000

@@ -1,6 +1,6 @@
 """The simulated board in its world: contacts that bounce, timers, displays, time.
 
-``SimBoard`` boots the real firmware (``firmware.main.start``) on the `sim`
+``SimBoard`` boots the real firmware (``hal.boot.start``) on the `sim`
 board definition with the simulator's `machine` module, then advances
 virtual time event by event: contact transitions and timer ticks fire the
 firmware's own interrupt handlers, and after each one the main loop runs a
@@ -14,7 +14,7 @@ from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
-HOLD_MS = 80  # how long a lever or key stays pressed
+PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's contact closed
 _flash_count = [0]
 
 
@@ -34,7 +34,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
                 pass
         remove_flash(path, keep_folder=True)
     if control_left is not None:
-        from firmware import settings
+        from firmware import files
         from hal.storage import Files, Storage
 
         data = {
@@ -43,7 +43,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
             "quickplay": quickplay,
             "edition": edition,
         }
-        Storage(path, Files()).write_json(settings.FILE_NAME, data)
+        Storage(path, Files()).write_json(files.SETTINGS, data)
     return path
 
 
@@ -79,10 +79,7 @@ class SimBoard:
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
-        from hal import storage
-
         self.flash = sim_flash.Flash()  # the files in flash_root, with power cuts
-        storage.use_files(self.flash)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0
@@ -94,11 +91,10 @@ class SimBoard:
 
     def boot(self):
         """Power on: run the firmware's entry point on this board."""
-        from firmware import main
-        from hal import runtime
+        from hal import boot, runtime
 
         self.runtime = runtime
-        self.app = main.start(self.board_name, self.flash_root)
+        self.app = boot.start(self.board_name, self.flash_root, self.flash)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
@@ -137,7 +133,7 @@ class SimBoard:
             raise ValueError("the board has no key %r" % name)
         return inputs[name]
 
-    def press(self, name, hold_ms=HOLD_MS):
+    def press(self, name, hold_ms=PRESS_CONTACT_MS):
         """Close the contact ``name`` now, with bounce, and open it after ``hold_ms``."""
         pin = self.pin_of(name)
         closed = 0 if self.board.ACTIVE_LOW else 1

@@ -64,7 +64,7 @@ def fields(state_line):
 
 
 def edge_inputs_on(pin_numbers):
-    """A fresh simulated board in virtual time, with ``hal.inputs.EdgeInputs`` on
+    """A fresh simulated board in virtual time, with ``hal.edges.EdgeRing`` on
     pull-up pins ``pin_numbers`` (contacts close to ground), interrupts enabled."""
     from sim import machine as sim_machine
     from sim import vclock
@@ -73,9 +73,9 @@ def edge_inputs_on(pin_numbers):
     sim_machine.reset()
     vclock.reset()
     vclock.install()
-    from hal.inputs import EdgeInputs
+    from hal.edges import EdgeRing
 
     pins = [sim_machine.Pin(n, sim_machine.Pin.IN, sim_machine.Pin.PULL_UP) for n in pin_numbers]
-    inputs = EdgeInputs(pins, [0] * len(pins))
+    inputs = EdgeRing(pins, [0] * len(pins))
     inputs.enable(sim_machine.Pin)
     return inputs

@@ -18,11 +18,12 @@ plays them on both lanes.
 import os
 
 from bench.menu_tasks import FIDE_FROM_SCRATCH
+from sim.runner import LONG_HOLD_MS
+from sim.world import PRESS_CONTACT_MS
 
 GAPS_MS = (150, 250, 350)
-SHORT_MS = 80
-HOLD_S = "2.1"
-HOLD_MS = 2100
+SHORT_MS = PRESS_CONTACT_MS
+HOLD_S = str(LONG_HOLD_MS / 1000)  # "2.1": held 0.1 s past the long press
 
 # The claims' game: 15 minutes a side (rapid in every edition: 900 s is more than
 # 10 minutes and, by Article 15.1, 15 minutes or more), right to move at 40 s with 1:40.
@@ -273,7 +274,7 @@ def script(name, gap_ms):
         last = now
         if verb == "hold":
             lines.append("at %-8s hold %s %s" % (_seconds(now), what, HOLD_S))
-            now += HOLD_MS + gap_ms - SHORT_MS
+            now += LONG_HOLD_MS + gap_ms - SHORT_MS
         else:
             lines.append("at %-8s %s %s" % (_seconds(now), verb, what))
             now += gap_ms

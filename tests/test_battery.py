@@ -4,7 +4,7 @@ import pytest
 
 from boards import esp32, pico
 from firmware.battery_mark import CYCLE_MS, FIRST_MS, SHOW_MS, BatteryMark
-from firmware.ticks import TICKS_PERIOD, ticks_add
+from firmware.tickmath import TICKS_PERIOD, ticks_add
 from hal.battery import ABSENT_MV, HYSTERESIS_MV, PERIOD_MS, SAMPLES, Battery, NoBattery
 from tests.hardware_helpers import Booted
 

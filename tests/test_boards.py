@@ -8,10 +8,10 @@ import types
 
 import pytest
 
-from boards import capabilities
+from hal import board_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOT_BOARDS = ("__init__", "capabilities")
+NOT_BOARDS = ("__init__",)
 BOARD_NAMES = sorted(
     name[:-3]
     for name in os.listdir(os.path.join(ROOT, "boards"))
@@ -35,7 +35,7 @@ def broken(name, **changes):
 
 
 def problems_of(board):
-    problems = capabilities.check(board)
+    problems = board_check.check(board)
     assert all(isinstance(problem, str) for problem in problems)
     return problems
 
@@ -59,7 +59,7 @@ def test_every_board_passes(name):
 @pytest.mark.parametrize("name", BOARD_NAMES)
 def test_every_board_names_its_chip_and_new_pins(name):
     board = board_module(name)
-    assert board.CHIP in capabilities.CHIPS
+    assert board.CHIP in board_check.CHIPS
     for attribute in (
         "BATTERY_ADC_PIN",
         "BATTERY_DIVIDER",
@@ -232,7 +232,7 @@ def test_check_runs_inside_micropython():
         pytest.skip("the MicroPython lane is not set up (make setup)")
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     result = subprocess.run(
-        [node, runner, "boards.capabilities"] + BOARD_NAMES + ["nonesuch"],
+        [node, runner, "hal.board_check"] + BOARD_NAMES + ["nonesuch"],
         capture_output=True,
         text=True,
         cwd=ROOT,

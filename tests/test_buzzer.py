@@ -4,7 +4,7 @@ import pytest
 
 from firmware import engine, timecontrol
 from firmware.sound import FIRST_FLAG, LATER_FLAG, PASSED, WARNING, Sound
-from firmware.ticks import TICKS_PERIOD, ticks_add
+from firmware.tickmath import TICKS_PERIOD, ticks_add
 from hal.buzzer import Buzzer
 from sim import machine as sim_machine
 from tests.hardware_helpers import TICK_MS, Booted

@@ -1,6 +1,6 @@
 """Files the clock cannot use: defaults, an error code at boot, the file kept aside.
 
-Each of settings.json, the user slots (presets.json) and the game journal
+Each of settings.json, the user slots (slots.json) and the game journal
 (game.json, game.j0, game.j1) is spoiled in every way a flash file can be:
 empty, truncated, random bytes, valid JSON of the wrong shape, written by a
 newer firmware. The clock must boot, use its defaults, show ``Err1``/``Err2``/
@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from firmware import journal, journal_read, settings
+from firmware import journal, settings
+from firmware.boot import journal_read
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 GOOD_SETTINGS = {"control_left": "300+3", "control_right": "300+3", "version": 1}
@@ -100,11 +101,11 @@ def test_spoiled_user_slots_are_set_aside_with_a_code(case):
     if case == "an object of other things":
         data = b'{"3": "900+10"}'  # a slot that is not one
     good = json.dumps(GOOD_SETTINGS).encode()
-    board, folder = boot({"settings.json": good, "presets.json": data})
+    board, folder = boot({"settings.json": good, "slots.json": data})
     try:
         code = "vEr2" if case == "newer version" else "Err2"
         assert board.display_text() == "%s|%s" % (code, code)
-        assert "presets.json.bad" in listing(folder) and "presets.json" not in listing(folder)
+        assert "slots.json.bad" in listing(folder) and "slots.json" not in listing(folder)
         assert board.app.settings.control_left == "300+3"  # the settings are untouched
     finally:
         remove_flash(folder)
@@ -112,16 +113,51 @@ def test_spoiled_user_slots_are_set_aside_with_a_code(case):
 
 def test_good_user_slots_stay():
     good = json.dumps(GOOD_SETTINGS).encode()
-    board, folder = boot({"settings.json": good, "presets.json": json.dumps(GOOD_SLOTS).encode()})
+    board, folder = boot({"settings.json": good, "slots.json": json.dumps(GOOD_SLOTS).encode()})
     try:
         assert board.display_text() == " 5.03| 5.03"
-        assert "presets.json" in listing(folder)
+        assert "slots.json" in listing(folder)
+    finally:
+        remove_flash(folder)
+
+
+def test_user_slots_saved_under_the_old_name_survive_the_update():
+    """A board updated from a release that kept the slots in presets.json boots with
+    them as slots.json: the same bytes, the old name gone, slot 4 loadable."""
+    from firmware.menu import items as menu_items
+
+    saved = json.dumps({"4": {"control_left": "900+10", "control_right": "600+5"}}).encode()
+    good = json.dumps(GOOD_SETTINGS).encode()
+    board, folder = boot({"settings.json": good, "presets.json": saved})
+    try:
+        assert board.display_text() == " 5.03| 5.03"  # no Err2: the file was taken
+        assert "presets.json" not in listing(folder) and "slots.json" in listing(folder)
+        with open(os.path.join(folder, "slots.json"), "rb") as handle:
+            assert handle.read() == saved
+        slots, error = menu_items.read_slots(board.app.hardware.storage)
+        assert error is None and slots["4"]["control_right"] == "600+5"
+        board.power_off()
+        board.power_on()  # a second boot finds nothing to rename and keeps the slots
+        assert listing(folder).count("slots.json") == 1 and "presets.json" not in listing(folder)
+    finally:
+        remove_flash(folder)
+
+
+def test_user_slots_under_the_new_name_win_over_an_old_file():
+    old = json.dumps({"4": {"control_left": "60", "control_right": "60"}}).encode()
+    new = json.dumps(GOOD_SLOTS).encode()
+    good = json.dumps(GOOD_SETTINGS).encode()
+    board, folder = boot({"settings.json": good, "presets.json": old, "slots.json": new})
+    try:
+        with open(os.path.join(folder, "slots.json"), "rb") as handle:
+            assert handle.read() == new
+        assert "presets.json" in listing(folder)  # left alone, never read
     finally:
         remove_flash(folder)
 
 
 def test_two_codes_show_one_after_the_other():
-    board, folder = boot({"settings.json": b"", "presets.json": b"{"})
+    board, folder = boot({"settings.json": b"", "slots.json": b"{"})
     try:
         assert board.display_text() == "Err1|Err1"
         board.run_due(2_990)

@@ -4,7 +4,7 @@ import pytest
 
 from firmware import engine
 from firmware import timecontrol as tc
-from firmware.ticks import TICKS_PERIOD, ticks_add, ticks_diff
+from firmware.tickmath import TICKS_PERIOD, ticks_add, ticks_diff
 
 WRAP = TICKS_PERIOD - 3000  # three seconds before the counter wraps
 

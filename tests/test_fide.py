@@ -20,7 +20,7 @@ DISTANCE_MM = 3000  # clause (c)
 BOARDS = sorted(
     name[:-3]
     for name in os.listdir(os.path.join(ROOT, "boards"))
-    if name.endswith(".py") and name[:-3] not in ("__init__", "capabilities", "sim")
+    if name.endswith(".py") and name[:-3] not in ("__init__", "sim")
 )
 
 

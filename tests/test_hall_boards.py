@@ -4,7 +4,8 @@ the hall's code loaded only on a board with a network and a hall file."""
 import json
 import sys
 
-from boards import capabilities, pico, pico_w
+from boards import pico, pico_w
+from hal import board_check
 from hall.clock import HallClock, install_network
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
@@ -29,7 +30,7 @@ def test_pico_w_radio_pins_are_taken():
     assert_caught(broken("pico_w", BATTERY_ADC_PIN=29), "BATTERY_ADC_PIN", "not an ADC")
     assert_caught(broken("pico_w", LED_LEFT=25), "GPIO25", "wireless")
     assert_caught(broken("pico_w", BATTERY_LOW_HALL_MV=900), "BATTERY_LOW_HALL_MV")
-    assert capabilities.CHIPS["rp2040w"].radio and not capabilities.CHIPS["rp2040"].radio
+    assert board_check.CHIPS["rp2040w"].radio and not board_check.CHIPS["rp2040"].radio
 
 
 def booted_modules(board_name, hall_file):
@@ -89,7 +90,7 @@ def test_the_board_number_in_the_setup_menu():
 
 
 def test_a_board_without_a_network_has_no_board_number_item():
-    from firmware import menu_items
+    from firmware.menu import items as menu_items
 
     assert menu_items.BOARD_ITEM not in menu_items.ITEMS
     assert menu_items.HALL_ITEMS[-1] == menu_items.BOARD_ITEM

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from bench import hall_probe
-from firmware import hall_decode, hall_message, hall_settings
+from firmware import files, hall_decode, hall_message, hall_settings
 from hal.storage import Files, Storage
 from hall.pgn import ClockHistory, clk_text, ply_of
 from tests.scripting import ROOT
@@ -103,7 +103,7 @@ def good_hall(**changes):
 def storage_with(tmp_path, content):
     storage = Storage(str(tmp_path), Files())
     if content is not None:
-        path = tmp_path / hall_settings.FILE_NAME
+        path = tmp_path / files.HALL
         path.write_bytes(content if isinstance(content, bytes) else json.dumps(content).encode())
     return storage
 

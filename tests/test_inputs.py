@@ -9,7 +9,7 @@ from tests.scripting import edge_inputs_on
 
 @pytest.fixture
 def inputs():
-    from hal.inputs import QUIET_MS
+    from hal.edges import QUIET_MS
 
     edge_inputs = edge_inputs_on((14, 15))
     edge_inputs.quiet_ms = QUIET_MS
@@ -62,18 +62,18 @@ def test_two_levers_in_order(inputs):
 
 
 def test_a_full_ring_drops_and_counts(inputs):
-    from hal import inputs as inputs_module
+    from hal import edges as edges_module
 
     ms = 0
     stored = 0
-    for _ in range(inputs_module._RING + 5):
+    for _ in range(edges_module._RING + 5):
         ms += 100
         at(ms, 14, 0)
         at(ms + 10, 14, 1)
         inputs.rearm(ms + 10 + inputs.quiet_ms)
         stored += 1
-    assert inputs.dropped == stored - (inputs_module._RING - 1)
-    assert len(events(inputs)) == inputs_module._RING - 1
+    assert inputs.dropped == stored - (edges_module._RING - 1)
+    assert len(events(inputs)) == edges_module._RING - 1
 
 
 def test_each_press_keeps_its_release_tick_in_its_slot(inputs):

@@ -13,7 +13,8 @@ them; here every field of a record goes to its bound and back.
 import pytest
 
 from firmware import claims as claims_module
-from firmware import engine, journal, journal_read, timecontrol
+from firmware import engine, journal, timecontrol
+from firmware.boot import journal_read
 from sim import script as script_module
 from tests.scripting import fields, run_text
 

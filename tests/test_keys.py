@@ -3,7 +3,7 @@ from its own edges' ticks, however often and however late the main loop looks.""
 
 import pytest
 
-from firmware.inputs import LONG, PENDING, SHORT
+from firmware.input_codes import LONG, PENDING, SHORT
 from sim import machine as sim_machine
 from sim import vclock
 from tests.scripting import edge_inputs_on

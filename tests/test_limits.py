@@ -101,8 +101,8 @@ def test_a_file_larger_than_a_script_may_be_is_refused():
 
 
 def test_the_budget_uses_the_runners_own_key_timing():
-    assert script_module.KEY_STEP_MS == runner.PRESS_MS + runner.PRESS_GAP_MS
-    assert script_module.LONG_STEP_MS == runner.LONG_MS + runner.PRESS_GAP_MS
+    assert script_module.KEY_STEP_MS == runner.PRESS_CONTACT_MS + runner.PRESS_GAP_MS
+    assert script_module.LONG_STEP_MS == runner.LONG_HOLD_MS + runner.PRESS_GAP_MS
 
 
 def test_moves_made_by_presses_count_toward_a_later_setmoves():

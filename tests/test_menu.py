@@ -2,11 +2,15 @@
 
 import pytest
 
-from firmware import claims, frames, menu_control, menu_items, presets, timecontrol
+from firmware import claims, files, frames, timecontrol
 from firmware import settings as settings_module
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
+from firmware.menu import control as menu_control
+from firmware.menu import items as menu_items
+from firmware.menu import presets
 from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
+from sim.runner import LONG_HOLD_MS
+from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 
 KEY_CODES = {"set": KEY_SET, "plus": KEY_PLUS, "minus": KEY_MINUS, "play": KEY_PLAY}
 
@@ -185,7 +189,7 @@ class Bench:
 
     def keys(self, *names):
         for name in names:
-            hold = 2100 if name.startswith("hold-") else 80
+            hold = LONG_HOLD_MS if name.startswith("hold-") else PRESS_CONTACT_MS
             self.board.press(name.replace("hold-", ""), hold)
             self.board.run_due(vclock.now_ms() + hold + 320)
         self.board.run_due(vclock.now_ms() + 400)
@@ -232,12 +236,12 @@ def test_a_stored_slot_and_the_settings_survive_a_restart(flash):
 
 
 def test_an_unreadable_slot_file_loads_nothing_and_is_replaced_by_a_save(flash):
-    bench = Bench(flash)  # (at boot a bad slot file is set aside: firmware.resume)
-    with open(flash + "/" + menu_items.SLOTS_FILE, "w") as handle:
+    bench = Bench(flash)  # (at boot a bad slot file is set aside: firmware.boot.resume)
+    with open(flash + "/" + files.USER_SLOTS, "w") as handle:
         handle.write("{not json")
     bench.keys("set", *(["plus"] * 5), "set", "set")  # LoAd slot 1
     assert bench.display() == "Ld 1|nonE"
-    assert "presets.json" in bench.board.app.menu.error
+    assert "slots.json" in bench.board.app.menu.error
     assert bench.board.app.settings.control_left == "300+3"
     bench.keys("plus", "play", "plus", "set", "set")  # back, SAvE, slot 1
     assert bench.display() == "5v 1|donE"
@@ -251,7 +255,7 @@ def test_a_flash_that_fails_keeps_the_new_setting_in_force_and_says_so(flash):
     write_json = storage.write_json
 
     def broken(name, data):
-        if name == settings_module.FILE_NAME:
+        if name == files.SETTINGS:
             raise OSError(28, "no space")
         write_json(name, data)
 

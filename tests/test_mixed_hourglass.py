@@ -56,10 +56,10 @@ def test_a_mixed_settings_file_is_err1_with_the_defaults():
 def test_a_mixed_user_slot_is_err2():
     good = json.dumps({"control_left": "300+3", "version": 1}).encode()
     slots = json.dumps({"4": {"control_left": "*60", "control_right": "300"}}).encode()
-    board, folder = boot({"settings.json": good, "presets.json": slots})
+    board, folder = boot({"settings.json": good, "slots.json": slots})
     try:
         assert board.display_text() == "Err2|Err2"
-        assert "presets.json.bad" in listing(folder)
+        assert "slots.json.bad" in listing(folder)
     finally:
         remove_flash(folder)
 

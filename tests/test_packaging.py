@@ -88,7 +88,7 @@ def test_package_json_entries_are_relative_module_paths():
         assert isinstance(entry, list) and len(entry) == 2
         destination, source = entry
         # Installed at the same path below the board's lib folder, so that
-        # `import firmware.main` finds it; resolved against package.json's URL.
+        # `import hal.boot` finds it; resolved against package.json's URL.
         assert destination == source
         assert source.split("/")[0] in PACKAGES, "%s is not part of the firmware" % source
         assert not source.startswith("/") and ".." not in source.split("/")
@@ -373,13 +373,13 @@ def run_board_main(monkeypatch, tmp_path, content):
         return real_open(str(board_txt) if path == "/board.txt" else path, *args, **kwargs)
 
     runs = []
-    stand_in = types.ModuleType("firmware.main")
+    stand_in = types.ModuleType("hal.boot")
     stand_in.DEFAULT_BOARD = "pico"
     stand_in.run = runs.append
-    import firmware
+    import hal
 
-    monkeypatch.setitem(sys.modules, "firmware.main", stand_in)
-    monkeypatch.setattr(firmware, "main", stand_in, raising=False)
+    monkeypatch.setitem(sys.modules, "hal.boot", stand_in)
+    monkeypatch.setattr(hal, "boot", stand_in, raising=False)
     monkeypatch.setattr(builtins, "open", board_open)
     exec(compile(source, "board_main.py", "exec"), {"__name__": "__main__"})
     return runs

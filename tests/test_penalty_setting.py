@@ -2,7 +2,8 @@
 
 import pytest
 
-from firmware import claims, menu_items, settings
+from firmware import claims, settings
+from firmware.menu import items as menu_items
 
 
 def test_the_default_is_the_current_laws():

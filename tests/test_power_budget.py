@@ -19,7 +19,7 @@ from tools import power_budget
 REAL_BOARDS = sorted(
     name[:-3]
     for name in os.listdir(os.path.join(ROOT, "boards"))
-    if name.endswith(".py") and name[:-3] not in ("__init__", "capabilities", "sim")
+    if name.endswith(".py") and name[:-3] not in ("__init__", "sim")
 )
 
 

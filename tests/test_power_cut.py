@@ -16,7 +16,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware import journal
+from firmware import files, journal
 from firmware import settings as settings_module
 from hal.storage import Storage
 from sim import vclock
@@ -33,7 +33,7 @@ CONTROLS = st.sampled_from(["3600", "3600+10", "40/3600:1800", "3600d5", "3600b5
 
 
 def settings_file(folder):
-    with open(os.path.join(folder, settings_module.FILE_NAME), "rb") as handle:
+    with open(os.path.join(folder, files.SETTINGS), "rb") as handle:
         return handle.read()
 
 
@@ -110,12 +110,12 @@ def test_settings_survive_a_cut_at_every_byte_of_their_write():
         try:
             board.flash.cut_after(budget)
             try:
-                Storage(folder).write_json(settings_module.FILE_NAME, new)
+                Storage(folder, board.flash).write_json(files.SETTINGS, new)
                 cut = False
             except PowerCut:
                 cut = True
             board.flash.power_on()
-            loaded = settings_module.load(Storage(folder))
+            loaded = settings_module.load(Storage(folder, board.flash))
             assert loaded.error_code is None, (budget, loaded.error)
             assert loaded.control_left in ("300+3", "900+10")
             if loaded.control_left == "900+10":

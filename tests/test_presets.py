@@ -2,8 +2,9 @@
 
 import pytest
 
-from firmware import engine, presets
+from firmware import engine
 from firmware import timecontrol as tc
+from firmware.menu import presets
 
 # What a 7-segment digit can show (S has the pattern of 5).
 DISPLAYABLE = set("0123456789 -AbCdEFGHIJLnoPqrStUvy")

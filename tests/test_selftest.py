@@ -160,13 +160,13 @@ def test_the_board_main_stays_off_while_the_flag_is_there(monkeypatch, tmp_path)
     flag.write_text("selftest")
     real_open = builtins.open
     runs = []
-    stand_in = types.ModuleType("firmware.main")
+    stand_in = types.ModuleType("hal.boot")
     stand_in.DEFAULT_BOARD = "pico"
     stand_in.run = runs.append
-    import firmware
+    import hal
 
-    monkeypatch.setitem(sys.modules, "firmware.main", stand_in)
-    monkeypatch.setattr(firmware, "main", stand_in, raising=False)
+    monkeypatch.setitem(sys.modules, "hal.boot", stand_in)
+    monkeypatch.setattr(hal, "boot", stand_in, raising=False)
 
     def board_open(path, *args, **kwargs):
         if path == "/hold.txt":

@@ -221,7 +221,7 @@ def test_a_chip_lights_its_ram_only_when_on_and_in_the_bright_half_of_a_blink():
 
 
 def test_every_control_is_a_firmware_input_with_distinct_shortcuts():
-    from firmware.inputs import NAMES
+    from firmware.input_codes import NAMES
 
     assert sorted(control.name for control in controls.CONTROLS) == sorted(NAMES)
     window = [key for control in controls.CONTROLS for key in control.window_keys]

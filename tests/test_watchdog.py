@@ -3,8 +3,9 @@ the app, and a board it resets comes back with the game paused."""
 
 import pytest
 
-from boards import capabilities, esp32, pico
+from boards import esp32, pico
 from firmware import engine
+from hal import board_check
 from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
 from sim import machine as sim_machine
 from sim import vclock
@@ -48,7 +49,7 @@ def test_both_boards_take_a_valid_timeout():
         assert 1000 <= board.WATCHDOG_MS <= RP2040_MAX_MS
     broken = type("Board", (), {k: getattr(pico, k) for k in dir(pico) if k.isupper()})
     broken.WATCHDOG_MS = 9000
-    assert any("WATCHDOG_MS" in problem for problem in capabilities.check(broken))
+    assert any("WATCHDOG_MS" in problem for problem in board_check.check(broken))
 
 
 def feed_times(booted):

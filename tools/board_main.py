@@ -10,8 +10,10 @@ off. ``make deploy`` and ``make selftest`` write it and reset the board
 before they copy anything, and remove it when done.
 """
 
-BOARD_FILE = "/board.txt"
-HOLD_FILE = "/hold.txt"
+from firmware import files
+
+BOARD_FILE = "/" + files.BOARD
+HOLD_FILE = "/" + files.HOLD
 
 
 def board_name(default):
@@ -37,6 +39,6 @@ if held():
         "main.py: %s is there, so the clock is not started (make deploy, make selftest)" % HOLD_FILE
     )
 else:
-    from firmware import main
+    from hal import boot
 
-    main.run(board_name(main.DEFAULT_BOARD))
+    boot.run(board_name(boot.DEFAULT_BOARD))

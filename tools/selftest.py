@@ -29,14 +29,14 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BOARD_ROOT = "/selftest"
-FLAG_FILE = "hold.txt"
+FLAG_FILE = "hold.txt"  # firmware.files.HOLD (this script runs before the project is on sys.path)
 ENTRY = "tools/selftest_board.py"
 SCRIPTS = "tests/scenarios"
 # The runner on the board: sim/runner.py and the sim/ modules it imports, directly or not.
 RUNNER = "sim/runner.py"
 LIST_FILE = "scripts.txt"  # the scripts to play, one a line, for the board's entry
 FIRMWARE_DIRS = ("firmware", "hal", "boards", "lib")
-NOT_BOARDS = ("__init__", "capabilities", "sim")
+NOT_BOARDS = ("__init__", "sim")
 
 
 def board_names():

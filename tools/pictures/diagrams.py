@@ -225,7 +225,7 @@ def wiring_svg(board):
 # The path of a lever press, top to bottom: (what, where).
 DATA_FLOW = (
     ("lever contact closes", "the microswitch; bounce follows"),
-    ("pin interrupt, first edge", "hal/inputs.py: input number + tick into a preallocated ring"),
+    ("pin interrupt, first edge", "hal/edges.py: input number + tick into a preallocated ring"),
     ("main loop wakes", "hal/runtime.py: service() on an edge or a timer tick (hal/ticker.py)"),
     ("App.step(now)", "firmware/app.py: drains the ring, keys, flags, redraw"),
     ("engine", "firmware/engine.py: Clock.press(side, tick) charges the move exactly"),

@@ -168,6 +168,10 @@ def differences(files, root=ROOT):
     return changed
 
 
+# Pictures drawn by another generator: the layers of the code (python -m tools.layers).
+OTHER_DRAWERS = ("layers.svg",)
+
+
 def stale(files, root=ROOT):
     """Pictures in docs/pictures/ that nothing generates any more (``make docs`` draws
     SVG from the ``.clock`` scripts there; a PNG is a browser's screenshot, taken by
@@ -182,6 +186,7 @@ def stale(files, root=ROOT):
         "%s/%s" % (PICTURE_DIR, name)
         for name in present
         if name not in wanted and not name.endswith((".png", ".clock"))
+        and name not in OTHER_DRAWERS
     )
 
 

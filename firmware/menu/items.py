@@ -1,16 +1,17 @@
 """The setup menu's items and what the displays call them; the user slots on flash.
 
 Texts use only characters a 7-segment digit can show (``frames.TEXT_CHARS``;
-``S`` reads like ``5``). The user slots are ``presets.json``: ``{"1":
+``S`` reads like ``5``). The user slots are ``slots.json``: ``{"1":
 {"control_left": ..., "control_right": ...}, ...}``, written atomically by
 ``hal.storage``. Nothing here runs during a game.
 """
 
 from micropython import const
 
-from firmware import claims, menu_control, presets, timecontrol
+from firmware import claims, files, timecontrol
+from firmware.menu import control as menu_control
+from firmware.menu import presets
 
-SLOTS_FILE = "presets.json"
 SLOT_COUNT = const(9)
 
 # The menu's items, in the order plus steps through them (labels as displayed).
@@ -109,9 +110,9 @@ def read_slots(storage):
     """The user slots, ``({"3": {"control_left": ...}, ...}, error)``: a missing file
     is no slots; an unreadable one is no slots and ``error`` says why."""
     try:
-        data = storage.read_json(SLOTS_FILE)
+        data = storage.read_json(files.USER_SLOTS)
     except (OSError, ValueError) as error:
-        return {}, "unreadable %s: %s" % (SLOTS_FILE, error)
+        return {}, "unreadable %s: %s" % (files.USER_SLOTS, error)
     slots = {}
     if isinstance(data, dict):
         for name in data:
@@ -128,7 +129,7 @@ def write_slot(storage, number, settings):
         "control_left": settings.control_left,
         "control_right": settings.control_right,
     }
-    storage.write_json(SLOTS_FILE, slots)
+    storage.write_json(files.USER_SLOTS, slots)
 
 
 def value_text(settings, name):

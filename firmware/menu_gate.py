@@ -1,7 +1,7 @@
 """The setup menus' gate: the part of the menus the app holds at all times.
 
-The screens themselves (``firmware.menu_screens``, with ``menu_items``,
-``menu_control`` and ``presets``, about 19 KB of heap as ``.mpy``) are
+The screens themselves (the folder ``firmware/menu/``: ``screens``,
+``items``, ``control`` and ``presets``, about 19 KB of heap as ``.mpy``) are
 loaded when a key first reaches the menus, which happens only in the setup
 state or after a game (``App.key_handler``): they take no heap at boot.
 When a game starts they are let go (dropped from ``sys.modules``, without
@@ -9,19 +9,8 @@ allocating) for a garbage collection to reclaim. While they are not loaded,
 nothing here allocates. Screens and sequences: docs/menus.md.
 """
 
-import sys
-
 import firmware
-from firmware import engine
-
-_MODULES = (
-    "firmware.menu_screens",
-    "firmware.menu_items",
-    "firmware.menu_control",
-    "firmware.presets",
-    "firmware.control_parser",
-)
-_NAMES = ("menu_screens", "menu_items", "menu_control", "presets", "control_parser")
+from firmware import engine, lifetime
 
 
 class Menu:
@@ -34,7 +23,7 @@ class Menu:
     def _load(self):
         screens = self.screens
         if screens is None:
-            from firmware.menu_screens import MenuScreens
+            from firmware.menu.screens import MenuScreens
 
             screens = MenuScreens(self.app)
             self.screens = screens
@@ -44,12 +33,8 @@ class Menu:
         """Let the screens go (a game has started); their modules are freed at the
         next garbage collection. Allocates nothing."""
         self.screens = None
-        index = 0
-        while index < len(_MODULES):
-            sys.modules.pop(_MODULES[index], None)
-            if hasattr(firmware, _NAMES[index]):
-                delattr(firmware, _NAMES[index])
-            index += 1
+        lifetime.let_go(firmware, "menu")
+        lifetime.let_go(firmware, "control_parser")
 
     def active(self):
         screens = self.screens

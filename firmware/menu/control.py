@@ -26,7 +26,7 @@ state, never during a game, and may allocate.
 from micropython import const
 
 from firmware import frames
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
 
 PERIODS = const(0)
 HOURGLASS = const(1)

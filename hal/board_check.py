@@ -8,10 +8,13 @@ can drive PWM (the buzzer), so the output checks cover it. The inputs' pull
 and polarity, the LEDs' polarity, the watchdog's timeout and the battery's
 millivolts and the CPU clock are checked too. ``check`` returns the problems as
 sentences (an empty list when the board is sound); it runs on the host (the
-tests, ``make deploy``) and on a board alike.
+tests, ``make deploy`` and ``make selftest``, as ``python -m hal.board_check pico``) and
+on a board alike. It sits in the hardware layer, not in ``boards/``, which holds
+the definitions as data only.
 """
 
-from firmware.inputs import NAMES as INPUT_NAMES
+import boards
+from firmware.input_codes import NAMES as INPUT_NAMES
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
@@ -361,13 +364,13 @@ def _check_network(chip, board, problems):
 
 
 def main(names):
-    """Check the boards ``names`` (``python -m boards.capabilities pico esp32``); 0 if all pass."""
+    """Check the boards ``names`` (``python -m hal.board_check pico esp32``); 0 if all pass."""
     status = 0
     for name in names:
         try:
-            board = __import__("boards." + name, None, None, ("NAME",))
-        except ImportError:
-            print("%s: no board definition boards/%s.py" % (name, name))
+            board = boards.load(name)
+        except ValueError as error:
+            print("%s: %s" % (name, error))
             status = 1
             continue
         problems = check(board)

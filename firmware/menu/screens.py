@@ -1,6 +1,6 @@
 """The setup menus' screens: presets, custom controls, user slots, settings.
 
-Loaded by ``firmware.menu`` when a key first reaches the menus, and let go
+Loaded by ``firmware.menu_gate`` when a key first reaches the menus, and let go
 when a game starts.
 
 Reachable only before the first lever press (``state=setup``); after a game
@@ -26,11 +26,12 @@ a game.
 
 from micropython import const
 
-from firmware import claims, engine, frames, menu_control, presets
-from firmware import menu_items as items
+from firmware import claims, engine, files, frames
 from firmware import settings as settings_module
-from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.ticks import ticks_add, ticks_diff
+from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.menu import control as menu_control
+from firmware.menu import items, presets
+from firmware.tickmath import ticks_add, ticks_diff
 
 MESSAGE_MS = const(3000)
 UNLOCK_MS = const(5000)  # the long press of plus must follow that of minus within this
@@ -274,7 +275,7 @@ class MenuScreens:
         self.error = None
         self.app.apply_settings(fresh)
         try:
-            self.app.hardware.storage.write_json(settings_module.FILE_NAME, fresh.to_dict())
+            self.app.hardware.storage.write_json(files.SETTINGS, fresh.to_dict())
         except OSError as error:
             self.error = "settings not stored: %s" % error
             self.message("Err", "FLSH", now)
@@ -306,7 +307,7 @@ class MenuScreens:
     def _board_number(self):
         """The hall file's board number, or None without a usable hall file."""
         try:
-            data = self.app.hardware.storage.read_json("hall.json")
+            data = self.app.hardware.storage.read_json(files.HALL)
             number = data["board"]
         except Exception:
             return None

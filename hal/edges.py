@@ -17,15 +17,15 @@ from array import array
 
 from micropython import const
 
-from firmware.ticks import ticks_diff
-from hal.ticks import ticks_ms
+from firmware.tickmath import ticks_diff
+from hal.tick_source import ticks_ms
 
 QUIET_MS = const(25)
 _RING = const(32)  # events; far more than a player can press between two passes
 
 
-class EdgeInputs:
-    """The board's levers and keys, numbered in the order of ``firmware.inputs``."""
+class EdgeRing:
+    """The board's levers and keys, numbered in the order of ``firmware.input_codes``."""
 
     def __init__(self, pins, active_levels):
         self.pins = pins

@@ -2,7 +2,7 @@
 
 The other half of ``firmware.journal`` (which writes): a record's fields,
 whether it is whole (magic, version, size, checksum), the header, the newest
-good slot, the event log. Used once, at boot, by ``firmware.resume``.
+good slot, the event log. Used once, at boot, by ``firmware.boot.resume``.
 """
 
 import json
@@ -10,7 +10,8 @@ import json
 from micropython import const
 
 from firmware import claims as claims_module
-from firmware import documents, engine, journal, timecontrol
+from firmware import engine, files, journal, timecontrol
+from firmware.boot import documents
 
 
 def valid(buf):
@@ -125,7 +126,7 @@ def decode(buf, clock, claims):
 def read_header(storage):
     """The header, or None if there is none. Raises documents.Unusable."""
     try:
-        data = documents.read(storage, journal.HEADER)
+        data = documents.read(storage, files.JOURNAL_HEADER)
     except OSError:
         raise
     except Exception as error:  # not JSON, too deep, too large: an unusable header
@@ -150,7 +151,7 @@ def read_slots(storage):
     """
     newest = None
     spoiled = 0
-    for name in journal.SLOTS:
+    for name in files.JOURNAL_SLOTS:
         data = storage.read_bytes(name)
         if not data:
             continue
@@ -158,14 +159,14 @@ def read_slots(storage):
             spoiled += 1
         elif newest is None or sequence(data) > sequence(newest):
             newest = data
-    return newest, spoiled == len(journal.SLOTS)
+    return newest, spoiled == len(files.JOURNAL_SLOTS)
 
 
 def read_events(storage, game, count):
     """The first ``count`` event-log entries of game ``game`` as ``(tick, what, detail)``."""
     entries = []
     try:
-        data = storage.read_bytes(journal.EVENTS)
+        data = storage.read_bytes(files.EVENTS)
     except Exception:  # unreadable or too large for the heap: the game comes back without it
         return entries
     for line in (data or b"").split(b"\n"):
@@ -182,7 +183,7 @@ def read_events(storage, game, count):
 
 def set_aside(storage):
     """Keep the journal's files for inspection (``NAME.bad``): the next game starts afresh."""
-    for name in journal.SLOTS + (journal.HEADER,):
+    for name in files.JOURNAL_SLOTS + (files.JOURNAL_HEADER,):
         try:
             storage.set_aside(name)
         except OSError:

@@ -4,7 +4,7 @@ A file that cannot be used never stops the clock: its defaults stay in force,
 the file is renamed ``NAME.bad`` for inspection (the next save writes a good
 one), and the display shows a code for 3 s at boot:
 
-- ``Err1`` settings, ``Err2`` user presets, ``Err3`` the game journal: the
+- ``Err1`` settings, ``Err2`` the user slots, ``Err3`` the game journal: the
   file is empty, truncated, random bytes, not the shape the clock writes, or
   holds a value the clock cannot use;
 - ``vEr1``, ``vEr2``, ``vEr3``: the same file was written by a newer version
@@ -17,10 +17,10 @@ import json
 
 from micropython import const
 
-FORMAT_VERSION = const(1)  # the version written into every document (hal.storage)
+from firmware.files import FORMAT_VERSION
 
 SETTINGS = const(1)
-PRESETS = const(2)
+USER_SLOTS = const(2)
 JOURNAL = const(3)
 
 BAD = "Err"

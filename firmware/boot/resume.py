@@ -12,15 +12,14 @@ docs/power.md tells the whole story.
 """
 
 from firmware import claims as claims_module
-from firmware import documents, engine, journal_read, timecontrol
+from firmware import engine, files, timecontrol
 from firmware import journal as journal_module
+from firmware.boot import documents, journal_read
 
 RESTORED = "rESt"  # the boot message of a game that came back (firmware.notices)
 
-PRESETS_FILE = "presets.json"  # the setup menu's user slots (firmware.menu_items)
 
-
-def check_presets(data):
+def check_slots(data):
     """Raise ValueError unless ``data`` is the user slots file: slot "1".."9" -> controls."""
     for name in data:
         if name == "version":
@@ -36,10 +35,10 @@ def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
     if settings.error_code is not None:
         app.notice(settings.error_code)
-    problem = documents.load(store.storage, PRESETS_FILE, check_presets)
+    problem = documents.load(store.storage, files.USER_SLOTS, check_slots)
     if problem is not None:
-        app.presets_error = problem.why
-        app.notice(documents.code(problem.kind, documents.PRESETS))
+        app.slots_error = problem.why
+        app.notice(documents.code(problem.kind, documents.USER_SLOTS))
     header, record = read_journal(app, store)
     game = header["game"] if header is not None else 0
     seq = journal_read.sequence(record) if record is not None else 0

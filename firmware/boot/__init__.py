@@ -1,0 +1,1 @@
+"""What only boot uses, let go once the game is back (firmware.lifetime)."""

@@ -1,0 +1,71 @@
+"""The clock's entry point: builds a board and the core, the same path on a board and in
+the simulator.
+
+``start(board_name)`` builds the board's hardware, reads the settings and
+returns the running app; ``run(board_name)`` does that and loops forever.
+The modules only boot uses (the folder ``firmware/boot/``, the time-control
+parser ``firmware.control_parser`` and this module) are let go once the game
+is back (``firmware.lifetime``), for a garbage collection to reclaim; their
+names stay interned, as every loaded module's do.
+"""
+
+import micropython
+
+import boards
+import firmware
+import hal
+from firmware import files, lifetime
+from firmware import settings as settings_module
+from firmware.app import App
+
+DEFAULT_BOARD = "pico"
+
+
+def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
+    """Boot the clock on ``board_name`` and return the app, interrupts enabled.
+
+    ``filesystem`` is what the storage goes through: the board's own
+    (``hal.storage.Files``) unless a simulated board passes its flash model.
+    """
+    from hal.board_io import Hardware
+
+    board = boards.load(board_name)
+    if filesystem is None:
+        from hal.storage import Files
+
+        filesystem = Files()
+    hardware = Hardware(board, filesystem, flash_root)
+    storage = hardware.storage
+    if storage.exists(files.OLD_USER_SLOTS) and not storage.exists(files.USER_SLOTS):
+        storage.rename(files.OLD_USER_SLOTS, files.USER_SLOTS)  # the slots a board saved before
+    settings = settings_module.load(storage)
+    left, right = settings.controls()
+    app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
+    app.settings = settings
+    from firmware.boot import resume
+    from hal.journal_store import JournalStore
+
+    resume.attach(app, JournalStore(storage), settings, board.TICK_MS)
+    if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
+        from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
+
+        app.hall = hall_link.attach(app, storage)
+    # What boot alone uses: the files read at boot, the journal's reading and the
+    # restoring of a game (firmware/boot/), the parsing of the controls (the menus
+    # load it again), and this module (``run`` goes on in its frame; a new boot
+    # imports it again).
+    lifetime.let_go(firmware, "boot")
+    lifetime.let_go(firmware, "control_parser")
+    lifetime.let_go(hal, "boot")
+    hardware.start()
+    return app
+
+
+def run(board_name=DEFAULT_BOARD):
+    """Boot and run the clock forever (a board's ``main.py`` calls this)."""
+    if hasattr(micropython, "alloc_emergency_exception_buf"):
+        micropython.alloc_emergency_exception_buf(100)
+    app = start(board_name)
+    from hal.runtime import loop
+
+    loop(app, app.hardware, getattr(app, "hall", None))
