@@ -275,7 +275,8 @@ class App:
     def times_hold(self, now):
         """True if the times were the last thing drawn, both displays took them,
         and nothing they show can have changed since: no input acted (``on_input``
-        and ``on_key`` forget the drawing), the clock has not changed since (``Clock.changes``: settings, corrections and a new game go through its operations), and
+        and ``on_key`` forget the drawing), the clock has not changed since
+        (``Clock.changes``: settings, corrections and a new game count there), and
         ``frames.steady_ms`` has not run out at ``now``. Only inputs start, stop
         or switch the clock; by itself it changes only where a flag falls, at
         zero, where the times are drawn again."""
