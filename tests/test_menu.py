@@ -6,7 +6,7 @@ from firmware import claims, frames, menu_control, menu_items, presets, timecont
 from firmware import settings as settings_module
 from firmware.inputs import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
 from sim import vclock
-from sim.world import SimBoard, fresh_flash, remove_flash
+from sim.world import SimBoard
 
 KEY_CODES = {"set": KEY_SET, "plus": KEY_PLUS, "minus": KEY_MINUS, "play": KEY_PLAY}
 
@@ -195,10 +195,8 @@ class Bench:
 
 
 @pytest.fixture
-def flash():
-    path = fresh_flash("300+3")
-    yield path
-    remove_flash(path)
+def flash(flash_with):
+    return flash_with(control="300+3")
 
 
 def test_the_menu_opens_on_its_first_item_whatever_was_used_last(flash):
