@@ -98,7 +98,7 @@ class ScenarioRuns:
         label, members = self.shard(name)
         if label not in self.micro_runs:
             playable = [other for other in members if expected_exit(other) == 0]
-            status, out, err = run_cli(playable, mpy=True)
+            status, out, err = run_cli(playable, mpy=True) if playable else (0, "", "")
             self.micro_runs[label] = (status, err)
             rest = out.splitlines()
             for other in playable:

@@ -65,10 +65,9 @@ def test_a_show_before_every_line_changes_nothing_on_micropython(tmp_path):
         path = tmp_path / os.path.basename(name)
         path.write_text(with_shows(text))
         watched.append(str(path))
-    status, out_plain, err_plain = run_cli(names, mpy=True)
-    assert status == 0, out_plain + err_plain
-    status, out_watched, err_watched = run_cli(watched, mpy=True)
-    assert status == 0, out_watched + err_watched
-    plain = [line.split(": end: ", 1)[1] for line in out_plain.splitlines() if ": end: " in line]
-    seen = [line.split(": end: ", 1)[1] for line in out_watched.splitlines() if ": end: " in line]
-    assert len(plain) == len(names) and seen == plain
+    # One MicroPython process plays the plain scripts, then the watched ones.
+    status, out, err = run_cli(names + watched, mpy=True)
+    assert status == 0, out + err
+    ends = [line.split(": end: ", 1)[1] for line in out.splitlines() if ": end: " in line]
+    plain, seen = ends[: len(names)], ends[len(names) :]
+    assert len(plain) == len(seen) == len(names) and seen == plain
