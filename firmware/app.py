@@ -282,4 +282,3 @@ class App:
         zero, where the times are drawn again."""
         due = self.redraw_at
         return self.drawn == self.clock.changes and (due is None or ticks_diff(now, due) < 0)
-

@@ -1,8 +1,76 @@
-"""Test setup: the repository root on the import path."""
+"""Test setup: the repository root on the import path, and the fixtures the suites
+share: the scenario scripts run once a lane, a booted simulated board, a fresh flash."""
 
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+@pytest.fixture(scope="session")
+def scenario_runs():
+    """Every scenario script's lines on both lanes, run a shard at a time on demand
+    (tests/scripting.py: ScenarioRuns)."""
+    from tests.scripting import ScenarioRuns, scenario_names
+
+    return ScenarioRuns(scenario_names())
+
+
+@pytest.fixture
+def boot_board():
+    """``boot_board(control, adc_u16=None, board_name="sim")``: a `sim` board booted on a
+    fresh flash in virtual time (tests/hardware_helpers.py: Booted), stopped and its
+    flash removed after the test."""
+    from tests.hardware_helpers import Booted
+
+    made = []
+
+    def boot(control, adc_u16=None, board_name="sim"):
+        booted = Booted(control, adc_u16=adc_u16, board_name=board_name)
+        made.append(booted)
+        return booted
+
+    yield boot
+    for booted in reversed(made):
+        booted.close()
+
+
+@pytest.fixture
+def flash_with():
+    """``flash_with(files, control=None)``: a fresh simulated flash (a folder) with the
+    clock's settings for ``control`` (sim.world.fresh_flash), then ``files`` ({name:
+    bytes}) written on it; removed after the test."""
+    from sim.world import fresh_flash, remove_flash
+
+    made = []
+
+    def make(files=None, control=None):
+        folder = fresh_flash(control)
+        made.append(folder)
+        for name, data in (files or {}).items():
+            with open(os.path.join(folder, name), "wb") as handle:
+                handle.write(data)
+        return folder
+
+    yield make
+    for folder in made:
+        remove_flash(folder)
+
+
+@pytest.fixture
+def boot_files(flash_with):
+    """``boot_files(files)``: the `sim` board booted on a fresh flash holding ``files``
+    ({name: bytes}); returns (board, flash folder), removed after the test."""
+    from sim.world import SimBoard
+
+    def boot(files):
+        folder = flash_with(files)
+        board = SimBoard(folder)
+        board.boot()
+        return board, folder
+
+    return boot

@@ -1,5 +1,8 @@
 """What the hall's tests share: a broker on loopback, a subscriber that records, a proxy.
 
+``worker_port`` gives each test worker (pytest-xdist runs several side by side)
+ports from a range of its own, so two workers' brokers never take the same one.
+
 ``broker`` skips a test with the reason when Debian's mosquitto is missing
 (``make hall-tools`` installs it; CI does). ``Recorder`` subscribes with an
 account and keeps every message it receives. ``Proxy`` sits between a
@@ -7,6 +10,7 @@ clock and the broker and can pass, refuse, hang or slow the connection, to
 break the network at chosen instants.
 """
 
+import os
 import select
 import socket
 import threading
@@ -24,6 +28,22 @@ def need_broker():
         pytest.skip(
             "Debian's mosquitto is not installed (missing %s): make hall-tools" % ", ".join(missing)
         )
+
+
+def worker_port():
+    """A port on 127.0.0.1 nobody listens on now, from this worker's own range (gw0:
+    20000-20999, gw1: 21000-21999, ...), below the kernel's ephemeral ports, so a port
+    probed free stays free for this worker's broker."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    base = 20000 + 1000 * int(worker[2:] or 0)
+    for port in range(base, base + 1000):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise OSError("no free port in %d-%d" % (base, base + 999))
 
 
 class Recorder:

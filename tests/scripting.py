@@ -1,5 +1,7 @@
-"""Helpers for tests: run clock scripts in-process or through either lane."""
+"""Helpers for tests: run clock scripts in-process or through either lane, and the
+scenario scripts run in batches (one interpreter start a lane for a shard of them)."""
 
+import glob
 import os
 import subprocess
 import sys
@@ -35,6 +37,78 @@ def run_on_both_lanes(tmp_path, scripts):
     assert "Traceback" not in out_py + out_mpy
     assert err_py == err_mpy == ""
     return status_py, out_py.splitlines()
+
+
+def scenario_names():
+    """Every clock script the suite plays, relative to the repository: the topic
+    folders of tests/scenarios, then the manuals' picture scripts of docs/pictures."""
+    found = glob.glob(os.path.join(ROOT, "tests", "scenarios", "**", "*.clock"), recursive=True)
+    pictures = glob.glob(os.path.join(ROOT, "docs", "pictures", "*.clock"))
+    return [os.path.relpath(path, ROOT) for path in sorted(found) + sorted(pictures)]
+
+
+def expected_exit(name):
+    """The exit status a script must end with: N for ``# expect-exit: N`` on its first
+    line (a malformed script, say), else 0."""
+    with open(os.path.join(ROOT, name)) as handle:
+        first = handle.readline().strip()
+    if first.startswith("# expect-exit:"):
+        return int(first.split(":", 1)[1])
+    return 0
+
+
+SHARDS = 6  # batches of scenario scripts, each one interpreter start a lane
+
+
+def shard_of(name, names):
+    """The batch ``name`` belongs to (round robin over ``names``, sorted)."""
+    return "scenarios-%d" % (names.index(name) % SHARDS)
+
+
+class ScenarioRuns:
+    """Every scenario script played once a lane, a shard at a time: the first test that
+    asks for a script runs its whole shard in one go (in-process on CPython, one
+    MicroPython process), and the tests then check their own script's lines."""
+
+    def __init__(self, names):
+        self.names = list(names)
+        self.python = {}  # name -> (status, lines)
+        self.micro = {}  # name -> lines, or None when the lane printed no end for it
+        self.micro_runs = {}  # shard -> (status, stderr)
+
+    def shard(self, name):
+        label = shard_of(name, self.names)
+        return label, [other for other in self.names if shard_of(other, self.names) == label]
+
+    def cpython(self, name):
+        """(status, printed lines) of ``name`` on CPython, as ``python -m sim run`` prints."""
+        if name not in self.python:
+            from sim.runner import run_files
+
+            for other in self.shard(name)[1]:
+                lines = []
+                status = run_files([os.path.join(ROOT, other)], lines.append)
+                prefix = os.path.join(ROOT, "")
+                self.python[other] = (status, [line.replace(prefix, "") for line in lines])
+        return self.python[name]
+
+    def micropython(self, name):
+        """(printed lines or None, the shard's status and stderr) of ``name`` inside
+        MicroPython, its shard's playable scripts run in one process."""
+        label, members = self.shard(name)
+        if label not in self.micro_runs:
+            playable = [other for other in members if expected_exit(other) == 0]
+            status, out, err = run_cli(playable, mpy=True) if playable else (0, "", "")
+            self.micro_runs[label] = (status, err)
+            rest = out.splitlines()
+            for other in playable:
+                ends = [i for i, line in enumerate(rest) if line.startswith(other + ": end: ")]
+                if not ends:
+                    self.micro[other] = None
+                    continue
+                self.micro[other] = rest[: ends[0] + 1]
+                rest = rest[ends[0] + 1 :]
+        return self.micro.get(name), self.micro_runs[label]
 
 
 def run_text(text, name="inline.clock"):

@@ -1,4 +1,4 @@
-"""The ``tests/scenarios/speed-*.clock`` scripts: every documented procedure keyed at
+"""The ``tests/scenarios/speed/*.clock`` scripts: every documented procedure keyed at
 the pace of a practised hand, 0.15 s, 0.25 s and 0.35 s from one key to the next.
 
 Each procedure is its documented key sequence (docs/arbiter.md, docs/menus.md)
@@ -258,7 +258,7 @@ def _seconds(ms):
 
 
 def script(name, gap_ms):
-    """The text of ``speed-NAME-GAP.clock``."""
+    """The text of ``speed/NAME-GAP.clock``."""
     entry = [procedure for procedure in PROCEDURES if procedure[0] == name][0]
     _, about, game, start_s, keys, expectations = entry
     lines = ["# %s" % line for line in about.splitlines()]
@@ -288,7 +288,7 @@ def names():
     result = []
     for entry in PROCEDURES:
         for gap in GAPS_MS:
-            result.append(("speed-%s-%d.clock" % (entry[0], gap), script(entry[0], gap)))
+            result.append(("%s-%d.clock" % (entry[0], gap), script(entry[0], gap)))
     return result
 
 
@@ -299,4 +299,4 @@ def write(folder):
 
 
 if __name__ == "__main__":
-    write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios"))
+    write(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios", "speed"))

@@ -6,7 +6,6 @@ from boards import esp32, pico
 from firmware.battery_mark import CYCLE_MS, FIRST_MS, SHOW_MS, BatteryMark
 from firmware.tickmath import TICKS_PERIOD, ticks_add
 from hal.battery import ABSENT_MV, HYSTERESIS_MV, PERIOD_MS, SAMPLES, Battery, NoBattery
-from tests.hardware_helpers import Booted
 
 
 class FakeADC:
@@ -160,71 +159,59 @@ def u16_for_vsys(millivolts):
     return millivolts // 3 * 65535 // 3300
 
 
-def test_board_shows_the_mark_before_the_start_and_at_a_pause_only():
-    booted = Booted("300", adc_u16=u16_for_vsys(3300))
-    try:
-        assert booted.hardware.battery.low
-        assert booted.board.display_text() == "bAtt| Lo "
-        booted.run_to(FIRST_MS)
-        assert booted.board.display_text() == " 5.00| 5.00"
-        booted.run_to(FIRST_MS + CYCLE_MS - SHOW_MS)
-        assert booted.board.display_text() == "bAtt| Lo "
-        booted.run_to(10_000)
-        booted.press("lever_right")  # left runs: the times, whatever the battery says
-        booted.run_to(13_500)  # 3.5 s into the turn: 4:56.5 left, the running point lit
-        assert booted.board.display_text() == " 4.57.| 5.00"
-        booted.run_to(20_000)
-        booted.press("play")  # paused: the mark at once, for 2 s
-        booted.run_to(20_020)
-        assert booted.board.display_text() == "bAtt| Lo "
-        booted.run_to(22_000)
-        assert booted.board.display_text() == " 4.50| 5.00"
-    finally:
-        booted.close()
+def test_board_shows_the_mark_before_the_start_and_at_a_pause_only(boot_board):
+    booted = boot_board("300", adc_u16=u16_for_vsys(3300))
+    assert booted.hardware.battery.low
+    assert booted.board.display_text() == "bAtt| Lo "
+    booted.run_to(FIRST_MS)
+    assert booted.board.display_text() == " 5.00| 5.00"
+    booted.run_to(FIRST_MS + CYCLE_MS - SHOW_MS)
+    assert booted.board.display_text() == "bAtt| Lo "
+    booted.run_to(10_000)
+    booted.press("lever_right")  # left runs: the times, whatever the battery says
+    booted.run_to(13_500)  # 3.5 s into the turn: 4:56.5 left, the running point lit
+    assert booted.board.display_text() == " 4.57.| 5.00"
+    booted.run_to(20_000)
+    booted.press("play")  # paused: the mark at once, for 2 s
+    booted.run_to(20_020)
+    assert booted.board.display_text() == "bAtt| Lo "
+    booted.run_to(22_000)
+    assert booted.board.display_text() == " 4.50| 5.00"
 
 
-def test_board_with_a_good_battery_never_shows_the_mark():
-    booted = Booted("300", adc_u16=u16_for_vsys(3900))
-    try:
-        assert booted.hardware.battery.millivolts == u16_for_vsys(3900) * 3300 // 65535 * 3
-        seen = set()
-        for now in range(0, 20_000, 500):
-            booted.run_to(now)
-            seen.add(booted.board.display_text())
-        assert seen == {" 5.00| 5.00"}
-    finally:
-        booted.close()
+def test_board_with_a_good_battery_never_shows_the_mark(boot_board):
+    booted = boot_board("300", adc_u16=u16_for_vsys(3900))
+    assert booted.hardware.battery.millivolts == u16_for_vsys(3900) * 3300 // 65535 * 3
+    seen = set()
+    for now in range(0, 20_000, 500):
+        booted.run_to(now)
+        seen.add(booted.board.display_text())
+    assert seen == {" 5.00| 5.00"}
 
 
-def test_board_battery_falls_during_a_game():
+def test_board_battery_falls_during_a_game(boot_board):
     from sim import machine as sim_machine
 
-    booted = Booted("300", adc_u16=u16_for_vsys(3900))
-    try:
-        booted.press("lever_right")
-        sim_machine.set_adc(booted.board.board.BATTERY_ADC_PIN, u16_for_vsys(3200))
-        booted.run_to(30_500)
-        assert booted.hardware.battery.low
-        assert booted.board.display_text() == " 4.30.| 5.00"  # running: times only
-        booted.press("play")
-        booted.run_to(30_600)
-        assert booted.board.display_text() == "bAtt| Lo "
-    finally:
-        booted.close()
+    booted = boot_board("300", adc_u16=u16_for_vsys(3900))
+    booted.press("lever_right")
+    sim_machine.set_adc(booted.board.board.BATTERY_ADC_PIN, u16_for_vsys(3200))
+    booted.run_to(30_500)
+    assert booted.hardware.battery.low
+    assert booted.board.display_text() == " 4.30.| 5.00"  # running: times only
+    booted.press("play")
+    booted.run_to(30_600)
+    assert booted.board.display_text() == "bAtt| Lo "
 
 
-def test_board_never_covers_a_fallen_flag_with_the_mark():
+def test_board_never_covers_a_fallen_flag_with_the_mark(boot_board):
     # 3+2: the flag freezes the clock (over); the flags stay in view, battery low or not.
-    booted = Booted("180+2", adc_u16=u16_for_vsys(3300))
-    try:
-        booted.run_to(3000)
-        booted.press("lever_right")
-        seen = set()
-        booted.run_to(190_000)
-        assert booted.app.clock.state == 3  # over
-        for now in range(190_000, 210_000, 100):
-            booted.run_to(now)
-            seen.add(booted.board.display_text())
-        assert seen == {"F.0.00| 3.02"}  # right: 3:00 and its +2 s at its press
-    finally:
-        booted.close()
+    booted = boot_board("180+2", adc_u16=u16_for_vsys(3300))
+    booted.run_to(3000)
+    booted.press("lever_right")
+    seen = set()
+    booted.run_to(190_000)
+    assert booted.app.clock.state == 3  # over
+    for now in range(190_000, 210_000, 100):
+        booted.run_to(now)
+        seen.add(booted.board.display_text())
+    assert seen == {"F.0.00| 3.02"}  # right: 3:00 and its +2 s at its press

@@ -7,7 +7,7 @@ from firmware.sound import FIRST_FLAG, LATER_FLAG, PASSED, WARNING, Sound
 from firmware.tickmath import TICKS_PERIOD, ticks_add
 from hal.buzzer import Buzzer
 from sim import machine as sim_machine
-from tests.hardware_helpers import TICK_MS, Booted
+from tests.hardware_helpers import TICK_MS
 
 PIN = 13
 
@@ -231,40 +231,31 @@ def tone_starts(booted, until_ms):
     return starts
 
 
-def test_board_sounds_the_flag_on_its_buzzer_pin():
-    booted = Booted("3")
-    try:
-        booted.press("lever_right")  # left runs from 0
-        starts = tone_starts(booted, 6000)
-        # FIRST_FLAG: three tones due 650 ms apart from the flag at 3 s, each at
-        # the first 20 ms tick at or after its time.
-        assert starts == [on_tick(3000), on_tick(3650), on_tick(4300)] == [3000, 3660, 4300]
-        assert booted.app.clock.first_flag == 0
-    finally:
-        booted.close()
+def test_board_sounds_the_flag_on_its_buzzer_pin(boot_board):
+    booted = boot_board("3")
+    booted.press("lever_right")  # left runs from 0
+    starts = tone_starts(booted, 6000)
+    # FIRST_FLAG: three tones due 650 ms apart from the flag at 3 s, each at
+    # the first 20 ms tick at or after its time.
+    assert starts == [on_tick(3000), on_tick(3650), on_tick(4300)] == [3000, 3660, 4300]
+    assert booted.app.clock.first_flag == 0
 
 
-def test_board_warns_in_the_last_ten_seconds_when_set():
-    booted = Booted("12")
-    try:
-        booted.app.settings.warn_last10 = True
-        booted.press("lever_right")
-        starts = tone_starts(booted, 12_500)
-        assert starts == [2000 + 1000 * n for n in range(10)] + [12_000]
-    finally:
-        booted.close()
+def test_board_warns_in_the_last_ten_seconds_when_set(boot_board):
+    booted = boot_board("12")
+    booted.app.settings.warn_last10 = True
+    booted.press("lever_right")
+    starts = tone_starts(booted, 12_500)
+    assert starts == [2000 + 1000 * n for n in range(10)] + [12_000]
 
 
-def test_board_with_sound_off_stays_silent():
-    booted = Booted("3")
-    try:
-        booted.app.settings.sound = False
-        booted.app.settings.warn_last10 = True
-        booted.press("lever_right")
-        assert tone_starts(booted, 6000) == []
-        assert booted.app.clock.sides[0].flagged
-    finally:
-        booted.close()
+def test_board_with_sound_off_stays_silent(boot_board):
+    booted = boot_board("3")
+    booted.app.settings.sound = False
+    booted.app.settings.warn_last10 = True
+    booted.press("lever_right")
+    assert tone_starts(booted, 6000) == []
+    assert booted.app.clock.sides[0].flagged
 
 
 # --- a time control passed ----------------------------------------------------

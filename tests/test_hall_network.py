@@ -18,13 +18,16 @@ from hall.broker import Broker
 from hall.clock import HallClock
 from sim import vclock
 from sim.umqtt.simple import MQTTClient, MQTTException
-from tests.hall_helpers import Recorder, need_broker
+from tests.hall_helpers import Recorder, need_broker, worker_port
+
+# One worker plays the whole module: one broker for it.
+pytestmark = pytest.mark.xdist_group("hall-network")
 
 
 @pytest.fixture(scope="module")
 def broker():
     need_broker()
-    running = Broker([1, 2, 3])
+    running = Broker([1, 2, 3], port=worker_port())
     yield running
     running.stop()
 

@@ -12,7 +12,10 @@ import pytest
 from hall import screenshot as shots
 from hall.broker import Broker
 from hall.view import HallView
-from tests.hall_helpers import need_broker
+from tests.hall_helpers import need_broker, worker_port
+
+# One worker plays the whole module: one broker, three clocks and one page for it.
+pytestmark = pytest.mark.xdist_group("hall-page")
 
 FLAG_BORDER = (0xFF, 0x30, 0x30)  # .board.flag in hall/page.html
 OFFLINE_FILL = (0x44, 0x47, 0x4D)  # .board.offline
@@ -24,7 +27,7 @@ def hall():
     need_broker()
     if shots.chromium() is None:
         pytest.skip("Debian's chromium is not installed: make hall-tools")
-    broker = Broker([1, 2, 3])
+    broker = Broker([1, 2, 3], port=worker_port())
     view = HallView(broker.host, broker.port, "view", broker.passwords["view"])
     url = view.serve()
     clocks = [shots.start_clock(broker, number) for number in (1, 2, 3)]

@@ -20,7 +20,10 @@ from hall.broker import Broker
 from hall.clock import HallClock
 from sim import machine as sim_machine
 from sim import vclock
-from tests.hall_helpers import Proxy, Recorder, need_broker
+from tests.hall_helpers import Proxy, Recorder, need_broker, worker_port
+
+# One worker plays the whole module: one broker for it.
+pytestmark = pytest.mark.xdist_group("hall-timing")
 
 MOVES = 70
 SEED = 14
@@ -78,7 +81,7 @@ def play(hall_data, chaos=None):
 @pytest.fixture(scope="module")
 def broker():
     need_broker()
-    running = Broker([1])
+    running = Broker([1], port=worker_port())
     yield running
     running.stop()
 

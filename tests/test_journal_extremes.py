@@ -6,7 +6,7 @@ Bounds (docs/spec/scripts.md, "Limits"; sim.script): 9 periods, 999 moves a peri
 correction, 99:59:59.999 after corrections, the move counter set to 9999 and
 at most 10,000 timed statements (so 19,999 moves, and times up to
 9:59:59 + 10,000 x 60 s of increments), 4,000 s of script. The script
-``tests/scenarios/power-extremes.clock`` takes a game through a cut with
+``tests/scenarios/power/extremes.clock`` takes a game through a cut with
 them; here every field of a record goes to its bound and back.
 """
 
@@ -132,8 +132,8 @@ def test_a_correction_beyond_what_the_display_shows_is_refused_on_the_clock():
 
 
 def test_the_scenario_at_the_extremes_comes_back_from_a_cut():
-    with open("tests/scenarios/power-extremes.clock") as handle:
-        status, lines = run_text(handle.read(), "power-extremes.clock")
+    with open("tests/scenarios/power/extremes.clock") as handle:
+        status, lines = run_text(handle.read(), "power/extremes.clock")
     assert status == 0, lines
     end = fields(lines[-1].split(": end: ")[1])
     assert end["moves"] == "100" and end["left_stage"] == "9" and end["right_stage"] == "byo996"

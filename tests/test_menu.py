@@ -10,7 +10,7 @@ from firmware.menu import items as menu_items
 from firmware.menu import presets
 from sim import vclock
 from sim.runner import LONG_HOLD_MS
-from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
+from sim.world import PRESS_CONTACT_MS, SimBoard
 
 KEY_CODES = {"set": KEY_SET, "plus": KEY_PLUS, "minus": KEY_MINUS, "play": KEY_PLAY}
 
@@ -199,10 +199,8 @@ class Bench:
 
 
 @pytest.fixture
-def flash():
-    path = fresh_flash("300+3")
-    yield path
-    remove_flash(path)
+def flash(flash_with):
+    return flash_with(control="300+3")
 
 
 def test_the_menu_opens_on_its_first_item_whatever_was_used_last(flash):

@@ -1,6 +1,6 @@
 """An hourglass against another control is refused, wherever a control comes from.
 
-The hourglass gives the time one side uses to the other (docs/spec/timing.md): with an
+The hourglass gives the time one side uses to the other (TIMING.md): with an
 hourglass on one side only, the other side's time would grow while it thinks
 and fall back at its press. Such a pair has no meaning in TIMING terms, so
 the clock refuses it with a message: in a script (exit 2), in the settings
@@ -13,7 +13,7 @@ import pytest
 
 from firmware import settings, timecontrol
 from tests.scripting import run_text
-from tests.test_corrupt_files import boot, listing, remove_flash
+from tests.test_corrupt_files import listing
 
 MIXED = [("60", "*20"), ("*20", "60"), ("*60", "3600j30x5"), ("40/5400+30:1800+30", "*300")]
 PAIRS = [("*60", "*20"), ("60", "3600j30x5"), ("300+3", "3600c20/300")]
@@ -41,27 +41,21 @@ def test_hourglass_against_hourglass_still_moves_time_across():
     assert run_text(text)[0] == 0
 
 
-def test_a_mixed_settings_file_is_err1_with_the_defaults():
+def test_a_mixed_settings_file_is_err1_with_the_defaults(boot_files):
     data = json.dumps({"control_left": "60", "control_right": "*20", "version": 1}).encode()
-    board, folder = boot({"settings.json": data})
-    try:
-        assert board.display_text() == "Err1|Err1"
-        assert board.app.settings.control_left == settings.DEFAULT_CONTROL
-        assert "hourglass" in board.app.settings.error
-        assert "settings.json.bad" in listing(folder)
-    finally:
-        remove_flash(folder)
+    board, folder = boot_files({"settings.json": data})
+    assert board.display_text() == "Err1|Err1"
+    assert board.app.settings.control_left == settings.DEFAULT_CONTROL
+    assert "hourglass" in board.app.settings.error
+    assert "settings.json.bad" in listing(folder)
 
 
-def test_a_mixed_user_slot_is_err2():
+def test_a_mixed_user_slot_is_err2(boot_files):
     good = json.dumps({"control_left": "300+3", "version": 1}).encode()
     slots = json.dumps({"4": {"control_left": "*60", "control_right": "300"}}).encode()
-    board, folder = boot({"settings.json": good, "slots.json": slots})
-    try:
-        assert board.display_text() == "Err2|Err2"
-        assert "slots.json.bad" in listing(folder)
-    finally:
-        remove_flash(folder)
+    board, folder = boot_files({"settings.json": good, "slots.json": slots})
+    assert board.display_text() == "Err2|Err2"
+    assert "slots.json.bad" in listing(folder)
 
 
 def test_the_menus_cannot_make_a_mixed_pair():

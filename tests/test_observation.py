@@ -8,15 +8,15 @@ import os
 import pytest
 
 from tests.scripting import ROOT, run_cli, run_text
-from tests.test_scenarios import PLAYABLE
+from tests.test_scenarios import PLAYABLE, by_shard
 
 # On the MicroPython lane: scripts with keys, menus, arbiter sequences and power cuts.
 MPY_SAMPLE = (
-    "tests/scenarios/arbiter-g5-postpone-plus2.clock",
-    "tests/scenarios/arbiter-lever-while-paused.clock",
-    "tests/scenarios/core-key-play.clock",
-    "tests/scenarios/menu-custom-left.clock",
-    "tests/scenarios/power-claim.clock",
+    "tests/scenarios/arbiter/g5-postpone-plus2.clock",
+    "tests/scenarios/arbiter/lever-while-paused.clock",
+    "tests/scenarios/timing/play-key.clock",
+    "tests/scenarios/menus/custom-left.clock",
+    "tests/scenarios/power/claim.clock",
 )
 
 
@@ -44,11 +44,11 @@ def test_shows_are_inserted_before_timed_lines_only():
     )
 
 
-@pytest.mark.parametrize("name", PLAYABLE)
-def test_a_show_before_every_line_changes_nothing(name):
+@pytest.mark.parametrize("name", by_shard(PLAYABLE))
+def test_a_show_before_every_line_changes_nothing(name, scenario_runs):
     with open(os.path.join(ROOT, name)) as handle:
         text = handle.read()
-    status, plain = run_text(text, name)
+    status, plain = scenario_runs.cpython(name)  # the plain run, shared with test_scenarios
     assert status == 0, "\n".join(plain)
     status, watched = run_text(with_shows(text), name)
     assert status == 0, "\n".join(watched)
@@ -65,10 +65,9 @@ def test_a_show_before_every_line_changes_nothing_on_micropython(tmp_path):
         path = tmp_path / os.path.basename(name)
         path.write_text(with_shows(text))
         watched.append(str(path))
-    status, out_plain, err_plain = run_cli(names, mpy=True)
-    assert status == 0, out_plain + err_plain
-    status, out_watched, err_watched = run_cli(watched, mpy=True)
-    assert status == 0, out_watched + err_watched
-    plain = [line.split(": end: ", 1)[1] for line in out_plain.splitlines() if ": end: " in line]
-    seen = [line.split(": end: ", 1)[1] for line in out_watched.splitlines() if ": end: " in line]
-    assert len(plain) == len(names) and seen == plain
+    # One MicroPython process plays the plain scripts, then the watched ones.
+    status, out, err = run_cli(names + watched, mpy=True)
+    assert status == 0, out + err
+    ends = [line.split(": end: ", 1)[1] for line in out.splitlines() if ": end: " in line]
+    plain, seen = ends[: len(names)], ends[len(names) :]
+    assert len(plain) == len(seen) == len(names) and seen == plain

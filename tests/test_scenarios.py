@@ -1,31 +1,28 @@
-"""Every clock script in tests/scenarios holds, on CPython and inside MicroPython alike.
+"""Every clock script of tests/scenarios (its topic folders) and of docs/pictures holds,
+on CPython and inside MicroPython alike.
 
-A script whose first line is ``# expect-exit: N`` must end with status N
-instead (a malformed script, say), with the same message on both lanes.
+A script whose first line is ``# expect-exit: N`` (the folder refused/) must end with
+status N instead (a malformed script, say), with the same message on both lanes.
+
+The scripts run in shards, one interpreter start a lane for each (tests/scripting.py:
+ScenarioRuns); every test still checks one script, and a failure names it.
 """
-
-import glob
-import os
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.scripting import ROOT, run_cli, run_text
+from tests.scripting import expected_exit, run_cli, scenario_names, shard_of
 
-SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "*.clock")))
-NAMES = [os.path.relpath(path, ROOT) for path in SCENARIOS]
-
-
-def expected_exit(name):
-    with open(os.path.join(ROOT, name)) as handle:
-        first = handle.readline().strip()
-    if first.startswith("# expect-exit:"):
-        return int(first.split(":", 1)[1])
-    return 0
-
-
+NAMES = scenario_names()
 PLAYABLE = [name for name in NAMES if expected_exit(name) == 0]
 REFUSED = [name for name in NAMES if expected_exit(name) != 0]
+TOPICS = ("arbiter", "display", "flags", "menus", "power", "refused", "speed", "timing")
+
+
+def by_shard(names):
+    """``names`` as parameters, each in its shard's group (one worker runs a shard)."""
+    return [
+        pytest.param(name, marks=pytest.mark.xdist_group(shard_of(name, NAMES))) for name in names
+    ]
 
 
 def test_there_are_scenarios():
@@ -33,28 +30,31 @@ def test_there_are_scenarios():
     assert REFUSED
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_scenario_holds_on_cpython(name):
-    with open(os.path.join(ROOT, name)) as handle:
-        status, lines = run_text(handle.read(), name)
+def test_every_script_sits_in_a_topic_folder():
+    for name in NAMES:
+        parts = name.split("/")
+        if parts[0] == "tests":
+            assert len(parts) == 4 and parts[2] in TOPICS, name
+    assert all(name.split("/")[2] == "refused" for name in REFUSED if name.startswith("tests/"))
+
+
+@pytest.mark.parametrize("name", by_shard(NAMES))
+def test_scenario_holds_on_cpython(name, scenario_runs):
+    status, lines = scenario_runs.cpython(name)
     assert status == expected_exit(name), "\n".join(lines)
 
 
-def test_both_lanes_print_identical_state_lines():
-    halves = [PLAYABLE[0::2], PLAYABLE[1::2]]  # the MicroPython lane in two processes
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        micro = [pool.submit(run_cli, half, True) for half in halves]
-        python = [run_cli(half) for half in halves]
-        results = [job.result() for job in micro]
-    ends = 0
-    for (status_py, out_py, err_py), (status_mpy, out_mpy, err_mpy) in zip(
-        python, results, strict=True
-    ):
-        assert status_py == 0, out_py + err_py
-        assert status_mpy == 0, out_mpy + err_mpy
-        assert out_mpy.splitlines() == out_py.splitlines()
-        ends += out_py.count(": end: at=")
-    assert ends == len(PLAYABLE)
+@pytest.mark.parametrize("name", by_shard(PLAYABLE))
+def test_micropython_prints_the_same_lines(name, scenario_runs):
+    status_py, lines_py = scenario_runs.cpython(name)
+    lines_mpy, (status_shard, err_shard) = scenario_runs.micropython(name)
+    assert status_py == 0, "\n".join(lines_py)
+    assert lines_mpy is not None, "no end line on MicroPython (status %d)\n%s" % (
+        status_shard,
+        err_shard,
+    )
+    assert lines_mpy == lines_py
+    assert lines_py[-1].startswith(name + ": end: at=")
 
 
 @pytest.mark.parametrize("name", REFUSED)

@@ -21,7 +21,10 @@ needs_lane = pytest.mark.skipif(
     NODE is None or not os.path.isdir(os.path.join(ROOT, "tools", "mpy", "node_modules")),
     reason="the MicroPython lane is not set up (make setup)",
 )
-TWO = ["tests/scenarios/core-fide-standard.clock", "tests/scenarios/canadian-flag.clock"]
+TWO = [
+    "tests/scenarios/timing/periods-fide-standard.clock",
+    "tests/scenarios/flags/canadian-byo-yomi.clock",
+]
 
 
 class Device:
@@ -129,7 +132,7 @@ def test_the_command_sequence(tmp_path):
         ":/lib/adafruit_ht16k33/"
     )
     assert targets[os.path.join(build, "sim", "runner.mpy")] == ":/selftest/sim/"
-    assert targets[TWO[0]] == ":/selftest/tests/scenarios/"
+    assert targets[TWO[0]] == ":/selftest/tests/scenarios/timing/"
     assert targets[os.path.join(build, "scripts.txt")] == ":/selftest/"
     assert len(copies) == 3 + len(selftest.runner_modules()) + len(TWO) + 1
     # 3: the flag and the copies go, and the board restarts into the clock.

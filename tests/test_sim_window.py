@@ -22,7 +22,11 @@ from sim import ht16k33
 from tests import xserver
 from tests.scripting import ROOT, fields, run_cli
 
-pytestmark = pytest.mark.skipif(xserver.available() is not None, reason=str(xserver.available()))
+# One worker plays the whole module: one virtual screen for it (Xvfb picks a free display).
+pytestmark = [
+    pytest.mark.skipif(xserver.available() is not None, reason=str(xserver.available())),
+    pytest.mark.xdist_group("window"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from hal.leds import StatusLeds
 from sim import machine as sim_machine
-from tests.hardware_helpers import Booted
 
 
 class CountingPin:
@@ -41,25 +40,22 @@ def test_active_low_leds_and_a_missing_led():
     assert right.level == 1
 
 
-def test_board_leds_follow_the_game():
-    booted = Booted("300")
-    try:
-        board = booted.board.board
+def test_board_leds_follow_the_game(boot_board):
+    booted = boot_board("300")
+    board = booted.board.board
 
-        def lit():
-            return (sim_machine.pin_level(board.LED_LEFT), sim_machine.pin_level(board.LED_RIGHT))
+    def lit():
+        return (sim_machine.pin_level(board.LED_LEFT), sim_machine.pin_level(board.LED_RIGHT))
 
-        assert lit() == (0, 0)  # before the start
-        booted.press("lever_right")
-        booted.run_to(100)
-        assert lit() == (1, 0)  # left runs
-        booted.run_to(5000)
-        booted.press("lever_left")
-        booted.run_to(5100)
-        assert lit() == (0, 1)
-        booted.run_to(6000)
-        booted.press("play")
-        booted.run_to(6100)
-        assert lit() == (0, 0)  # paused
-    finally:
-        booted.close()
+    assert lit() == (0, 0)  # before the start
+    booted.press("lever_right")
+    booted.run_to(100)
+    assert lit() == (1, 0)  # left runs
+    booted.run_to(5000)
+    booted.press("lever_left")
+    booted.run_to(5100)
+    assert lit() == (0, 1)
+    booted.run_to(6000)
+    booted.press("play")
+    booted.run_to(6100)
+    assert lit() == (0, 0)  # paused

@@ -10,7 +10,7 @@ from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
 from sim import machine as sim_machine
 from sim import vclock
 from sim.world import SimBoard
-from tests.hardware_helpers import TICK_MS, Booted
+from tests.hardware_helpers import TICK_MS
 
 
 class CountingWDT:
@@ -66,40 +66,34 @@ def feed_times(booted):
     return times
 
 
-def test_the_board_starts_it_and_the_loop_feeds_it_every_tick():
-    booted = Booted("300")
-    try:
-        wdt = sim_machine.watchdog()
-        assert wdt is not None and wdt.timeout_ms == booted.board.board.WATCHDOG_MS == 5000
-        times = feed_times(booted)
-        booted.press("lever_right")
-        booted.run_to(60_000)
-        assert times[-1] == 60_000
-        gaps = [later - earlier for earlier, later in zip(times[:-1], times[1:], strict=True)]
-        assert max(gaps) <= TICK_MS  # far inside the 5 s timeout
-        assert len(times) >= 60_000 // TICK_MS
-    finally:
-        booted.close()
+def test_the_board_starts_it_and_the_loop_feeds_it_every_tick(boot_board):
+    booted = boot_board("300")
+    wdt = sim_machine.watchdog()
+    assert wdt is not None and wdt.timeout_ms == booted.board.board.WATCHDOG_MS == 5000
+    times = feed_times(booted)
+    booted.press("lever_right")
+    booted.run_to(60_000)
+    assert times[-1] == 60_000
+    gaps = [later - earlier for earlier, later in zip(times[:-1], times[1:], strict=True)]
+    assert max(gaps) <= TICK_MS  # far inside the 5 s timeout
+    assert len(times) >= 60_000 // TICK_MS
 
 
-def test_a_stopped_tick_starves_it():
+def test_a_stopped_tick_starves_it(boot_board):
     # The tick's timer dies: the main loop finds nothing to do and stops feeding.
-    booted = Booted("300")
-    try:
-        booted.press("lever_right")
-        booted.run_to(10_000)
-        wdt = sim_machine.watchdog()
-        fed = wdt.last_feed_ms
-        booted.hardware.ticker.stop()
-        booted.run_to(20_000)
-        assert wdt.last_feed_ms == fed == 10_000
-        assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms  # it would bite
-    finally:
-        booted.close()
+    booted = boot_board("300")
+    booted.press("lever_right")
+    booted.run_to(10_000)
+    wdt = sim_machine.watchdog()
+    fed = wdt.last_feed_ms
+    booted.hardware.ticker.stop()
+    booted.run_to(20_000)
+    assert wdt.last_feed_ms == fed == 10_000
+    assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms  # it would bite
 
 
-def test_after_a_watchdog_reset_the_game_comes_back_paused():
-    booted = Booted("300")
+def test_after_a_watchdog_reset_the_game_comes_back_paused(boot_board):
+    booted = boot_board("300")
     booted.press("lever_right")  # left runs from 0
     booted.run_to(20_000)
     booted.press("lever_left")  # right runs from 20 s
@@ -124,4 +118,3 @@ def test_after_a_watchdog_reset_the_game_comes_back_paused():
         assert 300_000 - 11_000 <= right <= 300_000 - 11_000 + 5000
     finally:
         after.app.hardware.stop()
-        booted.close()

@@ -125,7 +125,7 @@ def repository_path(path):
 def default_scripts():
     return sorted(
         os.path.relpath(path, ROOT).replace(os.sep, "/")
-        for path in glob.glob(os.path.join(ROOT, SCRIPTS, "*.clock"))
+        for path in glob.glob(os.path.join(ROOT, SCRIPTS, "**", "*.clock"), recursive=True)
     )
 
 

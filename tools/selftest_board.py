@@ -1,7 +1,7 @@
 """The self-test's entry on the board: play the clock scripts there and print their lines.
 
 ``make selftest`` copies the firmware, the runner's modules (``sim/`` less its
-host-only parts) and ``tests/scenarios/*.clock`` to the board, then runs this
+host-only parts) and ``tests/scenarios/**/*.clock`` to the board, then runs this
 file with ``mpremote run``. It plays every script with the project's runner,
 on the board's own MicroPython and chip (its integers, its ``.mpy`` loader,
 its heap), against the simulated pins, timer and displays in virtual time,
@@ -92,7 +92,7 @@ def replaceable_time(force=False):
 
 def script_paths(arguments):
     """The scripts named in ``arguments``, else those listed in ``LIST_FILE``, else
-    every ``SCRIPTS/*.clock``, sorted."""
+    every ``*.clock`` under ``SCRIPTS``, sorted."""
     named = [path for path in arguments if path.endswith(".clock")]
     if named:
         return named
@@ -101,7 +101,19 @@ def script_paths(arguments):
             return [line.strip() for line in handle if line.strip()]
     except OSError:
         pass
-    return sorted(SCRIPTS + "/" + name for name in os.listdir(SCRIPTS) if name.endswith(".clock"))
+    return sorted(clock_files(SCRIPTS))
+
+
+def clock_files(folder):
+    """Every ``.clock`` file under ``folder`` and its topic folders."""
+    found = []
+    for name in os.listdir(folder):
+        path = folder + "/" + name
+        if name.endswith(".clock"):
+            found.append(path)
+        elif os.stat(path)[0] & 0x4000:  # a folder
+            found.extend(clock_files(path))
+    return found
 
 
 def run(paths, out=print):

@@ -185,7 +185,8 @@ def stale(files, root=ROOT):
     return sorted(
         "%s/%s" % (PICTURE_DIR, name)
         for name in present
-        if name not in wanted and not name.endswith((".png", ".clock"))
+        if name not in wanted
+        and not name.endswith((".png", ".clock"))
         and name not in OTHER_DRAWERS
     )
 
