@@ -11,7 +11,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv")
-SOURCES = ("firmware/__init__.py", "firmware/ticks.py", "hal/__init__.py", "boards/pico.py")
+SOURCES = ("firmware/__init__.py", "firmware/tickmath.py", "hal/__init__.py", "boards/pico.py")
 
 needs_setup = pytest.mark.skipif(
     shutil.which("make") is None or not os.path.isfile(os.path.join(VENV, ".installed")),
@@ -52,22 +52,22 @@ def test_make_mpy_compiles_only_what_changed(project):
     for source in SOURCES:
         assert (project / "build" / "mpy" / source.replace(".py", ".mpy")).is_file()
     assert compiled(make(project, "mpy-files")) == []
-    changed = project / "firmware" / "ticks.py"
+    changed = project / "firmware" / "tickmath.py"
     later = os.stat(str(changed)).st_mtime + 10
     os.utime(str(changed), (later, later))
-    assert compiled(make(project, "mpy-files")) == ["firmware/ticks.py"]
+    assert compiled(make(project, "mpy-files")) == ["firmware/tickmath.py"]
 
 
 @needs_setup
 def test_make_mpy_removes_the_mpy_of_a_source_that_is_gone(project):
     make(project, "mpy-files")
-    os.makedirs(str(project / "firmware" / "menu"))
-    os.rename(str(project / "firmware" / "ticks.py"), str(project / "firmware" / "menu" / "t.py"))
+    os.makedirs(str(project / "firmware" / "boot"))
+    os.rename(str(project / "firmware" / "tickmath.py"), str(project / "firmware" / "boot" / "t.py"))
     output = make(project, "mpy-files")
-    assert compiled(output) == ["firmware/menu/t.py"]
-    assert "removed build/mpy/firmware/ticks.mpy" in output
-    assert not (project / "build" / "mpy" / "firmware" / "ticks.mpy").exists()
-    assert (project / "build" / "mpy" / "firmware" / "menu" / "t.mpy").is_file()
+    assert compiled(output) == ["firmware/boot/t.py"]
+    assert "removed build/mpy/firmware/tickmath.mpy" in output
+    assert not (project / "build" / "mpy" / "firmware" / "tickmath.mpy").exists()
+    assert (project / "build" / "mpy" / "firmware" / "boot" / "t.mpy").is_file()
     assert (project / "build" / "mpy" / "lib" / "adafruit_ticks.mpy").is_file()
 
 
