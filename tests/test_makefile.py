@@ -62,7 +62,9 @@ def test_make_mpy_compiles_only_what_changed(project):
 def test_make_mpy_removes_the_mpy_of_a_source_that_is_gone(project):
     make(project, "mpy-files")
     os.makedirs(str(project / "firmware" / "boot"))
-    os.rename(str(project / "firmware" / "tickmath.py"), str(project / "firmware" / "boot" / "t.py"))
+    os.rename(
+        str(project / "firmware" / "tickmath.py"), str(project / "firmware" / "boot" / "t.py")
+    )
     output = make(project, "mpy-files")
     assert compiled(output) == ["firmware/boot/t.py"]
     assert "removed build/mpy/firmware/tickmath.mpy" in output
