@@ -17,7 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import figures_page  # noqa: E402
+from bench import figures_page, results  # noqa: E402
 from sim.runner import Game  # noqa: E402
 from sim.script import parse  # noqa: E402
 
@@ -163,14 +163,7 @@ def micropython_figures():
 
 def micropython_run():
     """The hot paths' figures from inside MicroPython (build/mpy made already)."""
-    done = subprocess.run(
-        ["node", os.path.join(ROOT, "tools", "mpy", "run.mjs"), "--compiled", "bench.measure"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return results.micropython_json(ROOT, "bench.measure")
 
 
 def tick_beside_first_release():

@@ -20,6 +20,8 @@ import subprocess
 import tarfile
 import tempfile
 
+from bench import results
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Issue 2's release: "README: the figures make bench measures", the last commit
@@ -99,14 +101,7 @@ def prepare(commit, folder):
 def tick_us(tree):
     """CPU microseconds per tick from the first release's own ``sim.measure``
     in ``tree``, inside MicroPython."""
-    done = subprocess.run(
-        ["node", os.path.join(tree, "tools", "mpy", "run.mjs"), "--compiled", "sim.measure"],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])["cpu_us_per_tick"]
+    return results.micropython_json(tree, "sim.measure")["cpu_us_per_tick"]
 
 
 def side_by_side(current_tick_us, rounds=ROUNDS):
@@ -179,15 +174,8 @@ def main():
     micropython_figures()  # builds this tree's .mpy files
     figures = side_by_side(lambda: micropython_run()["cpu_us_per_tick"])
     print(json.dumps(figures, indent=2, sort_keys=True))
-    path = os.path.join(ROOT, "bench", "latest.json")
-    if os.path.exists(path):
-        with open(path) as handle:
-            latest = json.load(handle)
-        latest["tick_beside_first_release"] = figures
-        with open(path, "w") as handle:
-            json.dump(latest, handle, indent=2, sort_keys=True)
-            handle.write("\n")
-        print("written to bench/latest.json (tick_beside_first_release)")
+    results.update("tick_beside_first_release", figures)
+    print("written to bench/latest.json (tick_beside_first_release)")
 
 
 if __name__ == "__main__":

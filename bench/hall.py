@@ -32,6 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from bench import results  # noqa: E402
 from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
@@ -291,15 +292,7 @@ def main(argv=None):
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
         print("%-*s  %12s   goal %s" % (width, name, value, goal))
-    path = os.path.join(ROOT, "bench", "latest.json")
-    data = {}
-    if os.path.exists(path):
-        with open(path) as handle:
-            data = json.load(handle)
-    data["hall"] = figures
-    with open(path, "w") as handle:
-        json.dump(data, handle, indent=2, sort_keys=True)
-        handle.write("\n")
+    results.update("hall", figures)
     print("written to bench/latest.json (hall)")
     return 0
 

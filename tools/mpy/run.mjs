@@ -90,7 +90,9 @@ for (const dir of ["firmware", "hal", "boards"]) {
 copyTree(mp, path.join(root, "sim"), `${APP}/sim`, ".py");
 mp.FS.mkdirTree(`${APP}/bench`);
 for (const file of BENCH_MODULES) {
-  mp.FS.writeFile(`${APP}/bench/${file}`, fs.readFileSync(path.join(root, "bench", file)));
+  // an older tree (the bench's first release) has its measurements in sim/ instead
+  const source = path.join(root, "bench", file);
+  if (fs.existsSync(source)) mp.FS.writeFile(`${APP}/bench/${file}`, fs.readFileSync(source));
 }
 if (compiled) {
   copyTree(mp, path.join(mpyRoot, "lib"), APP, ".mpy");

@@ -1,0 +1,34 @@
+"""Where the bench's figures come from and go: one MicroPython measurement run read as
+JSON, and one key of bench/latest.json replaced while the others stay."""
+
+import json
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LATEST = os.path.join(ROOT, "bench", "latest.json")
+
+
+def micropython_json(tree, module):
+    """Run ``module`` of the project in ``tree`` inside MicroPython (its .mpy build
+    made already) and return the JSON object its last line prints."""
+    done = subprocess.run(
+        ["node", os.path.join(tree, "tools", "mpy", "run.mjs"), "--compiled", module],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def update(key, figures, path=LATEST):
+    """Put ``figures`` under ``key`` of the JSON file at ``path``, keeping the rest."""
+    data = {}
+    if os.path.exists(path):
+        with open(path) as handle:
+            data = json.load(handle)
+    data[key] = figures
+    with open(path, "w") as handle:
+        json.dump(data, handle, indent=2, sort_keys=True)
+        handle.write("\n")
