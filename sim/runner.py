@@ -251,9 +251,10 @@ def arbiter_precondition(app, action):
 
 
 def _screen_mark(app):
-    """What tells whether a key reached the arbiter: the screen, its message, the log."""
+    """What tells whether a key reached the arbiter: the clock's change count, the
+    screen, its message, the log."""
     arbiter_now = app.arbiter
-    return (arbiter_now, arbiter_now.screen, arbiter_now.message_until, len(app.claims.log))
+    return (app.clock.changes, arbiter_now.screen, arbiter_now.message_until, len(app.claims.log))
 
 
 def check_step(app, keys, step, before):
@@ -268,9 +269,9 @@ def check_step(app, keys, step, before):
     arbiter_now = app.arbiter
     screen = arbiter_now.screen
     fresh_message = screen == arbiter.MESSAGE and (
-        before[0] is not arbiter_now or before[2] != arbiter_now.message_until
+        before[0] != app.clock.changes or before[2] != arbiter_now.message_until
     )
-    acted = before[0] is not arbiter_now or len(app.claims.log) != before[3]
+    acted = before[0] != app.clock.changes or len(app.claims.log) != before[3]
     if app.clock.state == engine.RUNNING:
         return "the %s key let the clock run" % name
     if app.menu.active():
