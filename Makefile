@@ -33,6 +33,11 @@ help:
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
+# Debian packages for an explicit target, as root or through sudo: $(APT_INSTALL) NAMES
+APT_INSTALL = if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends
+
 # The simulator's window (Tk) and its tests (a virtual X server, xdotool): Debian's
 # python3-tk, xvfb and xdotool. Explicit, as root or with sudo: make setup never
 # installs them (without them the window tests skip and name this target); .ci/run calls it.
@@ -42,10 +47,8 @@ desktop-tools:
 	command -v Xvfb >/dev/null 2>&1 || missing="$$missing xvfb"; \
 	command -v xdotool >/dev/null 2>&1 || missing="$$missing xdotool"; \
 	if [ -z "$$missing" ]; then echo "desktop tools: all there"; exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
 	echo "installing$$missing (the simulator's window and its tests)"; \
-	$$sudo apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends$$missing >/dev/null
+	$(APT_INSTALL)$$missing >/dev/null
 
 # The tournament hall and its tests: Debian's mosquitto (the broker, started by the
 # tests and make hall on 127.0.0.1 only, never as the system's service) and chromium
@@ -56,10 +59,8 @@ hall-tools:
 	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -z "$$missing" ]; then echo "hall tools: all there"; exit 0; fi; \
-	if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
 	echo "installing$$missing (the hall and its tests)"; \
-	$$sudo apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends$$missing >/dev/null
+	$(APT_INSTALL)$$missing >/dev/null
 
 # A hall file on a board's flash (python -m hall.accounts writes one per board):
 # make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0
