@@ -54,6 +54,19 @@ def last(recorder, board):
     return found[-1] if found else {}
 
 
+def connected(broker, account, client_id=None):
+    """An MQTT client logged in to ``broker`` as ``account`` with its own password."""
+    client = MQTTClient(
+        client_id or account,
+        broker.host,
+        port=broker.port,
+        user=account,
+        password=broker.passwords[account],
+    )
+    client.connect(timeout=2)
+    return client
+
+
 def run_until(clock, predicate, step_ms=100, timeout_s=5.0):
     """Advance the clock in steps of virtual time, each paced by a little wall time, until
     ``predicate()`` holds (messages travel in wall time)."""
@@ -104,14 +117,7 @@ def test_publishes_on_change_only_with_a_heartbeat_and_the_will(broker, recorder
 
 def test_a_clock_cannot_publish_another_boards_topic_or_settings(broker, recorder):
     watch = recorder()
-    client = MQTTClient(
-        "clock-2",
-        broker.host,
-        port=broker.port,
-        user="clock-2",
-        password=broker.passwords["clock-2"],
-    )
-    client.connect(timeout=2)
+    client = connected(broker, "clock-2")
     client.publish("hall/board/3", b"forged", retain=True)
     client.publish("hall/board/3/status", b"offline", retain=True)
     client.publish("hall/settings", b'{"id": "x", "control": "60"}', retain=True)
@@ -126,21 +132,11 @@ def test_a_clock_cannot_publish_another_boards_topic_or_settings(broker, recorde
 def test_the_view_reads_but_cannot_publish(broker, recorder):
     watch = recorder()
     view = recorder("view")  # the view's account subscribes fine...
-    client = MQTTClient(
-        "view-forger", broker.host, port=broker.port, user="view", password=broker.passwords["view"]
-    )
-    client.connect(timeout=2)
+    client = connected(broker, "view", "view-forger")
     client.publish("hall/board/1", b"forged", retain=True)  # ...and cannot write
     client.publish("hall/settings", b'{"id": "x", "control": "60"}', retain=True)
     client.disconnect()
-    control = MQTTClient(
-        "clock-1",
-        broker.host,
-        port=broker.port,
-        user="clock-1",
-        password=broker.passwords["clock-1"],
-    )
-    control.connect(timeout=2)
+    control = connected(broker, "clock-1")
     control.publish("hall/board/1/status", b"online-check")
     control.disconnect()
     assert watch.wait_for(lambda: b"online-check" in watch.on("hall/board/1/status"))
@@ -168,14 +164,7 @@ def test_a_wrong_password_is_refused_and_publishes_nothing(broker, recorder):
 
 
 def arbiter_push(broker, payload):
-    client = MQTTClient(
-        "arbiter",
-        broker.host,
-        port=broker.port,
-        user="arbiter",
-        password=broker.passwords["arbiter"],
-    )
-    client.connect(timeout=2)
+    client = connected(broker, "arbiter")
     client.publish("hall/settings", payload, retain=True)
     client.disconnect()
 
