@@ -7,6 +7,7 @@ docs/boards.md must all agree with it, so none can change alone.
 """
 
 import os
+import types
 
 import pytest
 
@@ -65,27 +66,21 @@ def test_ten_hours_with_the_margin_are_left_at_the_threshold(name):
         assert board.BATTERY_LOW_MV >= figures["cell_mv"]  # rounded up, never down
 
 
+def board_with(board, **changes):
+    """A copy of board definition ``board`` (its upper-case names) with ``changes``."""
+    copy = types.SimpleNamespace(**{k: getattr(board, k) for k in dir(board) if k.isupper()})
+    copy.__dict__.update(changes)
+    return copy
+
+
 def test_a_bigger_draw_gives_a_higher_threshold():
     board = boards.load("esp32")
-
-    class Faster:
-        pass
-
-    faster = Faster()
-    faster.__dict__.update({k: getattr(board, k) for k in dir(board) if k.isupper()})
-    faster.CPU_FREQ_HZ = 240_000_000  # 68 mA instead of 31 mA
+    faster = board_with(board, CPU_FREQ_HZ=240_000_000)  # 68 mA instead of 31 mA
     assert power_budget.threshold_mv(faster) > board.BATTERY_LOW_MV
 
 
 def test_a_clock_without_a_figure_is_refused():
-    board = boards.load("pico")
-
-    class Odd:
-        pass
-
-    odd = Odd()
-    odd.__dict__.update({k: getattr(board, k) for k in dir(board) if k.isupper()})
-    odd.CPU_FREQ_HZ = 133_000_000
+    odd = board_with(boards.load("pico"), CPU_FREQ_HZ=133_000_000)
     with pytest.raises(ValueError, match="no figure"):
         power_budget.threshold_mv(odd)
 
