@@ -38,6 +38,19 @@ def test_every_script_sits_in_a_topic_folder():
     assert all(name.split("/")[2] == "refused" for name in REFUSED if name.startswith("tests/"))
 
 
+@pytest.mark.xdist_group(shard_of(NAMES[0], NAMES))
+def test_each_shard_keeps_to_one_worker(request):
+    """Under ``make test`` (``pytest -n N --dist loadgroup``) every test of a shard runs on
+    the worker that played the shard, or each worker plays every shard again.
+    pytest-xdist tells a group by a ``@group`` suffix it writes on the node id, which
+    pytest 9.2 no longer takes (requirements.txt pins pytest below it)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run by pytest -n N --dist loadgroup")
+    assert request.node.nodeid.endswith("@" + shard_of(NAMES[0], NAMES)), (
+        "pytest-xdist lost the shards' groups: " + request.node.nodeid
+    )
+
+
 @pytest.mark.parametrize("name", by_shard(NAMES))
 def test_scenario_holds_on_cpython(name, scenario_runs):
     status, lines = scenario_runs.cpython(name)
