@@ -9,7 +9,7 @@ from micropython import const
 
 FORMAT_VERSION = const(1)  # written into every JSON document (hal.storage)
 
-SETTINGS = "settings.json"  # each side's control and the event's rules (firmware.settings)
+SETTINGS = "settings.json"  # each side's control and the event's rules (firmware.settings_file)
 USER_SLOTS = "slots.json"  # the setup menu's user slots 1-9 (firmware.menu.items)
 OLD_USER_SLOTS = "presets.json"  # their name before; boot renames it once (hal.boot)
 HALL = "hall.json"  # the tournament hall's broker and account (firmware.hall_settings)

@@ -35,6 +35,7 @@ class Menu:
         self.screens = None
         lifetime.let_go(firmware, "menu")
         lifetime.let_go(firmware, "control_parser")
+        lifetime.let_go(firmware, "settings_file")
 
     def active(self):
         screens = self.screens

@@ -14,8 +14,7 @@ import micropython
 import boards
 import firmware
 import hal
-from firmware import files, lifetime
-from firmware import settings as settings_module
+from firmware import files, lifetime, settings_file
 from firmware.app import App
 
 DEFAULT_BOARD = "pico"
@@ -38,7 +37,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     storage = hardware.storage
     if storage.exists(files.OLD_USER_SLOTS) and not storage.exists(files.USER_SLOTS):
         storage.rename(files.OLD_USER_SLOTS, files.USER_SLOTS)  # the slots a board saved before
-    settings = settings_module.load(storage)
+    settings = settings_file.load(storage)
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.settings = settings
@@ -51,11 +50,12 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
 
         app.hall = hall_link.attach(app, storage)
     # What boot alone uses: the files read at boot, the journal's reading and the
-    # restoring of a game (firmware/boot/), the parsing of the controls (the menus
-    # load it again), and this module (``run`` goes on in its frame; a new boot
-    # imports it again).
+    # restoring of a game (firmware/boot/), the settings file and the parsing of
+    # the controls (the menus load them again), and this module (``run`` goes on
+    # in its frame; a new boot imports it again).
     lifetime.let_go(firmware, "boot")
     lifetime.let_go(firmware, "control_parser")
+    lifetime.let_go(firmware, "settings_file")
     lifetime.let_go(hal, "boot")
     hardware.start()
     return app

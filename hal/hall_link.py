@@ -77,6 +77,7 @@ class HallLink:
 
                 self.push, self.push_id = hall_push.take(app, payload, self.push, self.push_id)
                 lifetime.let_go(firmware, "hall_push")
+                lifetime.let_go(firmware, "settings_file")
             if self._changed(app):
                 return self._publish(app, now, "change")
             if ticks_diff(now, self.beat_at) >= 0:

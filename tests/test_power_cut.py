@@ -16,8 +16,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware import files, journal
-from firmware import settings as settings_module
+from firmware import files, journal, settings_file
 from hal.storage import Storage
 from sim import vclock
 from sim.flash import PowerCut
@@ -32,7 +31,7 @@ GAMES = st.lists(
 CONTROLS = st.sampled_from(["3600", "3600+10", "40/3600:1800", "3600d5", "3600b5"])
 
 
-def settings_file(folder):
+def stored_settings(folder):
     with open(os.path.join(folder, files.SETTINGS), "rb") as handle:
         return handle.read()
 
@@ -42,7 +41,7 @@ def settings_file(folder):
 def test_a_cut_at_any_instant_loses_at_most_the_journal_period(control, steps, cut_after, start):
     game = Game(parse("control %s\nquickplay off\n" % control))
     try:
-        stored = settings_file(game.flash)
+        stored = stored_settings(game.flash)
         now = 0
         if start:
             game.act("press", ["right"])
@@ -58,7 +57,7 @@ def test_a_cut_at_any_instant_loses_at_most_the_journal_period(control, steps, c
         game.run_to(now + cut_after + 1000)
         game.act("power", ["on"])
         back = dict(game.values())
-        assert settings_file(game.flash) == stored
+        assert stored_settings(game.flash) == stored
         assert game.board.app.settings.control_left == control
         if truth["state"] == "setup":
             assert back["state"] == "setup"
@@ -115,7 +114,7 @@ def test_settings_survive_a_cut_at_every_byte_of_their_write():
             except PowerCut:
                 cut = True
             board.flash.power_on()
-            loaded = settings_module.load(Storage(folder, board.flash))
+            loaded = settings_file.load(Storage(folder, board.flash))
             assert loaded.error_code is None, (budget, loaded.error)
             assert loaded.control_left in ("300+3", "900+10")
             if loaded.control_left == "900+10":
