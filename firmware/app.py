@@ -4,8 +4,10 @@
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
 both displays when what they show changes (a tick on which nothing changes
-only steps the buzzer, the battery and the journal). During a game it
-allocates nothing. Levers and the
+only steps the buzzer, the battery and the journal). Each step also works out
+the first tick at which anything can change (``wake_at``); the main loop
+passes over the ticks before it (``resting``). During a game it allocates
+nothing. Levers and the
 play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
 as short presses (at release) or long presses (held 2 s), as
 ``hardware.keys`` classifies them from their edges: in the setup state and
@@ -22,6 +24,8 @@ the clock does depends only on the edges' ticks, never on how often the
 main loop runs.
 """
 
+from micropython import const
+
 import firmware
 from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
@@ -32,6 +36,7 @@ from firmware.sound import Sound
 from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
+_REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second
 
 
 class App:
@@ -61,12 +66,15 @@ class App:
         self.waiting_slot = 0  # its slot in the inputs' ring
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
+        self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
+        self.wake_at = None  # the first tick a step may change something at (None: the next)
 
     def apply_settings(self, settings):
         """Put ``settings`` in force: a new game with its controls and event rules
         on the same clock, claims and arbiter (the setup menus; the boot path may
         use it too). The event log goes on across games."""
         left, right = settings.controls()
+        self.wake_at = None
         self.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
         self.clock.configure(left, right)
         self.arbiter.reset()
@@ -114,9 +122,50 @@ class App:
             self.journal.tick(now)  # allocation-free while a clock runs
         if not (steady and self.notices is None and not hardware.battery.low):
             self.refresh(now)
+        self.wake_at = self._quiet_until(now) if self.rests else None
+
+    def resting(self, now):
+        """True if a step at tick ``now`` would change nothing: no input came, and
+        ``now`` is before ``wake_at``, which the last step found (``_quiet_until``).
+        The main loop passes over such a tick (``hal.runtime.service``)."""
+        wake = self.wake_at
+        return wake is not None and ticks_diff(now, wake) < 0 and self.drawn == self.clock.changes
+
+    def _quiet_until(self, now):
+        """The first tick after ``now`` at which a step may do something, if the steps
+        before it would do nothing; else None. Nothing waits (no key, screen, message,
+        sound, settling contact or low battery) and the times are drawn; what comes
+        by itself is each part's own: the times' next change (``redraw_at``, a flag
+        included), the battery's reading, the journal's entry, the countdown of
+        the warning beeps. At most ``_REST_MAX_MS`` ahead."""
+        hardware = self.hardware
+        inputs = hardware.inputs
+        if (
+            self.waiting_key >= 0
+            or self.notices is not None
+            or self.menu.screens is not None
+            or inputs.head != inputs.tail
+            or inputs.armed != inputs.all_armed
+            or hardware.buzzer.busy()
+            or hardware.battery.low
+            or not self.times_hold(now)
+        ):
+            return None
+        wait = _REST_MAX_MS
+        due = self.redraw_at
+        if due is not None and ticks_diff(due, now) < wait:
+            wait = ticks_diff(due, now)
+        due = hardware.battery.due  # the next reading (None: no battery sense)
+        if due is not None and ticks_diff(due, now) < wait:
+            wait = ticks_diff(due, now)
+        if self.journal is not None:
+            wait = self.journal.quiet_ms(now, wait)
+        wait = self.sound.quiet_ms(self.clock, self.settings, now, wait)
+        return ticks_add(now, wait) if wait > 0 else None
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
+        self.wake_at = None
         if self.notices is None:
             from firmware.notices import Notices
 

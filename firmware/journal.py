@@ -253,6 +253,17 @@ class Journal:
             if late >= 0:
                 self.write(now, late)
 
+    def quiet_ms(self, now, wait):
+        """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
+        if nothing changes meanwhile (0: something waits to be written)."""
+        clock = self.clock
+        if self.note is not None or clock.changes + self.claims.changes != self.seen:
+            return 0
+        if clock.state != engine.RUNNING:
+            return wait
+        left = self.period_ms - ticks_diff(now, self.last_entry)
+        return left if left < wait else wait
+
     def write(self, now, late):
         """Write an entry for the instant ``late`` ms before ``now``."""
         clock = self.clock

@@ -82,6 +82,24 @@ class Sound:
             self.warn_side = _NOBODY
         buzzer.step(now)
 
+    def quiet_ms(self, clock, settings, now, wait):
+        """``wait``, or less: the ms from ``now`` before which ``update`` cannot start
+        anything by itself (the buzzer idle, no flag or period changing meanwhile).
+        With the warning beeps on, the countdown's seconds (rounded up) of the
+        running side can change no sooner than its time drops to the next whole
+        second, 1 ms of display a ms at most; any jump up (a new byo-yomi period)
+        comes where it would reach zero."""
+        if settings is None or not settings.warn_last10:
+            return wait
+        mover = clock.running()
+        if mover == _NOBODY:
+            return wait
+        shown = clock.shown_ms(mover, now)
+        if shown <= 0:
+            return wait
+        left = (shown - 1) % 1000 + 1
+        return left if left < wait else wait
+
     def _flags_fallen(self, clock):
         """0 if no flag fell since the last update; 1 the game's first; 2 a later one."""
         fell = 0

@@ -86,5 +86,7 @@ class NoBattery:
     millivolts = 0
     low = False
 
+    due = None  # no reading is ever due
+
     def update(self, now):
         pass

@@ -1,15 +1,26 @@
-"""The board's main loop: wait for an edge or a tick, then run one step of the app."""
+"""The board's main loop: wait for an edge or a tick, then run one step of the app.
+
+A tick at which the app rests (``App.resting``: no input came and the last
+step found that nothing can change before a later tick) is passed over
+without a step; the watchdog is fed all the same, the loop being alive."""
 
 from hal.tick_source import ticks_ms
 
 
 def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
-    if hardware.ticker.take() or hardware.inputs.head != hardware.inputs.tail:
-        app.step(ticks_ms())
-        hardware.watchdog.feed()  # only a loop that runs the app keeps the board alive
-        return True
-    return False
+    ticked = hardware.ticker.take()
+    inputs = hardware.inputs
+    now = ticks_ms()
+    if inputs.head == inputs.tail:
+        if not ticked:
+            return False
+        if app.resting(now):
+            hardware.watchdog.feed()  # a tick came and the app had nothing to do
+            return False
+    app.step(now)
+    hardware.watchdog.feed()  # only a loop that serves the app keeps the board alive
+    return True
 
 
 def loop(app, hardware, hall=None):

@@ -1,4 +1,4 @@
-"""The watchdog: ``machine.WDT``, fed by every pass of the main loop that ran the app.
+"""The watchdog: ``machine.WDT``, fed by every pass of the main loop that served a tick.
 
 If the main loop hangs, or the tick stops so that the app no longer runs,
 the watchdog resets the board; the boot path then brings a game in progress

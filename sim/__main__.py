@@ -13,11 +13,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_RUNNER = os.path.join(ROOT, "tools", "mpy", "run.mjs")
 
 
-def _run_mpy(files):
+def _run_mpy(files, every_tick):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
         print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
         return 2
-    completed = subprocess.run(["node", MPY_RUNNER, "sim.runner", *files])
+    option = ["--every-tick"] if every_tick else []
+    completed = subprocess.run(["node", MPY_RUNNER, "sim.runner", *option, *files])
     return completed.returncode
 
 
@@ -26,14 +27,19 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run clock scripts in virtual time")
     run.add_argument("--mpy", action="store_true", help="run the firmware inside MicroPython")
+    run.add_argument(
+        "--every-tick",
+        action="store_true",
+        help="run a main-loop step at every tick, none passed over as resting",
+    )
     run.add_argument("files", nargs="+", metavar="FILE")
     arguments = parser.parse_args(argv)
     if arguments.command == "run" and arguments.mpy:
-        return _run_mpy(arguments.files)
+        return _run_mpy(arguments.files, arguments.every_tick)
     sys.path.insert(0, ROOT)
     from sim.runner import run_files
 
-    return run_files(arguments.files)
+    return run_files(arguments.files, rests=not arguments.every_tick)
 
 
 if __name__ == "__main__":

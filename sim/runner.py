@@ -16,6 +16,7 @@ from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 SIDE_NAMES = ("left", "right")
 # A scripted long press: held 0.1 s past the long press, so it is classified long.
 LONG_HOLD_MS = LONG_PRESS_MS + 100
+EVERY_TICK = "--every-tick"  # the command line's option: a step at every tick
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
@@ -60,12 +61,12 @@ def _seconds_text(ms):
 class Game:
     """One script being played on one simulated board."""
 
-    def __init__(self, script, board_name="sim"):
+    def __init__(self, script, board_name="sim", rests=True):
         self.script = script
         self.flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
-        self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap, board_name)
+        self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap, board_name, rests)
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took
         self.off_values = None  # while the power is off: the state line at the cut
@@ -429,14 +430,15 @@ class ReportingPlayer(Player):
             self.out("  actual: " + self.game.state_line())
 
 
-def run_script(path, text, out):
-    """Run one script's bytes (or text); return its exit status."""
+def run_script(path, text, out, rests=True):
+    """Run one script's bytes (or text); return its exit status. With ``rests=False``
+    the clock runs a step at every tick (``SimBoard``)."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
-    game = Game(script)
+    game = Game(script, rests=rests)
     try:
         player = ReportingPlayer(game, path, out)
         status = player.play(script.statements)
@@ -447,7 +449,7 @@ def run_script(path, text, out):
     return status
 
 
-def run_files(paths, out=print):
+def run_files(paths, out=print, rests=True):
     """Run every script in ``paths``; return the worst exit status."""
     worst = 0
     for path in paths:
@@ -458,12 +460,15 @@ def run_files(paths, out=print):
             out("%s: cannot read: %s" % (path, error))
             worst = 2
             continue
-        status = run_script(path, text, out)
+        status = run_script(path, text, out, rests)
         if status > worst:
             worst = status
     return worst
 
 
 def main(argv):
-    """Entry point of the MicroPython lane: ``argv`` is the list of script files."""
+    """Entry point of the MicroPython lane: ``argv`` is the list of script files, after
+    ``--every-tick`` if the clock is to run a step at every tick."""
+    if argv and argv[0] == EVERY_TICK:
+        return run_files(argv[1:], rests=False)
     return run_files(argv)

@@ -4,12 +4,16 @@
 board definition with the simulator's `machine` module, then advances
 virtual time event by event: contact transitions and timer ticks fire the
 firmware's own interrupt handlers, and after each one the main loop runs a
-pass, as it would on the board.
+pass, as it would on the board. Ticks at which the app rests (``App.resting``),
+which the board's main loop passes over, are passed over in one go
+(``_pass_over``); with ``rests=False`` the app never rests and every tick
+runs a step, the reference the resting is checked against.
 """
 
 import os
 import sys
 
+from firmware.tickmath import ticks_add, ticks_diff
 from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
@@ -65,7 +69,7 @@ def _install_machine():
 class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
-    def __init__(self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim"):
+    def __init__(self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True):
         import boards
 
         self.board = boards.load(board_name)
@@ -86,6 +90,7 @@ class SimBoard:
         self.app = None
         self.runtime = None
         self.stepped_at = None  # virtual ms of the last main-loop pass
+        self.rests = rests  # whether the app may rest (``App.rests``)
 
     # --- power -----------------------------------------------------------
 
@@ -95,6 +100,7 @@ class SimBoard:
 
         self.runtime = runtime
         self.app = boot.start(self.board_name, self.flash_root, self.flash)
+        self.app.rests = self.rests
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
@@ -202,6 +208,8 @@ class SimBoard:
                 vclock.set_now(time_ms)
                 sim_machine.drive(pin, level)
             elif timer_at is not None and timer_at <= until_ms:
+                if self._pass_over(timer, contact_at, until_ms):
+                    continue
                 vclock.set_now(timer_at)
                 timer.next_due = timer_at + timer.period_ms
                 timer.fire()
@@ -214,6 +222,44 @@ class SimBoard:
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
+
+    def _pass_over(self, timer, contact_at, until_ms):
+        """If the app rests at ``timer``'s next tick, move time and the timer past
+        every tick it rests at, before the next contact event and up to
+        ``until_ms``, the watchdog fed once a tick as ``hal.runtime.service`` feeds
+        it there; nothing else happens at those ticks. True if any was passed."""
+        app = self.app
+        if not self.powered or app is None or app.wake_at is None:
+            return False
+        hardware = app.hardware
+        inputs = hardware.inputs
+        if timer is not hardware.ticker.timer or inputs.head != inputs.tail:
+            return False
+        now = vclock.now_ms()
+        ticks_now = vclock.ticks_ms()
+        first = timer.next_due
+        if not app.resting(ticks_add(ticks_now, first - now)):
+            return False
+        last = now + ticks_diff(app.wake_at, ticks_now) - 1  # resting up to here
+        if contact_at is not None and contact_at - 1 < last:
+            last = contact_at - 1
+        for other in sim_machine.timers():
+            if other is not timer and other.next_due is not None and other.next_due - 1 < last:
+                last = other.next_due - 1
+        if until_ms < last:
+            last = until_ms
+        if last < first:
+            return False
+        period = timer.period_ms
+        count = (last - first) // period + 1
+        vclock.set_now(first + (count - 1) * period)
+        timer.next_due = first + count * period
+        chip = sim_machine.watchdog()
+        fed = chip.feeds if chip is not None else 0
+        hardware.watchdog.feed()  # the last of them; the chip counts the others too
+        if chip is not None and chip.feeds > fed:
+            chip.feeds += count - 1
+        return True
 
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time), unless

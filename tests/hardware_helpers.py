@@ -8,11 +8,12 @@ TICK_MS = 20
 
 
 class Booted:
-    """A `sim` board booted on a fresh flash with ``control``; ``adc`` is set before boot."""
+    """A `sim` board booted on a fresh flash with ``control``; ``adc`` is set before boot;
+    with ``rests=False`` the app steps at every tick (``SimBoard``)."""
 
-    def __init__(self, control, adc_u16=None, board_name="sim"):
+    def __init__(self, control, adc_u16=None, board_name="sim", rests=True):
         self.flash = fresh_flash(control)
-        self.board = SimBoard(self.flash, bounce_ms=0, board_name=board_name)
+        self.board = SimBoard(self.flash, bounce_ms=0, board_name=board_name, rests=rests)
         sim_machine.set_clock(vclock.now_ms)
         if adc_u16 is not None:
             sim_machine.set_adc(self.board.board.BATTERY_ADC_PIN, adc_u16)

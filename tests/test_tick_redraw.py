@@ -4,7 +4,8 @@ The main loop skips drawing the times while they still hold (``App.times_hold``,
 ``frames.steady_ms``). Whatever it skips, after every step each display
 must hold exactly the frame a full redraw at that tick would give, for every
 kind of control, with flags, pauses and the tenths setting; and most steps of
-a running game must draw nothing.
+a running game must draw nothing. The app steps at every tick here; that the
+ticks it rests at change nothing is tests/test_resting.py's.
 """
 
 import random
@@ -42,7 +43,7 @@ def full_redraw(app, index, now):
 def play(control, tenths, seed):
     """A game of random moves, a pause and a resume; every step checked. Returns
     (steps, steps that drew the times)."""
-    booted = Booted(control)
+    booted = Booted(control, rests=False)  # every tick a step, each one checked
     app = booted.app
     app.settings.tenths = tenths
     app.drawn = -1  # as after the menu that set it: its screens went over the times
