@@ -117,7 +117,7 @@ def play(control, warn, tenths, events, rests, battery_drop_ms=None):
         remove_flash(folder)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(CONTROLS),
     st.booleans(),
@@ -199,3 +199,24 @@ def test_settings_and_messages_from_outside_end_a_rest(boot_board):
     assert app.resting(vclock.ticks_ms())
     app.notice("Err4")
     assert app.wake_at is None and not app.resting(vclock.ticks_ms())
+
+
+def test_the_command_lines_every_tick_reaches_the_board(monkeypatch):
+    """``python -m sim run --every-tick`` on CPython, and ``sim.runner.main``'s argument
+    inside MicroPython: the board is made with ``rests=False``."""
+    from sim import __main__ as command
+    from sim import runner
+
+    made = []
+    real_init = SimBoard.__init__
+
+    def recording_init(self, *arguments, **options):
+        real_init(self, *arguments, **options)
+        made.append(self.rests)
+
+    monkeypatch.setattr(SimBoard, "__init__", recording_init)
+    script = os.path.join(os.path.dirname(__file__), "scenarios", "timing", "bounce-0.clock")
+    assert command.main(["run", "--every-tick", script]) == 0
+    assert runner.main(["--every-tick", script]) == 0
+    assert runner.main([script]) == 0
+    assert made == [False, False, True]
