@@ -297,3 +297,19 @@ def test_a_flag_at_the_same_update_wins_over_the_tone():
     clock.press(0, 6020)  # completes period 1 with its flag down: the flag's tones go on
     sound.update(clock, Switches(), 6020, recorder)
     assert recorder.played == [(FIRST_FLAG, 5000)]
+
+
+def test_the_countdown_says_how_long_nothing_can_sound():
+    # The clock may rest (App.resting) until the running side's time, rounded up to
+    # whole seconds, can change: no sooner than it drops to the next whole second.
+    sound = Sound()
+    clock = started_clock("15")  # left runs from 15.000 s at 0
+    warn = Switches(warn_last10=True)
+    assert sound.quiet_ms(clock, warn, 0, 1000) == 1000  # 15.000 s: 14 s from 14.000 on
+    assert sound.quiet_ms(clock, warn, 4_700, 1000) == 300  # 10.300 s: 10.000 in 300 ms
+    assert sound.quiet_ms(clock, warn, 4_700, 200) == 200  # a nearer bound stands
+    assert sound.quiet_ms(clock, warn, 5_000, 1000) == 1000  # 10.000 s: 9.999 rounds to 10 too
+    assert sound.quiet_ms(clock, Switches(), 4_700, 1000) == 1000  # no warning beeps
+    assert sound.quiet_ms(clock, None, 4_700, 1000) == 1000
+    clock.pause(6_000)
+    assert sound.quiet_ms(clock, warn, 6_500, 1000) == 1000  # nobody runs
