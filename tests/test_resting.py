@@ -220,3 +220,17 @@ def test_the_command_lines_every_tick_reaches_the_board(monkeypatch):
     assert runner.main(["--every-tick", script]) == 0
     assert runner.main([script]) == 0
     assert made == [False, False, True]
+
+
+def _standing_on_a_low_battery(rests):
+    # the pack is low from the start; the game starts at 2 s and is paused at 8.33 s,
+    # off the battery's once-a-second readings: the bAtt/Lo mark comes back 1 s in
+    # every 6 while the clock stands, counted from the pause
+    events = [(2_000, ("lever_right", 80)), (6_330, ("play", 80)), (14_000, ("play", 80))]
+    return play("300", False, False, events, rests, battery_drop_ms=0)
+
+
+def test_the_low_battery_mark_keeps_its_rhythm():
+    seen, _ = _standing_on_a_low_battery(False)
+    assert any(look[1] == "bAtt| Lo " for look in seen)  # the mark was up
+    assert _standing_on_a_low_battery(True)[0] == seen
