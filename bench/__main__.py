@@ -252,6 +252,11 @@ def main():
             "<= 65536",
         ),
         ("CPU us per tick (WebAssembly port)", round(mpy["cpu_us_per_tick"], 1), "< 100"),
+        (
+            "CPU us per tick, a step at every tick (none at rest)",
+            round(mpy["cpu_us_per_stepping_tick"], 1),
+            "< 100",
+        ),
         ("CPU us per display frame", round(mpy["cpu_us_per_display_frame"], 1), "report"),
         *first_release_rows(figures["tick_beside_first_release"]),
         (

@@ -4,7 +4,8 @@ Prints one JSON object: bytes allocated per tick and per lever press (IRQ
 to display), whether those paths run with the heap locked, heap in use
 after boot (``bench.boot_heap``: every firmware module counted, after a full
 collection) and what boot allocated on the way, CPU microseconds per tick
-and per display frame, and the last 10 s of a game with the warning beeps,
+(as the board runs them, most at rest, and with a step at every tick) and
+per display frame, and the last 10 s of a game with the warning beeps,
 the flag's pattern and the running side's LED, and a time control passed with
 its mark and tone, run under the heap lock. The tick
 and frame costs include the simulated timer and the HT16K33 model, which
@@ -49,6 +50,37 @@ def _release(board, pin, runtime, hardware, timer):
         index += 1
 
 
+def _ticks(board, timer, hardware, runtime):
+    """(bytes allocated per tick, CPU µs per tick: the best of three runs, whether the
+    ticks run under ``heap_lock``) over ``_TICKS`` ticks after a warm-up."""
+    for _ in range(100):
+        _tick(board, timer, hardware, runtime)
+    gc.collect()
+    gc.disable()
+    began = _real_us()
+    start = gc.mem_alloc()
+    for _ in range(_TICKS):
+        _tick(board, timer, hardware, runtime)
+    allocated = gc.mem_alloc() - start
+    ended = _real_us()
+    gc.enable()
+    tick_us = (ended - began) / _TICKS
+    for _ in range(2):  # the first run may include warm-up
+        began = _real_us()
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+        tick_us = min(tick_us, (_real_us() - began) / _TICKS)
+    locked = True
+    micropython.heap_lock()
+    try:
+        for _ in range(_TICKS):
+            _tick(board, timer, hardware, runtime)
+    except MemoryError:
+        locked = False
+    micropython.heap_unlock()
+    return allocated / _TICKS, tick_us, locked
+
+
 def main(argv):
     return measure_boot(settings_flash("5400+30"), "sim", _measure)
 
@@ -64,34 +96,14 @@ def _measure(board, boot):
     _press(board, right, runtime, hardware)
     _release(board, right, runtime, hardware, timer)
 
-    # ticks: warm up, then count bytes allocated
-    for _ in range(100):
-        _tick(board, timer, hardware, runtime)
-    gc.collect()
-    gc.disable()
-    began = _real_us()
-    start = gc.mem_alloc()
-    for _ in range(_TICKS):
-        _tick(board, timer, hardware, runtime)
-    allocated = gc.mem_alloc() - start
-    ended = _real_us()
-    gc.enable()
-    tick_bytes = allocated / _TICKS
-    tick_us = (ended - began) / _TICKS
-    for _ in range(2):  # the best of three runs: the first may include warm-up
-        began = _real_us()
-        for _ in range(_TICKS):
-            _tick(board, timer, hardware, runtime)
-        tick_us = min(tick_us, (_real_us() - began) / _TICKS)
-
-    tick_locked = True
-    micropython.heap_lock()
-    try:
-        for _ in range(_TICKS):
-            _tick(board, timer, hardware, runtime)
-    except MemoryError:
-        tick_locked = False
-    micropython.heap_unlock()
+    # ticks of the running game: as the board runs them (most at rest), then with a
+    # step at every tick (``App.rests`` off), the busiest the tick can be
+    tick_bytes, tick_us, tick_locked = _ticks(board, timer, hardware, runtime)
+    board.app.rests = False
+    step_bytes, step_us, step_locked = _ticks(board, timer, hardware, runtime)
+    board.app.rests = True
+    tick_bytes = max(tick_bytes, step_bytes)
+    tick_locked = tick_locked and step_locked
 
     # presses: each side alternately, IRQ edge to display
     sides = (left, right)
@@ -147,6 +159,7 @@ def _measure(board, boot):
                 "heap_in_use_after_boot_bytes": boot["heap_in_use_after_boot_bytes"],
                 "heap_allocated_by_boot_bytes": boot["heap_allocated_by_boot_bytes"],
                 "cpu_us_per_tick": tick_us,
+                "cpu_us_per_stepping_tick": step_us,
                 "cpu_us_per_display_frame": frame_us,
                 "buzzer_ticks_under_heap_lock": sound["ticks"],
                 "buzzer_patterns_started_under_heap_lock": sound["patterns"],
