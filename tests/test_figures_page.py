@@ -24,7 +24,7 @@ def test_the_committed_page_is_the_one_the_figures_give():
 
 def test_a_known_figure_has_its_named_row_and_goal():
     page = figures_page.render({"micropython": {"cpu_us_per_tick": 71.25}})
-    assert "| CPU per tick | 71.25 µs | < 100 µs |" in page
+    assert "| CPU per tick of a running game, most of them at rest | 71.25 µs | < 100 µs |" in page
     assert "## Other figures" not in page
 
 
