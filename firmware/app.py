@@ -153,11 +153,11 @@ class App:
             return None
         wait = _REST_MAX_MS
         due = self.redraw_at
-        if due is not None and ticks_diff(due, now) < wait:
-            wait = ticks_diff(due, now)
+        if due is not None:
+            wait = min(wait, ticks_diff(due, now))
         due = hardware.battery.due  # the next reading (None: no battery sense)
-        if due is not None and ticks_diff(due, now) < wait:
-            wait = ticks_diff(due, now)
+        if due is not None:
+            wait = min(wait, ticks_diff(due, now))
         if self.journal is not None:
             wait = self.journal.quiet_ms(now, wait)
         wait = self.sound.quiet_ms(self.clock, self.settings, now, wait)

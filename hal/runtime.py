@@ -10,14 +10,13 @@ from hal.tick_source import ticks_ms
 def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
     ticked = hardware.ticker.take()
-    inputs = hardware.inputs
+    queued = hardware.inputs.head != hardware.inputs.tail
+    if not (ticked or queued):
+        return False
     now = ticks_ms()
-    if inputs.head == inputs.tail:
-        if not ticked:
-            return False
-        if app.resting(now):
-            hardware.watchdog.feed()  # a tick came and the app had nothing to do
-            return False
+    if not queued and app.resting(now):
+        hardware.watchdog.feed()  # a tick came and the app had nothing to do
+        return False
     app.step(now)
     hardware.watchdog.feed()  # only a loop that serves the app keeps the board alive
     return True

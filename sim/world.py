@@ -229,7 +229,7 @@ class SimBoard:
         ``until_ms``, the watchdog fed once a tick as ``hal.runtime.service`` feeds
         it there; nothing else happens at those ticks. True if any was passed."""
         app = self.app
-        if not self.powered or app is None or app.wake_at is None:
+        if not self.powered or app is None:
             return False
         hardware = app.hardware
         inputs = hardware.inputs

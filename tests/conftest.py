@@ -22,15 +22,15 @@ def scenario_runs():
 
 @pytest.fixture
 def boot_board():
-    """``boot_board(control, adc_u16=None, board_name="sim")``: a `sim` board booted on a
-    fresh flash in virtual time (tests/hardware_helpers.py: Booted), stopped and its
-    flash removed after the test."""
+    """``boot_board(control, adc_u16=None, board_name="sim", rests=True)``: a `sim` board
+    booted on a fresh flash in virtual time (tests/hardware_helpers.py: Booted), stopped
+    and its flash removed after the test."""
     from tests.hardware_helpers import Booted
 
     made = []
 
-    def boot(control, adc_u16=None, board_name="sim"):
-        booted = Booted(control, adc_u16=adc_u16, board_name=board_name)
+    def boot(control, adc_u16=None, board_name="sim", rests=True):
+        booted = Booted(control, adc_u16=adc_u16, board_name=board_name, rests=rests)
         made.append(booted)
         return booted
 

@@ -10,7 +10,7 @@ from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
 from sim import machine as sim_machine
 from sim import vclock
 from sim.world import SimBoard
-from tests.hardware_helpers import TICK_MS, Booted
+from tests.hardware_helpers import TICK_MS
 
 
 class CountingWDT:
@@ -66,20 +66,17 @@ def feed_times(booted):
     return times
 
 
-def test_the_board_starts_it_and_the_loop_feeds_it_every_tick():
-    booted = Booted("300", rests=False)  # a step at every tick: every feed seen one by one
-    try:
-        wdt = sim_machine.watchdog()
-        assert wdt is not None and wdt.timeout_ms == booted.board.board.WATCHDOG_MS == 5000
-        times = feed_times(booted)
-        booted.press("lever_right")
-        booted.run_to(60_000)
-        assert times[-1] == 60_000
-        gaps = [later - earlier for earlier, later in zip(times[:-1], times[1:], strict=True)]
-        assert max(gaps) <= TICK_MS  # far inside the 5 s timeout
-        assert len(times) >= 60_000 // TICK_MS
-    finally:
-        booted.close()
+def test_the_board_starts_it_and_the_loop_feeds_it_every_tick(boot_board):
+    booted = boot_board("300", rests=False)  # a step at every tick: each feed seen one by one
+    wdt = sim_machine.watchdog()
+    assert wdt is not None and wdt.timeout_ms == booted.board.board.WATCHDOG_MS == 5000
+    times = feed_times(booted)
+    booted.press("lever_right")
+    booted.run_to(60_000)
+    assert times[-1] == 60_000
+    gaps = [later - earlier for earlier, later in zip(times[:-1], times[1:], strict=True)]
+    assert max(gaps) <= TICK_MS  # far inside the 5 s timeout
+    assert len(times) >= 60_000 // TICK_MS
 
 
 def test_ticks_at_rest_are_fed_too(boot_board):
