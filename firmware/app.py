@@ -7,12 +7,13 @@ both displays when what they show changes (a tick on which nothing changes
 only steps the buzzer, the battery and the journal). Each step also works out
 the first tick at which anything can change (``wake_at``); the main loop
 passes over the ticks before it (``resting``). During a game it allocates
-nothing. Levers and the
-play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
-as short presses (at release) or long presses (held 2 s), as
-``hardware.keys`` classifies them from their edges: in the setup state and
-after the game for the setup menus (``firmware.menu_gate``), during a game only
-for the arbiter's procedures while the clock is paused
+nothing.
+
+Levers and the play/pause key act at their first edge; ``set``, ``plus``
+and ``minus`` act as short presses (at release) or long presses (held 2 s),
+as ``hardware.keys`` classifies them from their edges: in the setup state
+and after the game for the setup menus (``firmware.menu_gate``), during a
+game only for the arbiter's procedures while the clock is paused
 (``firmware.arbiter``). While the clock runs they do nothing.
 
 A menu key that can act holds back the inputs that came after it until its

@@ -20,7 +20,7 @@ integers and a Fletcher checksum, and handed to ``store.write_record``
 The record's layout is described once, below: each field's offset
 (``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
 byte), little-endian. ``encode`` writes it; ``fields`` and ``side_fields``
-read it back for ``firmware.journal_read``, which checks and restores what
+read it back for ``firmware.boot.journal_read``, which checks and restores what
 they give and never sees an offset. The names are private constants:
 compiled into this module, they take no room on the heap (public names
 would, about 20 bytes each, on a board with little to spare).

@@ -409,7 +409,8 @@ class Player:
 
 
 class ReportingPlayer(Player):
-    """The runner's player: every failure and ``show`` as lines of SCENARIOS.md to ``out``."""
+    """The runner's player: every failure and ``show`` as the lines of
+    docs/spec/scripts.md, to ``out``."""
 
     def __init__(self, game, path, out):
         Player.__init__(self, game)
