@@ -101,7 +101,7 @@ class App:
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
-        if self.waiting_key >= 0 or inputs.head != inputs.tail:
+        if self.waiting_key >= 0 or inputs.pending():
             self.take_inputs(now)
         steady = self.times_hold(now)
         if not steady:
@@ -145,8 +145,8 @@ class App:
             self.waiting_key >= 0
             or self.notices is not None
             or self.menu.screens is not None
-            or inputs.head != inputs.tail
-            or inputs.armed != inputs.all_armed
+            or inputs.pending()
+            or inputs.settling()
             or hardware.buzzer.busy()
             or hardware.battery.low
             or not self.times_hold(now)

@@ -233,7 +233,7 @@ class SimBoard:
             return False
         hardware = app.hardware
         inputs = hardware.inputs
-        if timer is not hardware.ticker.timer or inputs.head != inputs.tail:
+        if timer is not hardware.ticker.timer or inputs.pending():
             return False
         now = vclock.now_ms()
         ticks_now = vclock.ticks_ms()
