@@ -58,11 +58,11 @@ class App:
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
-        self.settings = None  # the Settings in force (hal.boot puts them here)
+        self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
-        self.journal = None  # the game journal (firmware.journal), attached at boot
+        self.journal = None  # the game journal (firmware.journal): ``attach_journal``
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
@@ -80,6 +80,25 @@ class App:
         self.clock.configure(left, right)
         self.arbiter.reset()
         self.settings = settings
+
+    def keep_settings(self, settings):
+        """Keep ``settings`` as the ones in force, the game as it is (boot, and the
+        menus when they first need settings to edit)."""
+        self.settings = settings
+
+    def attach_journal(self, journal):
+        """Journal the game through ``journal`` from the next step on (boot)."""
+        self.journal = journal
+
+    def allow_rest(self, allowed):
+        """Whether the main loop may pass over ticks that change nothing (``resting``);
+        without it every tick is a step (the simulator's every-tick lane, the bench)."""
+        self.rests = allowed
+        self.wake_at = None
+
+    def redraw(self):
+        """Draw the times afresh at the next step, as after a screen went over them."""
+        self.drawn = -1
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's

@@ -227,6 +227,18 @@ class Journal:
         self.note = None  # an event to log at the first step (a restored game)
         self.seen = clock.changes + claims.changes  # the changes the newest entry holds
 
+    def open(self, restored):
+        """Start journalling: a ``restored`` game logs its return at the first step;
+        any other gets its header now (a flash that refuses is counted, and the
+        clock goes on)."""
+        if restored:
+            self.note = "restored"
+            return
+        try:
+            self.game = self.store.begin_game(self.clock, self.claims, self.game)
+        except OSError:
+            self.failures += 1
+
     def tick(self, now):
         """Journal the game at the end of a main-loop step at ``now``.
 

@@ -30,8 +30,10 @@ class JournalStore:
         self.handles = [None, None]
         self.header = None  # the decoded header in force
 
-    def open_slots(self):
-        """Open both slot files for writing in place (creating a missing one)."""
+    def open_slots(self, header):
+        """Take ``header`` (the decoded header read at boot, or None) as the one in
+        force, and open both slot files for writing in place (creating a missing one)."""
+        self.header = header
         files = self.storage.files
         for index, name in enumerate(JOURNAL_SLOTS):
             path = self.storage.path(name)

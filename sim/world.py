@@ -100,7 +100,7 @@ class SimBoard:
 
         self.runtime = runtime
         self.app = boot.start(self.board_name, self.flash_root, self.flash)
-        self.app.rests = self.rests
+        self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
