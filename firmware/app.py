@@ -96,10 +96,6 @@ class App:
         self.rests = allowed
         self.wake_at = None
 
-    def redraw(self):
-        """Draw the times afresh at the next step, as after a screen went over them."""
-        self.drawn = -1
-
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's
         new-game sequence while paused: docs/menus.md)."""

@@ -61,10 +61,6 @@ class SegmentDisplay:
         self.valid = False
         return True
 
-    def forget(self):
-        """Send the next frame even if it is the one last shown."""
-        self.valid = False
-
     def show_frame(self, frame):
         """Show ``frame`` (4 digit bytes and the colon byte)."""
         if self.valid and frame == self.last:
