@@ -9,6 +9,12 @@ docs/boards.md so that at least 10 hours of play remain) and off again only
 above ``low_mv + HYSTERESIS_MV``, which a fresh pack reaches. A reading
 under ``ABSENT_MV`` means no pack is connected (the board runs from USB):
 never low. Integer arithmetic only; nothing allocates after construction.
+
+What the app reads, and only reads: ``low``, ``due`` (the tick of the next
+reading; None on a board without battery sense) and ``millivolts``. They are
+fields, not methods, because each method costs a board's heap room (about
+450 B for these two questions on both battery classes, measured with
+``bench.boot_heap``), and the boot heap has little to spare.
 """
 
 from micropython import const

@@ -13,7 +13,10 @@ holds the tick of its last (settling) edge. So how long a key was held is
 known from its edges even when the press is read from the ring much later.
 
 The main loop asks the ring two questions, ``pending`` (an event to read)
-and ``settling`` (a contact held or still bouncing); its fields are its own.
+and ``settling`` (a contact held or still bouncing), and takes events with
+``pop``; it reads only ``popped_tick`` and ``popped_slot``, what ``pop``
+left there (fields: a method each would cost boot heap). The other fields
+are the ring's own (``hal.keys`` reads a press's record by its slot).
 """
 
 from array import array

@@ -23,7 +23,7 @@ from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
 
 
 class JournalStore:
-    """The journal's files in ``storage``."""
+    """The journal's files in ``storage`` (which boot reads the journal back from)."""
 
     def __init__(self, storage):
         self.storage = storage

@@ -44,7 +44,10 @@ def _released():
 
 
 class KeyButtons:
-    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``."""
+    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``.
+
+    The app reads ``tick`` (when the press ``classify`` decided became short or
+    long) and nothing else."""
 
     def __init__(self, inputs, first, last, long_ms):
         adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks
