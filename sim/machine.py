@@ -51,6 +51,7 @@ class _Board:
     def __init__(self):
         self.watchdog = None
         self.clock = None  # the simulator's ms clock, time-stamps watchdog feeds
+        self.latency = None  # the chip's latency model (sim.latency): times each I2C frame
 
 
 _board = _Board()
@@ -283,6 +284,9 @@ class I2C:
         """One write transaction of ``buf``; returns the number of bytes written."""
         device = self._device(addr)
         device.write(buf)
+        latency = _board.latency
+        if latency is not None:
+            latency.i2c_frame(self.freq, len(buf))
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
@@ -464,6 +468,7 @@ def reset():
     _cpu_freq[0] = 125_000_000
     _board.watchdog = None
     _board.clock = None
+    _board.latency = None
 
 
 def drive(pin_id, level):
@@ -520,6 +525,11 @@ def set_adc(pin_id, value_u16):
 def set_clock(now_ms):
     """Give the board a clock (a function returning ms) to time-stamp watchdog feeds."""
     _board.clock = now_ms
+
+
+def set_latency(model):
+    """Time the board's I2C frames with ``model`` (sim.latency.ChipLatency), or None."""
+    _board.latency = model
 
 
 def watchdog():

@@ -8,6 +8,12 @@ pass, as it would on the board. Ticks at which the app rests (``App.resting``),
 which the board's main loop passes over, are passed over in one go
 (``_pass_over``); with ``rests=False`` the app never rests and every tick
 runs a step, the reference the resting is checked against.
+
+With ``latency`` ("typical" or "max") the board is its chip, not an ideal
+one: ``sim.latency.ChipLatency`` times the flash writes, I2C frames,
+collections and socket calls of each pass, and an edge that falls in one
+that holds the chip's handler back is stamped when it ends. Without it
+(clock scripts, unless asked) every edge is stamped at its instant.
 """
 
 import os
@@ -69,7 +75,9 @@ def _install_machine():
 class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
-    def __init__(self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True):
+    def __init__(
+        self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True, latency=None
+    ):
         import boards
 
         self.board = boards.load(board_name)
@@ -91,6 +99,15 @@ class SimBoard:
         self.runtime = None
         self.stepped_at = None  # virtual ms of the last main-loop pass
         self.rests = rests  # whether the app may rest (``App.rests``)
+        self.latency = None  # the chip's latency model (sim.latency), or None: an ideal board
+        if latency is not None:
+            from sim import latency as latency_module
+
+            model = latency_module.ChipLatency(self.board, latency)
+            model.in_play = latency_module.running(self)
+            self.latency = model
+            self.flash.latency = model
+            sim_machine.set_latency(model)
 
     # --- power -----------------------------------------------------------
 
@@ -99,6 +116,8 @@ class SimBoard:
         from hal import boot, runtime
 
         self.runtime = runtime
+        if self.latency is not None:
+            self.latency.begin_pass(vclock.now_ms())
         self.app = boot.start(self.board_name, self.flash_root, self.flash)
         self.app.rests = self.rests
         for timer in sim_machine.timers():
@@ -127,6 +146,7 @@ class SimBoard:
         vclock.restart_ticks(self.near_wrap)
         _install_machine()
         self._wire_displays()
+        sim_machine.set_latency(self.latency)
         self.flash.power_on()
         self.powered = True
         return self.boot()
@@ -172,7 +192,9 @@ class SimBoard:
 
     def _schedule(self, time_ms, pin, level):
         self.sequence += 1
-        entry = (time_ms, self.sequence, pin, level)
+        self._insert((time_ms, self.sequence, pin, level))
+
+    def _insert(self, entry):
         pending = self.pending
         index = len(pending)
         while index > 0 and pending[index - 1][:2] > entry[:2]:
@@ -204,7 +226,13 @@ class SimBoard:
                 and contact_at <= until_ms
                 and (timer_at is None or contact_at <= timer_at)
             ):
-                time_ms, _, pin, level = self.pending.pop(0)
+                entry = self.pending.pop(0)
+                time_ms, _, pin, level = entry
+                if self.latency is not None:
+                    stamp = self.latency.stamp_ms(time_ms)
+                    if stamp != time_ms:  # held back: the handler runs when the call ends
+                        self._insert((stamp,) + entry[1:])
+                        continue
                 vclock.set_now(time_ms)
                 sim_machine.drive(pin, level)
             elif timer_at is not None and timer_at <= until_ms:
@@ -217,8 +245,13 @@ class SimBoard:
                 break
             if self.powered:
                 try:
+                    latency = self.latency
+                    if latency is not None:
+                        latency.begin_pass(vclock.now_ms())
                     if self.runtime.service(self.app, self.app.hardware):
                         self.stepped_at = vclock.now_ms()
+                        if latency is not None:
+                            latency.after_pass(self.app, vclock.now_ms())
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
@@ -267,6 +300,8 @@ class SimBoard:
         of one pass, however often it is looked at."""
         if self.powered and self.stepped_at != vclock.now_ms():
             self.stepped_at = vclock.now_ms()
+            if self.latency is not None:
+                self.latency.begin_pass(vclock.now_ms())
             try:
                 self.app.step(vclock.ticks_ms())
             except sim_flash.PowerCut:
