@@ -11,7 +11,8 @@ readings is the larger of the two sides' differences (a press stamped d
 late charges its player d too much and the opponent d too little).
 Reported: the worst and the 99.9th percentile of those, the flash erases
 while a clock ran, and the longest C call in play
-(``sim.latency.ChipLatency``).
+(``sim.latency.ChipLatency``); and a tournament day on the board's heap
+(``bench/tournament_heap.py``, inside MicroPython).
 
 ``python -m bench.chip`` prints the figures (``--write``: and puts them in
 bench/latest.json under ``chip``, the other keys kept); ``make bench``
@@ -19,7 +20,9 @@ writes them there too.
 """
 
 import json
+import os
 import random
+import subprocess
 import sys
 
 from bench import results
@@ -86,6 +89,23 @@ def play(board_name, level, presses=PRESSES, seed=2026):
     }
 
 
+def tournament_day(board_name):
+    """bench/tournament_heap.py inside MicroPython (.mpy): ten games on one heap."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run(["make", "-s", "mpy"], cwd=root, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["node", os.path.join(root, "tools", "mpy", "run.mjs"), "--compiled"]
+        + ["bench.tournament_heap", board_name],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures.pop("board")
+    return figures
+
+
 def chip_figures(presses=PRESSES):
     """``chip`` of bench/latest.json: per board, the charge error at each level."""
     result = {}
@@ -101,6 +121,7 @@ def chip_figures(presses=PRESSES):
             entry.setdefault("longest_c_call_in_play_ms", {})[level] = counted[
                 "longest_c_call_in_play_ms"
             ]
+        entry["tournament_day"] = tournament_day(board_name)
         result[board_name] = entry
     return result
 
