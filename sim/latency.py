@@ -20,8 +20,11 @@ The calls of one main-loop pass run one after the other from the pass's
 instant. An edge inside one is stamped late: on a chip with hard pin
 interrupts (rp2) only if the call turns the interrupts off (a flash erase
 or program), at the call's end; on a chip with soft pin handlers (esp32)
-inside any call, at its end. The main loop's own next pass and tick wait
-for the end of the calls too. ``sim.world.SimBoard`` applies this when it
+inside any call, at its end. The chip latches the line's interrupt and
+runs the handler once, which reads the level the line has then: a press
+held for less than what is left of the call is not seen at all. (The
+main loop's passes at the ticks that fall inside a call are not held back:
+they change no stamp.) ``sim.world.SimBoard`` applies this when it
 is given a model (``latency=``); clock scripts run without one unless the
 runner is asked for it (docs/spec/scripts.md).
 """

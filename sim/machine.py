@@ -490,6 +490,27 @@ def drive(pin_id, level):
     _edge(line, before)
 
 
+def latch(pin_id, level):
+    """Drive line ``pin_id`` to ``level`` as ``drive`` does, but with its interrupt held
+    back (the chip is in a call that holds it): the handler is not called. True if the
+    edge is one the handler watches, so that the chip latches an interrupt for it."""
+    line = _line_of(pin_id)
+    before = _level(line)
+    line.external = _UNDRIVEN if level is None else (1 if level else 0)
+    after = _level(line)
+    if after == before or line.handler is None:
+        return False
+    return bool(line.trigger & (_RISING if after else _FALLING))
+
+
+def raise_irq(pin_id):
+    """A latched interrupt of line ``pin_id`` is served: its handler runs once, and reads
+    the level the line has now (a press already released reads open)."""
+    line = _lines.get(pin_id)
+    if line is not None and line.handler is not None:
+        line.handler(line.irq_pin)
+
+
 def pin_level(pin_id):
     """What line ``pin_id`` reads now (the board's view: output, outside driver, pull)."""
     return _level(_line_of(pin_id))

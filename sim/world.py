@@ -11,9 +11,11 @@ runs a step, the reference the resting is checked against.
 
 With ``latency`` ("typical" or "max") the board is its chip, not an ideal
 one: ``sim.latency.ChipLatency`` times the flash writes, I2C frames,
-collections and socket calls of each pass, and an edge that falls in one
-that holds the chip's handler back is stamped when it ends. Without it
-(clock scripts, unless asked) every edge is stamped at its instant.
+collections and socket calls of each pass; the edges of a line that fall
+in a call that holds the chip's handler back are served by one call of the
+handler when it ends, which reads the line's level then (a press released
+meanwhile is lost, as on the chip). Without it (clock scripts, unless
+asked) every edge is served at its instant.
 """
 
 import os
@@ -24,6 +26,7 @@ from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
+_LATCHED = -2  # a pending entry's level: a held-back interrupt served at its time
 PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's contact closed
 _flash_count = [0]
 
@@ -100,6 +103,7 @@ class SimBoard:
         self.stepped_at = None  # virtual ms of the last main-loop pass
         self.rests = rests  # whether the app may rest (``App.rests``)
         self.latency = None  # the chip's latency model (sim.latency), or None: an ideal board
+        self.latched = []  # pins whose interrupt the chip holds back until a call ends
         if latency is not None:
             from sim import latency as latency_module
 
@@ -202,7 +206,7 @@ class SimBoard:
         pending.insert(index, entry)
 
     def _cancel(self, pin):
-        self.pending = [entry for entry in self.pending if entry[2] != pin]
+        self.pending = [entry for entry in self.pending if entry[2] != pin or entry[3] == _LATCHED]
 
     # --- time ------------------------------------------------------------
 
@@ -228,13 +232,14 @@ class SimBoard:
             ):
                 entry = self.pending.pop(0)
                 time_ms, _, pin, level = entry
-                if self.latency is not None:
-                    stamp = self.latency.stamp_ms(time_ms)
-                    if stamp != time_ms:  # held back: the handler runs when the call ends
-                        self._insert((stamp,) + entry[1:])
-                        continue
+                if self.latency is not None and self._held_back(entry):
+                    continue
                 vclock.set_now(time_ms)
-                sim_machine.drive(pin, level)
+                if level == _LATCHED:
+                    self.latched.remove(pin)
+                    sim_machine.raise_irq(pin)
+                else:
+                    sim_machine.drive(pin, level)
             elif timer_at is not None and timer_at <= until_ms:
                 if self._pass_over(timer, contact_at, until_ms):
                     continue
@@ -255,6 +260,23 @@ class SimBoard:
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
+
+    def _held_back(self, entry):
+        """If the chip is in a call that holds ``entry``'s interrupt back, move the contact
+        now without its handler, and serve the interrupt once when the call ends (one
+        for all the edges of the line meanwhile, reading the line's level then); True."""
+        time_ms, sequence, pin, level = entry
+        stamp = self.latency.stamp_ms(time_ms)
+        if stamp == time_ms:
+            return False
+        if level == _LATCHED:  # the call that ended is followed by another that holds it
+            self._insert((stamp, sequence, pin, level))
+            return True
+        vclock.set_now(time_ms)
+        if sim_machine.latch(pin, level) and pin not in self.latched:
+            self.latched.append(pin)
+            self._insert((stamp, sequence, pin, _LATCHED))
+        return True
 
     def _pass_over(self, timer, contact_at, until_ms):
         """If the app rests at ``timer``'s next tick, move time and the timer past

@@ -114,6 +114,13 @@ def test_the_model_runs_alike_on_both_lanes():
     assert lines[0]
 
 
+def test_a_press_released_inside_an_erase_is_not_seen_on_the_rp2():
+    """The rp2 serves the lever's latched interrupt once, when the 400 ms erase of the
+    periodic entry at 4.98 s ends; the press at 5.0 s, released 80 ms later, reads
+    open by then: left's clock runs on, 5:00 - 5.5 s = 4:54.5 at 5.5 s, right 5:00."""
+    assert _press_after_a_think("pico", "max", _full_block) == (294_500, 300_000)
+
+
 # --- the clock on the chip ---------------------------------------------------
 
 
