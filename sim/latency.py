@@ -41,7 +41,10 @@ _COMMIT_OVERHEAD = 12  # a littlefs commit's tags and CRC beside the data (bench
 def chip_of(board):
     """The figures of ``board``'s chip (``boards.chips.<CHIP>``)."""
     name = board.CHIP
-    return __import__("boards.chips." + name, None, None, ("SOFT_PIN_HANDLERS",))
+    try:
+        return __import__("boards.chips." + name, None, None, ("SOFT_PIN_HANDLERS",))
+    except ImportError:
+        raise ValueError("no latency figures for chip %r (boards/chips/%s.py)" % (name, name))
 
 
 class ChipLatency:
