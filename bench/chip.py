@@ -10,7 +10,9 @@ presses' true instants: the charge error of the press between the two
 readings is the larger of the two sides' differences (a press stamped d
 late charges its player d too much and the opponent d too little).
 Reported: the worst and the 99.9th percentile of those, the flash erases
-while a clock ran, and the longest C call in play
+while a clock ran, the readings that found the other side's clock running
+(a press the chip did not see, or took after the reply), and the longest
+C call in play
 (``sim.latency.ChipLatency``); and a tournament day on the board's heap
 (``bench/tournament_heap.py``, inside MicroPython).
 
@@ -49,6 +51,7 @@ def play(board_name, level, presses=PRESSES, seed=2026):
     errors = []
     erases_in_play = 0
     longest_in_play = 0
+    wrong_side = 0  # readings with the other side's clock running: a press not seen
     figures = {}
     while len(errors) < presses:
         bounce = rng.randint(0, 10)
@@ -68,6 +71,8 @@ def play(board_name, level, presses=PRESSES, seed=2026):
             game.run_to(now)
             values = dict(game.values())
             reckoned[mover] -= used
+            if values["running"] != ("left" if mover == 0 else "right"):
+                wrong_side += 1
             errors.append(
                 max(abs(values["left"] - reckoned[0]), abs(values["right"] - reckoned[1]))
             )
@@ -84,6 +89,7 @@ def play(board_name, level, presses=PRESSES, seed=2026):
         game.close()
     return errors, {
         "erases_in_play": erases_in_play,
+        "readings_with_the_wrong_side_running": wrong_side,
         "longest_c_call_in_play_ms": round(longest_in_play / 1000, 3),
         "last_game": figures,
     }
@@ -120,6 +126,9 @@ def chip_figures(presses=PRESSES):
             entry.setdefault("erases_in_play", {})[level] = counted["erases_in_play"]
             entry.setdefault("longest_c_call_in_play_ms", {})[level] = counted[
                 "longest_c_call_in_play_ms"
+            ]
+            entry.setdefault("readings_with_the_wrong_side_running", {})[level] = counted[
+                "readings_with_the_wrong_side_running"
             ]
         entry["tournament_day"] = tournament_day(board_name)
         result[board_name] = entry
