@@ -23,6 +23,7 @@ from sim.script import parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLIES = os.path.join(ROOT, "tests", "chip", "replies.clock")
+LONG_THINKS = os.path.join(ROOT, "tests", "chip", "long-thinks.clock")
 NOT_YET = "the firmware still erases flash and makes long C calls while a clock runs"
 
 
@@ -169,11 +170,29 @@ def test_no_socket_call_or_collection_falls_under_a_press_on_the_esp32():
 
 @pytest.mark.xfail(strict=True, reason=NOT_YET)
 @pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])
-def test_replies_are_charged_at_their_edges_on_the_chip(mpy):
-    """tests/chip/replies.clock (replies 0.3 s apart) holds with the chips' maxima."""
+@pytest.mark.parametrize(
+    "script, level",
+    [(REPLIES, "max"), (LONG_THINKS, "typical")],
+    ids=["replies-at-the-maxima", "long-thinks-typical"],
+)
+def test_presses_are_charged_at_their_edges_on_the_chip(script, level, mpy):
+    """tests/chip/replies.clock (replies 0.3 s apart) holds with the chips' maxima, and
+    tests/chip/long-thinks.clock (presses 40 ms after a periodic journal entry) with
+    their typical figures, inside MicroPython as on CPython."""
     lane = ["--mpy"] if mpy else []
     done = subprocess.run(
-        [sys.executable, "-m", "sim", "run", *lane, "--latency=max", REPLIES],
+        [sys.executable, "-m", "sim", "run", *lane, "--latency=" + level, script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_the_chip_scripts_hold_on_the_ideal_board():
+    """Both scripts' expected values are the Laws': the ideal board meets them."""
+    done = subprocess.run(
+        [sys.executable, "-m", "sim", "run", REPLIES, LONG_THINKS],
         cwd=ROOT,
         capture_output=True,
         text=True,
