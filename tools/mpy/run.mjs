@@ -29,6 +29,7 @@ const BENCH_MODULES = [
   "boot_heap.py",
   "hall_heap.py",
   "hall_probe.py",
+  "tournament_heap.py",
   "measure.py",
   "mqtt_null.py",
 ];
