@@ -28,6 +28,7 @@ def spoiled(good):
     newer["version"] = 99
     return {
         "empty": b"",
+        "null": b"null",  # valid JSON but no document: not a missing file
         "truncated": text[: len(text) // 2],
         "random bytes": RANDOM,
         "a list": b"[1, 2, 3]",

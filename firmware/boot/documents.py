@@ -181,12 +181,16 @@ def check_json(data):
 
 def read(storage, name):
     """The JSON document ``name`` decoded, None if there is no such file; ValueError
-    if it is not one (``check_json``)."""
+    if it is not one (``check_json``). A file holding ``null`` is there, and no
+    document: Unusable, never taken for a missing file."""
     data = storage.read_bytes(name)
     if data is None:
         return None
     check_json(data)
-    return json.loads(data.decode("utf-8"))
+    document = json.loads(data.decode("utf-8"))
+    if document is None:
+        raise Unusable(BAD, "not a JSON object")
+    return document
 
 
 def load(storage, name, apply):
