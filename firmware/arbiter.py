@@ -43,6 +43,7 @@ MESSAGE = const(4)
 NEW_GAME = const(5)
 
 UNITS_MS = (60_000, 1000, 100, 10, 1)
+_MAX_SHOWN_MS = const(359_999_999)  # 99:59:59.999: claims.add_time's ceiling too
 _FIRST_FINE_UNIT = const(2)  # 0.1 s: from here the amount shows as S.mmm
 OUTCOME_TEXT = {
     "draw": "drA",
@@ -197,11 +198,12 @@ class Arbiter:
         clock = self.clock
         claims = self.claims
         offers = self._offers() if with_time else (0, 0)
-        for index in (0, 1):
+        for index in (0, 1):  # all or nothing: each offer checked before any applies
             side = clock.sides[index]
+            offer = offers[index]
             fallen = side.flagged and not side.can_flag
-            low = offers[index] < 0 and (fallen or clock.shown_ms(index, now) + offers[index] < 0)
-            if low:
+            after = (0 if fallen else clock.shown_ms(index, now)) + offer
+            if (offer < 0 and (fallen or after < 0)) or (offer > 0 and after > _MAX_SHOWN_MS):
                 self.refuse("bad-time", now)
                 return
         if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves

@@ -350,7 +350,11 @@ class Clock:
 
         White has completed ``white_moves``; Black as many if White is to move,
         else one fewer. Each side's period becomes the one its next move belongs
-        to; no time is added or taken by the correction itself.
+        to; no time is added or taken by the correction itself: the side to move
+        shows what it showed, its turn charged from here on as the new period
+        charges (a delay the new period has or lacks hands over no time). A flag
+        that fell in the last period no longer stops the periods once the
+        correction leaves that period.
         """
         if self.white == NOBODY or white_moves < 0:
             return False
@@ -362,9 +366,25 @@ class Clock:
             side = self.sides[index]
             side.moves = moves
             if side.control.kind == tc.STAGES:
+                charged = self._turn_charge(index)
                 side.period = side.control.period_of_move(moves + 1)
+                side.remaining_ms += self._turn_charge(index) - charged
+                if side.period != len(side.control.periods) - 1:
+                    side.final = False
         self.changes += 1
         return True
+
+    def _turn_charge(self, index):
+        """What the turn in progress takes off side ``index``'s shown time under its
+        current period (0 unless it is to move and its time still counts)."""
+        side = self.sides[index]
+        if index != self.mover or not self.in_turn() or (side.flagged and not side.can_flag):
+            return 0
+        used = self.turn_used  # the clock is paused: the turn stands still
+        if side.period_mode() == tc.DELAY:
+            delay_ms = side.period_bonus_ms()
+            return used - delay_ms if used > delay_ms else 0
+        return used
 
     def period_time_offer(self, index, white_moves):
         """The time a correction of the move counter to ``white_moves`` offers side
