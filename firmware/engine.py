@@ -366,25 +366,23 @@ class Clock:
             side = self.sides[index]
             side.moves = moves
             if side.control.kind == tc.STAGES:
-                charged = self._turn_charge(index)
+                turn = index == self.mover and side.can_flag  # its time still counts
+                charged = turn and self._turn_charge(side)
                 side.period = side.control.period_of_move(moves + 1)
-                side.remaining_ms += self._turn_charge(index) - charged
+                if turn:
+                    side.remaining_ms += self._turn_charge(side) - charged
                 if side.period != len(side.control.periods) - 1:
                     side.final = False
         self.changes += 1
         return True
 
-    def _turn_charge(self, index):
-        """What the turn in progress takes off side ``index``'s shown time under its
-        current period (0 unless it is to move and its time still counts)."""
-        side = self.sides[index]
-        if index != self.mover or not self.in_turn() or (side.flagged and not side.can_flag):
-            return 0
-        used = self.turn_used  # the clock is paused: the turn stands still
+    def _turn_charge(self, side):
+        """What the paused turn in progress takes off ``side``'s shown time, the side
+        to move, under its current period."""
+        used = self.turn_used
         if side.period_mode() == tc.DELAY:
-            delay_ms = side.period_bonus_ms()
-            return used - delay_ms if used > delay_ms else 0
-        return used
+            used -= side.period_bonus_ms()
+        return used if used > 0 else 0
 
     def period_time_offer(self, index, white_moves):
         """The time a correction of the move counter to ``white_moves`` offers side
