@@ -5,9 +5,9 @@ contact closed while the input is armed, it stores the input's number and
 the tick in a preallocated ring and disarms the input; bounce that follows
 is ignored. The main loop re-arms an input once its contact has been open
 and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
-release never counts as a press. A contact found closed when the handlers
-are attached at boot starts disarmed: it counts only once it has been open
-and quiet and closes again.
+release never counts as a press. A contact found closed at boot starts
+disarmed (``hal.boot.disarm_held``): it counts only once it
+has been open and quiet and closes again.
 The handler allocates nothing.
 
 Each press keeps its ring slot's record of the release: ``ring_open`` is 1
@@ -50,19 +50,7 @@ class EdgeRing:
         self.handler = self.on_edge  # bound once: the handler allocates nothing
 
     def enable(self, pin_class):
-        """Attach the edge handler to every pin (call after everything exists).
-
-        A contact already closed is left disarmed: it was pressed before the clock
-        could see it (while the power was off, or held through a cut), so its
-        release is no press, nor is the bounce of that release. It counts once
-        it has been open and quiet for ``QUIET_MS`` (``rearm``) and closes anew."""
-        now = ticks_ms()
-        index = 0
-        while index < self.count:
-            if self.pins[index].value() == self.active[index]:
-                self.armed[index] = 0
-                self.last_edge[index] = now
-            index += 1
+        """Attach the edge handler to every pin (call after everything exists)."""
         trigger = pin_class.IRQ_FALLING | pin_class.IRQ_RISING
         for pin in self.pins:
             try:
