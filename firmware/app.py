@@ -275,6 +275,13 @@ class App:
         frame = self.frame
         menu = self.menu
         notices = self.notices
+        if not (displays[0].valid and displays[1].valid):
+            # a display did not take its last frame (unplugged, say): whatever is up
+            # is drawn again until both have it, so one that answers again shows it
+            menu.changed = True
+            self.arbiter.changed = True
+            if notices is not None and notices.active:
+                notices.changed = True
         if notices is not None:
             if notices.changed:
                 notices.changed = False
