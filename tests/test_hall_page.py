@@ -83,7 +83,7 @@ def test_the_view_reads_only_and_exports_clock_times(hall):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)
     assert refused.value.code == 405
-    boards = json.loads(urllib.request.urlopen(url + "boards.json", timeout=5).read())
+    boards = json.loads(urllib.request.urlopen(url + "boards.json", timeout=5).read())["boards"]
     assert [board["board"] for board in boards] == [1, 2, 3]
     text = urllib.request.urlopen(url + "pgn/1", timeout=5).read().decode()
     plies = boards[0]["plies"]
