@@ -48,8 +48,43 @@ def board_numbers(text):
     return numbers
 
 
+def broker_account():
+    """Mosquitto's own user when we run as root (it drops to it before it reads the
+    password file and the ACL), else None: the broker then runs as we do."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    try:
+        import pwd
+
+        return pwd.getpwnam("mosquitto")
+    except (ImportError, KeyError):
+        return None
+
+
+def closed_folder(path, account):
+    """The first folder above ``path`` that ``account`` cannot pass through, or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        info = os.stat(folder)
+        if not (info.st_mode & 0o001 or info.st_uid == account.pw_uid):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 def write_setup(out, boards, broker, port, ssid, wifi_password, prefix, listen, one_password):
     hall_settings.check_prefix(prefix)
+    account = broker_account()
+    if account is not None:
+        closed = closed_folder(out, account)
+        if closed is not None:
+            raise ValueError(
+                "mosquitto runs as its own user and cannot pass through %s (mode %o): "
+                "give --out a folder it can reach, such as /srv/hall-setup"
+                % (closed, os.stat(closed).st_mode & 0o777)
+            )
     os.makedirs(out, mode=0o700)
     passwords = {"view": secrets.token_urlsafe(12), "arbiter": secrets.token_urlsafe(12)}
     shared = secrets.token_urlsafe(12)
@@ -89,9 +124,17 @@ def write_setup(out, boards, broker, port, ssid, wifi_password, prefix, listen, 
         hall_settings.Hall(data)  # what a clock will check
         private("hall-board-%d.json" % board, json.dumps(data))
     for user in ("view", "arbiter"):
-        account = {"broker": broker, "port": port, "user": user, "prefix": prefix}
-        account["password"] = passwords[user]
-        private("%s.json" % user, json.dumps(account))
+        data = {"broker": broker, "port": port, "user": user, "prefix": prefix}
+        data["password"] = passwords[user]
+        if user == "view":
+            data["boards"] = ",".join(str(board) for board in boards)
+        private("%s.json" % user, json.dumps(data))
+    if account is not None:
+        # The broker's three files become Mosquitto's (still closed to everybody else);
+        # the folder opens for passing through only: its other files stay root's, 0600.
+        for name in ("passwd", "acl", "mosquitto.conf"):
+            os.chown(os.path.join(out, name), account.pw_uid, account.pw_gid)
+        os.chmod(out, 0o711)
 
 
 def main(argv=None):
@@ -113,22 +156,29 @@ def main(argv=None):
         parser.error(str(error))
     if os.path.exists(args.out):
         parser.error("--out %s exists already; give a new folder" % args.out)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        parser.error("--out %s: its parent folder does not exist" % args.out)
     wifi_password = os.environ.get("HALL_WIFI_PASSWORD")
     if wifi_password is None:
         wifi_password = (
             getpass.getpass("the Wi-Fi's password (empty for none): ") if args.ssid else ""
         )
-    write_setup(
-        args.out,
-        boards,
-        args.broker,
-        args.port,
-        args.ssid,
-        wifi_password,
-        args.prefix,
-        args.listen,
-        args.one_password,
-    )
+    try:
+        write_setup(
+            args.out,
+            boards,
+            args.broker,
+            args.port,
+            args.ssid,
+            wifi_password,
+            args.prefix,
+            args.listen,
+            args.one_password,
+        )
+    except ValueError as error:
+        parser.error(str(error))
+    except (OSError, subprocess.SubprocessError) as error:
+        raise SystemExit("hall.accounts: could not write %s: %s" % (args.out, error))
     print(
         "wrote %s: passwd, acl, mosquitto.conf, %d hall files, view.json, arbiter.json"
         % (args.out, len(boards))

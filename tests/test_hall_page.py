@@ -88,5 +88,7 @@ def test_the_view_reads_only_and_exports_clock_times(hall):
     text = urllib.request.urlopen(url + "pgn/1", timeout=5).read().decode()
     plies = boards[0]["plies"]
     assert plies >= 1 and text.count("[%clk ") <= plies
-    assert text.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
+    tags, _, moves = text.partition("\n\n")
+    assert tags.splitlines()[2:3] == ['[Board "1"]'] and tags.startswith('[Event "')
+    assert moves.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
     assert os.path.basename(url) == ""
