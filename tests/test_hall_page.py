@@ -92,3 +92,19 @@ def test_the_view_reads_only_and_exports_clock_times(hall):
     assert tags.splitlines()[2:3] == ['[Board "1"]'] and tags.startswith('[Event "')
     assert moves.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
     assert os.path.basename(url) == ""
+
+
+def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    view = HallView("127.0.0.1", 9, "view", "x", boards=[4, 5], log=lambda line: None)
+    try:
+        url = view.serve()
+        view._take("hall/board/5", b"[" * 2000)  # garbage: the strip names the board
+        dom = shots.page_dom(url, shots.PHONE)
+    finally:
+        view.close()
+    assert '<body class="lost">' in dom
+    assert "The view lost the broker at" in dom
+    assert card_classes(dom, 4) == ["board", "waiting"] and "no clock yet" in dom
+    assert ">5 garbage</a>" in dom
