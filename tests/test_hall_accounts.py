@@ -124,3 +124,38 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
     finally:
         broker.terminate()
         broker.wait(10)
+
+
+def test_an_event_in_venues_bridges_each_to_the_central_broker(open_parent):
+    need_broker()
+    out = os.path.join(open_parent, "event")
+    venues = [accounts.venue("north=10.0.0.2:1-2"), accounts.venue("south=10.0.0.3:3")]
+    accounts.write_event(out, venues, "10.0.0.1", 1883, "", "", "hall", "0.0.0.0", False)
+    assert sorted(os.listdir(out)) == ["central", "north", "south"]
+    central_acl = open(os.path.join(out, "central", "acl")).read()
+    section = central_acl.split("user venue-north\n")[1].split("\n\n")[0]
+    assert section.splitlines() == [
+        "topic write hall/board/1",
+        "topic write hall/board/1/status",
+        "topic write hall/board/2",
+        "topic write hall/board/2/status",
+        "topic read hall/settings",
+    ]
+    conf = open(os.path.join(out, "south", "mosquitto.conf")).read()
+    assert "connection venue-south\naddress 10.0.0.1:1883\n" in conf
+    assert "topic hall/board/# out 0\ntopic hall/settings in 0\n" in conf
+    view = json.load(open(os.path.join(out, "central", "view.json")))
+    assert view["boards"] == "1,2,3" and view["broker"] == "10.0.0.1"
+    assert sorted(os.listdir(os.path.join(out, "south"))).count("hall-board-3.json") == 1
+    with pytest.raises(ValueError):
+        accounts.write_event(
+            out + "2",
+            venues + [accounts.venue("east=10.0.0.4:2")],
+            "c",
+            1883,
+            "",
+            "",
+            "hall",
+            "0.0.0.0",
+            False,
+        )
