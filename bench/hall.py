@@ -36,6 +36,7 @@ from bench import results  # noqa: E402
 from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
+from hal.battery import NoBattery  # noqa: E402
 from hal.hall_link import HallLink  # noqa: E402
 from sim.umqtt.simple import MQTTClient  # noqa: E402
 
@@ -67,6 +68,11 @@ class _App:
         self.claims = claims_module.Claims(self.clock, "off", "appendix-g")
         self.settings = None
         self.notices = Notices()
+        self.hardware = _Hardware()
+
+
+class _Hardware:
+    battery = NoBattery()
 
 
 def _cpu_seconds(pid):
@@ -75,6 +81,51 @@ def _cpu_seconds(pid):
         fields = handle.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _resident_kib(pid):
+    """Resident memory of process ``pid`` in KiB (Linux /proc)."""
+    with open("/proc/%d/status" % pid) as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return None
+
+
+def _brokers(clocks, venues):
+    """The brokers: one for all the clocks, or a central one and ``venues`` bridged to it.
+    (the view's broker, every broker, the broker of each board)."""
+    from hall import bridge
+    from hall.broker import Broker
+
+    numbers = list(range(1, clocks + 1))
+    if not venues:
+        broker = Broker(numbers)
+        return broker, [broker], {number: broker for number in numbers}
+    plan = {}
+    for index in range(venues):
+        plan["v%d" % (index + 1)] = numbers[
+            index * clocks // venues : (index + 1) * clocks // venues
+        ]
+    central = Broker(
+        [],
+        accounts=[bridge.venue_user(name) for name in plan],
+        acl=bridge.central_acl(plan, "hall"),
+    )
+    every, of_board = [central], {}
+    try:
+        for name, boards in plan.items():
+            password = central.passwords[bridge.venue_user(name)]
+            venue = Broker(
+                boards, conf=bridge.venue_bridge(name, central.host, central.port, password, "hall")
+            )
+            every.append(venue)
+            of_board.update((board, venue) for board in boards)
+    except BaseException:
+        for broker in every:
+            broker.stop()
+        raise
+    return central, every, of_board
 
 
 def _percentile(values, fraction):
@@ -122,12 +173,12 @@ class _EventReader(threading.Thread):
         self.sock.close()
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026):
-    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict."""
-    from hall.broker import Broker
-
+def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
+    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict. With
+    ``venues``, the clocks are split over that many brokers bridged to a central one,
+    which the view reads (``hall.bridge``)."""
     numbers = list(range(1, clocks + 1))
-    broker = Broker(numbers)
+    broker, brokers, of_board = _brokers(clocks, venues)
     view = None
     links = []
     try:
@@ -143,7 +194,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         )
         address = view.stdout.readline().strip()
         page_port = int(address.rstrip("/").rsplit(":", 1)[1])
-        time.sleep(0.5)  # the view subscribes
+        time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
         reader = _EventReader(page_port)
         reader.start()
         chooser = random.Random(seed)
@@ -151,7 +202,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         apps = []
         started = time.monotonic()
         for number in numbers:
-            link = HallLink(_Hall(broker, number), MQTTClient, wlan)
+            link = HallLink(_Hall(of_board[number], number), MQTTClient, wlan)
             app = _App()
             link.poll(app, _ms(started))
             links.append(link)
@@ -161,7 +212,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         edges = {}  # (board, seq) -> the instant the move was due
         sizes = []
         view_cpu = _cpu_seconds(view.pid)
-        broker_cpu = _cpu_seconds(broker.process.pid)
+        broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers)
         begin = time.monotonic()
         published_before = sum(link.published for link in links)
         while time.monotonic() - begin < seconds:
@@ -189,7 +240,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
             time.sleep(0.005)
         wall = time.monotonic() - begin
         view_cpu = _cpu_seconds(view.pid) - view_cpu
-        broker_cpu = _cpu_seconds(broker.process.pid) - broker_cpu
+        broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers) - broker_cpu
+        view_kib = _resident_kib(view.pid)
+        broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         published = sum(link.published for link in links) - published_before
         time.sleep(1.0)  # the last messages reach the page
         reader.close()
@@ -202,6 +255,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         payload = sum(sizes) / len(sizes) if sizes else 0
         return {
             "clocks": clocks,
+            "venues": venues,
+            "view_resident_kib": view_kib,
+            "brokers_resident_kib": broker_kib,
             "seconds": round(wall, 1),
             "connect_all_s": round(connect_s, 2),
             "messages_per_s": round(published / wall, 1),
@@ -223,7 +279,8 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         if view is not None:
             view.terminate()
             view.wait(10)
-        broker.stop()
+        for each in brokers:
+            each.stop()
 
 
 def _ms(started, at=None):
@@ -287,7 +344,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.hall")
     parser.add_argument("--clocks", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--venues",
+        type=int,
+        default=0,
+        help="split the clocks over this many brokers bridged to a central one; print only",
+    )
     args = parser.parse_args(argv)
+    if args.clocks != 200 or args.venues:
+        # a large open or several venues: figures printed, bench/latest.json left alone
+        print(json.dumps(hall_figures(args.clocks, args.seconds, venues=args.venues), indent=1))
+        return 0
     figures, rows = figures_and_rows(args.clocks, args.seconds)
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
