@@ -49,9 +49,8 @@ class _Wlan:
 
 
 class _Hall:
-    def __init__(self, broker, board):
-        data = broker.hall_file(board)
-        self.board = board
+    def __init__(self, data):
+        self.board = data["board"]
         self.broker = data["broker"]
         self.port = data["port"]
         self.user = data["user"]
@@ -173,14 +172,96 @@ class _EventReader(threading.Thread):
         self.sock.close()
 
 
+GROUP = 200  # clocks per driving process: paho's select() takes descriptors below 1024
+
+
+def drive(halls, seconds, seed, begin):
+    """Play the clocks of ``halls`` (hall files) from the monotonic instant ``begin`` for
+    ``seconds``: ``(edges {(board, seq): instant}, published, failures, sizes, the
+    seconds all of them took to connect)``."""
+    chooser = random.Random(seed)
+    wlan = _Wlan()
+    links, apps = [], []
+    started = time.monotonic()
+    for data in halls:
+        link = HallLink(_Hall(data), MQTTClient, wlan)
+        app = _App()
+        link.poll(app, _ms(started))
+        links.append(link)
+        apps.append(app)
+    connect_s = time.monotonic() - started
+    while time.monotonic() < begin:
+        for index, link in enumerate(links):
+            link.poll(apps[index], _ms(started))
+        time.sleep(0.01)
+    due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
+    edges = {}  # (board, seq) -> the instant the move was due
+    sizes = []
+    published_before = sum(link.published for link in links)
+    failures_before = sum(link.failures for link in links)
+    try:
+        while time.monotonic() - begin < seconds:
+            for index, link in enumerate(links):
+                app = apps[index]
+                now = time.monotonic()
+                moved = due[index] <= now
+                if moved:
+                    edge = due[index]  # the lever's edge: the instant the move was due
+                    clock = app.clock
+                    side = 0 if clock.state == engine.SETUP else clock.mover
+                    clock.press(side, _ms(started, edge))
+                    due[index] = now + chooser.uniform(1.0, 6.0)
+                if link.poll(app, _ms(started)) and moved:
+                    board = halls[index]["board"]
+                    edges[(board, link.seq)] = edge
+                    if len(sizes) < 1000:
+                        message = hall_message.encode(app, _ms(started), board, link.seq, "change")
+                        sizes.append(len(message))
+            time.sleep(0.005)
+        published = sum(link.published for link in links) - published_before
+        failures = sum(link.failures for link in links) - failures_before
+    finally:
+        for link in links:
+            link.close()
+    return edges, published, failures, sizes, connect_s
+
+
+def _drive_in_processes(halls, seconds, seed, begin):
+    """``drive`` for groups of ``GROUP`` clocks, each in a process of its own."""
+    processes = []
+    for first in range(0, len(halls), GROUP):
+        plan = {"halls": halls[first : first + GROUP], "seconds": seconds}
+        plan.update(seed=seed + first, begin=begin)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.hall", "--drive"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        process.stdin.write(json.dumps(plan))
+        process.stdin.close()
+        processes.append(process)
+    edges, published, failures, sizes, connect_s = {}, 0, 0, [], 0.0
+    for process in processes:
+        done = json.loads(process.stdout.read())
+        process.wait(30)
+        edges.update(((board, seq), edge) for board, seq, edge in done["edges"])
+        published += done["published"]
+        failures += done["failures"]
+        sizes += done["sizes"]
+        connect_s = max(connect_s, done["connect_s"])
+    return edges, published, failures, sizes, connect_s
+
+
 def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
     """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict. With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
-    which the view reads (``hall.bridge``)."""
+    which the view reads (``hall.bridge``). The clocks are driven by
+    processes of ``GROUP`` (CLOCK_MONOTONIC is the same instant in all of them)."""
     numbers = list(range(1, clocks + 1))
     broker, brokers, of_board = _brokers(clocks, venues)
     view = None
-    links = []
     try:
         account = os.path.join(broker.folder, "view.json")
         with open(account, "w") as handle:
@@ -197,53 +278,27 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
         time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
         reader = _EventReader(page_port)
         reader.start()
-        chooser = random.Random(seed)
-        wlan = _Wlan()
-        apps = []
+        halls = [of_board[number].hall_file(number) for number in numbers]
         started = time.monotonic()
-        for number in numbers:
-            link = HallLink(_Hall(of_board[number], number), MQTTClient, wlan)
-            app = _App()
-            link.poll(app, _ms(started))
-            links.append(link)
-            apps.append(app)
-        connect_s = time.monotonic() - started
-        due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in numbers]
-        edges = {}  # (board, seq) -> the instant the move was due
-        sizes = []
-        view_cpu = _cpu_seconds(view.pid)
-        broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers)
-        begin = time.monotonic()
-        published_before = sum(link.published for link in links)
-        while time.monotonic() - begin < seconds:
-            for index in range(clocks):
-                link = links[index]
-                app = apps[index]
-                now = time.monotonic()
-                moved = due[index] <= now
-                if moved:
-                    edge = due[index]  # the lever's edge: the instant the move was due
-                    clock = app.clock
-                    side = 0 if clock.state == engine.SETUP else clock.mover
-                    clock.press(side, _ms(started, edge))
-                    due[index] = now + chooser.uniform(1.0, 6.0)
-                if link.poll(app, _ms(started)) and moved:
-                    edges[(index + 1, link.seq)] = edge
-                    if len(sizes) < 1000:
-                        sizes.append(
-                            len(
-                                hall_message.encode(
-                                    app, _ms(started), index + 1, link.seq, "change"
-                                )
-                            )
-                        )
-            time.sleep(0.005)
+        begin = started + 2.0 + clocks / 200  # every clock connects before the play begins
+        baseline = threading.Timer(
+            max(0.0, begin - time.monotonic()),
+            lambda: cpu.extend(
+                [_cpu_seconds(view.pid), sum(_cpu_seconds(b.process.pid) for b in brokers)]
+            ),
+        )
+        cpu = []
+        baseline.start()
+        edges, published, failures, sizes, connect_s = _drive_in_processes(
+            halls, seconds, seed, begin
+        )
+        baseline.join()
+        view_cpu, broker_cpu = cpu
         wall = time.monotonic() - begin
         view_cpu = _cpu_seconds(view.pid) - view_cpu
         broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers) - broker_cpu
         view_kib = _resident_kib(view.pid)
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
-        published = sum(link.published for link in links) - published_before
         time.sleep(1.0)  # the last messages reach the page
         reader.close()
         latencies = [
@@ -271,11 +326,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
             "bytes_per_message_payload": round(payload),
             # MQTT PUBLISH, QoS 0: fixed header (2-3 bytes), topic length (2), topic, payload.
             "bytes_per_message_mqtt": round(payload + 2 + 2 + topic + (1 if payload > 125 else 0)),
-            "link_failures": sum(link.failures for link in links),
+            "link_failures": failures,
         }
     finally:
-        for link in links:
-            link.close()
         if view is not None:
             view.terminate()
             view.wait(10)
@@ -344,6 +397,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.hall")
     parser.add_argument("--clocks", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--drive", action="store_true", help="(internal) one group of clocks")
     parser.add_argument(
         "--venues",
         type=int,
@@ -351,6 +405,16 @@ def main(argv=None):
         help="split the clocks over this many brokers bridged to a central one; print only",
     )
     args = parser.parse_args(argv)
+    if args.drive:
+        plan = json.loads(sys.stdin.read())
+        edges, published, failures, sizes, connect_s = drive(
+            plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
+        )
+        rows = [[board, seq, edge] for (board, seq), edge in edges.items()]
+        done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
+        done["connect_s"] = connect_s
+        print(json.dumps(done))
+        return 0
     if args.clocks != 200 or args.venues:
         # a large open or several venues: figures printed, bench/latest.json left alone
         print(json.dumps(hall_figures(args.clocks, args.seconds, venues=args.venues), indent=1))
