@@ -254,7 +254,56 @@ def _drive_in_processes(halls, seconds, seed, begin):
     return edges, published, failures, sizes, connect_s
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
+def _flood_payloads(board):
+    """Every malformed kind a clock's account could send on its own topic (issue reproductions
+    first), round and round: the view must refuse each and keep reading the others."""
+    good = {"v": 2, "board": board, "seq": 5, "reason": "change", "state": "running"}
+    good.update(left_ms=1000, right_ms=1000, to_move="left", white="left", moves=3)
+    good.update(left_stage="1", right_stage="1", flag_left=False, flag_right=False)
+    good.update(first_flag="none", claim="none", result="none", push="none", push_id=None)
+    good.update(quickplay="off", battery="ok")
+
+    def text(**changes):
+        return json.dumps(dict(good, **changes), separators=(",", ":")).encode()
+
+    return [
+        b"[" * 2000,
+        text(moves=15_000_000),
+        text()[:-1] + b',"x":NaN}',
+        b" " * 1_000_000 + text(),
+        text(seq=1)[:-1] + b',"seq":2}',
+        text(board=board + 1),
+        b"\xff\xfe" * 100,
+        text(claim="<script>"),
+        b"{" * 1000,
+        text(left_ms=10**12),
+    ]
+
+
+def _flood(broker, board, count):
+    """Publish ``count`` malformed messages on ``board``'s topic with its account, at full
+    speed; returns the seconds it took."""
+    import paho.mqtt.client as paho
+
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="flood-%d" % board)
+    client.username_pw_set("clock-%d" % board, broker.passwords["clock-%d" % board])
+    client.connect(broker.host, broker.port, 30)
+    client.loop_start()
+    payloads = _flood_payloads(board)
+    started = time.monotonic()
+    try:
+        for index in range(count):
+            payload = payloads[index % len(payloads)]
+            if len(payload) > 100_000 and index % 100:
+                payload = payloads[0]  # a 1 MB message one time in a hundred
+            client.publish("hall/board/%d" % board, payload).wait_for_publish(10)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    return time.monotonic() - started
+
+
+def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
     """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict. With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
     which the view reads (``hall.bridge``). The clocks are driven by
@@ -278,7 +327,14 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
         time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
         reader = _EventReader(page_port)
         reader.start()
-        halls = [of_board[number].hall_file(number) for number in numbers]
+        halls = [of_board[number].hall_file(number) for number in numbers[1 if flood else 0 :]]
+        view_kib_before = _resident_kib(view.pid)
+        flooder = None
+        if flood:  # board 1's account floods the view while the other boards play
+            flooder = threading.Thread(
+                target=lambda: flood_s.append(_flood(of_board[1], 1, flood)), daemon=True
+            )
+            flood_s = []
         started = time.monotonic()
         begin = started + 2.0 + clocks / 200  # every clock connects before the play begins
         baseline = threading.Timer(
@@ -289,6 +345,8 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
         )
         cpu = []
         baseline.start()
+        if flooder is not None:
+            threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
         edges, published, failures, sizes, connect_s = _drive_in_processes(
             halls, seconds, seed, begin
         )
@@ -297,6 +355,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
         wall = time.monotonic() - begin
         view_cpu = _cpu_seconds(view.pid) - view_cpu
         broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers) - broker_cpu
+        if flooder is not None:
+            time.sleep(0.5)
+            flooder.join(120)
         view_kib = _resident_kib(view.pid)
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
@@ -327,6 +388,10 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0):
             # MQTT PUBLISH, QoS 0: fixed header (2-3 bytes), topic length (2), topic, payload.
             "bytes_per_message_mqtt": round(payload + 2 + 2 + topic + (1 if payload > 125 else 0)),
             "link_failures": failures,
+            "view_resident_kib_before": view_kib_before,
+            "flood_messages": flood,
+            "flood_seconds": round(flood_s[0], 1) if flood and flood_s else None,
+            "view_still_running": view.poll() is None,
         }
     finally:
         if view is not None:
@@ -399,6 +464,9 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--drive", action="store_true", help="(internal) one group of clocks")
     parser.add_argument(
+        "--flood", type=int, default=0, help="board 1's account sends this many malformed messages"
+    )
+    parser.add_argument(
         "--venues",
         type=int,
         default=0,
@@ -415,9 +483,10 @@ def main(argv=None):
         done["connect_s"] = connect_s
         print(json.dumps(done))
         return 0
-    if args.clocks != 200 or args.venues:
+    if args.clocks != 200 or args.venues or args.flood:
         # a large open or several venues: figures printed, bench/latest.json left alone
-        print(json.dumps(hall_figures(args.clocks, args.seconds, venues=args.venues), indent=1))
+        figures = hall_figures(args.clocks, args.seconds, venues=args.venues, flood=args.flood)
+        print(json.dumps(figures, indent=1))
         return 0
     figures, rows = figures_and_rows(args.clocks, args.seconds)
     width = max(len(row[0]) for row in rows)
