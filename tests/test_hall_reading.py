@@ -202,7 +202,7 @@ def test_a_unicode_digit_in_pgn_gets_404(view):
     assert status(http(view, b"GET /pgn/1 HTTP/1.1\r\nHost: x\r\n\r\n")) == 200
 
 
-def test_the_http_side_answers_as_documented(view):
+def test_the_http_side_answers_as_documented(view, capfd):
     for method in (b"HEAD", b"OPTIONS", b"POST", b"DELETE", b"TRACE", b"BREW"):
         head = b" /boards.json HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
         reply = http(view, method + head)
@@ -213,7 +213,12 @@ def test_the_http_side_answers_as_documented(view):
     big = b"".join(b"X-%d: %s\r\n" % (n, b"y" * 200) for n in range(60))
     assert status(http(view, b"GET / HTTP/1.1\r\n" + big + b"\r\n")) == 431
     assert status(http(view, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")) == 200
+    junks = (b"\x16\x03\x01\x02\x00\x01\r\n\r\n", b"GET\r\n\r\n", b"GET /pgn/\xb2 HTTP/1.0\r\n\r\n")
+    for junk in junks:
+        http(view, junk)
+    time.sleep(0.2)
     assert not any("Traceback" in line for line in view.lines)
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_a_flood_of_big_messages_leaves_the_views_memory_flat(view):
