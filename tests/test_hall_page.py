@@ -9,8 +9,10 @@ import urllib.request
 
 import pytest
 
+from bench import hall_probe
 from hall import screenshot as shots
 from hall.broker import Broker
+from hall.pairings import Pairings
 from hall.view import HallView
 from tests.hall_helpers import need_broker, worker_port
 
@@ -101,6 +103,11 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
     try:
         url = view.serve()
         view._take("hall/board/5", b"[" * 2000)  # garbage: the strip names the board
+        pairings = Pairings("Open", "1", {6: ("White Player", "Black Player")})
+        view.set_pairings(pairings)
+        message = json.loads(hall_probe.lines()[0])  # White on the right, Black to move
+        message.update(board=6)
+        view._take("hall/board/6", json.dumps(message).encode())
         dom = shots.page_dom(url, shots.PHONE)
     finally:
         view.close()
@@ -108,3 +115,6 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
     assert "The view lost the broker at" in dom
     assert card_classes(dom, 4) == ["board", "waiting"] and "no clock yet" in dom
     assert ">5 garbage</a>" in dom
+    card = dom[dom.index('id="board-6"') :]
+    assert '<span class="left black">Black Player</span>' in card
+    assert '<span class="right white">White Player</span>' in card
