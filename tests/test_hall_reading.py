@@ -1,6 +1,7 @@
 """Nothing a clock's account sends can blind the view: each of issue's reproductions, the
 bounded reading of a message (firmware.hall_decode, hall.boards) and the strict HTTP side."""
 
+import functools
 import json
 import socket
 import time
@@ -15,8 +16,13 @@ from hall.pgn import ClockHistory
 from hall.view import HallView
 
 
+@functools.lru_cache(maxsize=1)
+def probe_line():
+    return hall_probe.lines()[0]  # board 12, seq 7, running
+
+
 def good(**changes):
-    data = json.loads(hall_probe.lines()[0])  # board 12, seq 7, running
+    data = json.loads(probe_line())
     data.update(changes)
     return json.dumps(data, separators=(",", ":"))
 
