@@ -50,7 +50,7 @@ def message(**changes):
 @pytest.mark.parametrize(
     "changes",
     [
-        {"v": 2},
+        {"v": 3},
         {"board": 0},
         {"board": 10_000},
         {"board": "12"},
