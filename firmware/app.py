@@ -79,6 +79,8 @@ class App:
         self.clock.configure(left, right)
         self.arbiter.reset()
         self.settings = settings
+        for display in self.hardware.displays:
+            display.dim(settings.brightness)  # the displays' duty (docs/build.md)
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's

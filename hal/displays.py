@@ -46,12 +46,15 @@ class SegmentDisplay:
         self.last = bytearray(_FRAME_SIZE)
         self.valid = False
         self.errors = 0
+        self.brightness = 1.0  # the driver's scale: (step - 1) / 15 of the 16 duty steps
         self.connect()
 
     def connect(self):
         """Set the backpack up (oscillator, display on); False if it does not answer."""
         try:
-            driver = self.driver_class(self.bus, address=self.address, auto_write=False)
+            driver = self.driver_class(
+                self.bus, address=self.address, auto_write=False, brightness=self.brightness
+            )
         except (OSError, ValueError):  # ValueError: adafruit_bus_device's probe found nothing
             self.errors += 1
             return False
@@ -60,6 +63,16 @@ class SegmentDisplay:
         self.buffer = driver._buffer  # address byte + 16 bytes of display RAM
         self.valid = False
         return True
+
+    def dim(self, step):
+        """Light the LEDs ``step`` sixteenths of the time (1..16), now and after a reconnect."""
+        self.brightness = (step - 1) / 15
+        if self.driver is not None:
+            try:
+                self.driver.brightness = self.brightness
+            except OSError:
+                self.errors += 1
+                self.driver = None  # set up again, at this brightness, on a later frame
 
     def show_frame(self, frame):
         """Show ``frame`` (4 digit bytes and the colon byte)."""
