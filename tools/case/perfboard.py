@@ -264,7 +264,7 @@ def svg(board):
             '<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#3b6fb6" stroke-width="1.5"/>'
             % (x1, y1, x2, y2)
         )
-    for pad, position in pads(board).items():
+    for position in pads(board).values():
         x, y = xy(position)
         body.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#b87333"/>' % (x, y))
     body.append("</svg>")
