@@ -178,7 +178,13 @@ def figures(layout):
     clearances = fit(layout)
     smallest = min((gap, name) for name, (gap, _) in clearances.items() if gap != float("inf"))
     facets = sum(len(mesh.triangles(mesh.Solid(steps))) for steps in layout.printed.values())
+    free = min(
+        clearances[p.name][0]
+        for p in layout.placed
+        if required(p) == model.CLEARANCE_MM and clearances[p.name][0] != float("inf")
+    )
     return {
+        "smallest_free_clearance_mm": free,
         "outer_mm": [round(v, 1) for v in layout.outer],
         "smallest_clearance_mm": smallest[0],
         "smallest_clearance_part": smallest[1],
