@@ -3,8 +3,8 @@
 Writes build/case/BOARD/PART.stl for every printed part (shell, base, door, the
 two lever caps) after the checks of ``tools.case.checks`` pass, and prints the
 case's figures; with ``--pictures`` (``make docs``) it draws
-docs/pictures/case-BOARD-front.png and -top.png and the perfboard layout
-docs/pictures/perfboard-BOARD.svg for every board instead.
+docs/pictures/case-BOARD-front.png and -top.png for every board instead (the
+perfboard layouts are tools.pictures's, drawn by tools.case.perfboard).
 """
 
 import argparse
@@ -12,7 +12,7 @@ import os
 import sys
 
 import boards
-from tools.case import checks, mesh, model, perfboard, render
+from tools.case import checks, mesh, model, render
 
 CASE_BOARDS = ("pico", "pico_w", "pico_big", "esp32")
 PICTURES = os.path.join("docs", "pictures")
@@ -69,17 +69,6 @@ def write_pictures():
                     handle.write(data)
                 print("wrote %s" % path)
                 written += 1
-        path = os.path.join(PICTURES, "perfboard-%s.svg" % name)
-        text = perfboard.svg(boards.load(name))
-        old = None
-        if os.path.exists(path):
-            with open(path) as handle:
-                old = handle.read()
-        if old != text:
-            with open(path, "w") as handle:
-                handle.write(text)
-            print("wrote %s" % path)
-            written += 1
     print("case pictures: %d written" % written)
     return 0
 

@@ -8,7 +8,7 @@ each lever, the keys, the buzzer, each LED, the battery) stand on the grid;
 pins alone; ``wires(board)`` draws each net as point-to-point insulated wires
 between pad positions, and ``extract(board)`` reads the nets back from
 those positions, as a tester with a meter would. ``svg(board)`` draws it
-(docs/pictures/perfboard-BOARD.svg, ``make docs``). Host only.
+(docs/pictures/perfboard-BOARD.svg, drawn by ``make docs`` through tools.pictures). Host only.
 """
 
 from tools.pictures.diagrams import INPUT_LABELS
