@@ -46,14 +46,14 @@ class SegmentDisplay:
         self.last = bytearray(_FRAME_SIZE)
         self.valid = False
         self.errors = 0
-        self.brightness = 1.0  # the driver's scale: (step - 1) / 15 of the 16 duty steps
+        self.step = 16  # the brightness in sixteenths of full duty (``dim``)
         self.connect()
 
     def connect(self):
         """Set the backpack up (oscillator, display on); False if it does not answer."""
         try:
             driver = self.driver_class(
-                self.bus, address=self.address, auto_write=False, brightness=self.brightness
+                self.bus, address=self.address, auto_write=False, brightness=(self.step - 1) / 15
             )
         except (OSError, ValueError):  # ValueError: adafruit_bus_device's probe found nothing
             self.errors += 1
@@ -66,10 +66,10 @@ class SegmentDisplay:
 
     def dim(self, step):
         """Light the LEDs ``step`` sixteenths of the time (1..16), now and after a reconnect."""
-        self.brightness = (step - 1) / 15
+        self.step = step
         if self.driver is not None:
             try:
-                self.driver.brightness = self.brightness
+                self.driver.brightness = (step - 1) / 15  # the driver's 0..1 scale
             except OSError:
                 self.errors += 1
                 self.driver = None  # set up again, at this brightness, on a later frame
