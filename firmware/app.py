@@ -80,6 +80,8 @@ class App:
         self.clock.configure(left, right)
         self.arbiter.reset()
         self.settings = settings
+        for display in self.hardware.displays:
+            display.dim(settings.brightness)  # the displays' duty (docs/build.md)
 
     def keep_settings(self, settings):
         """Keep ``settings`` as the ones in force, the game as it is (boot, and the

@@ -41,6 +41,8 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.keep_settings(settings)
+    for display in hardware.displays:
+        display.dim(settings.brightness)
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 
