@@ -129,7 +129,7 @@ def is_project_path(name, files):
     top-level folders, or a bare document name (``README.md``). Files on a clock's
     flash (``settings.json``), files a tool writes (``hall-setup/``), other
     projects' files and placeholders (``docs/pictures/NAME.clock``) are not."""
-    if re.search(r"(^|[/-])(NAME|N|GAP)([./-]|$)", name):
+    if re.search(r"(^|[/-])(NAME|N|GAP|BOARD)([./-]|$)", name):
         return False  # a placeholder
     if "/" not in name:
         return name.endswith(".md")
