@@ -33,6 +33,7 @@ class Menu:
         """Let the screens go (a game has started); their modules are freed at the
         next garbage collection. Allocates nothing."""
         self.screens = None
+        self.app.hardware.keys.release()  # the keys' library (hal.keys) goes with them
         lifetime.let_go(firmware, "menu")
         lifetime.let_go(firmware, "control_parser")
         lifetime.let_go(firmware, "settings_file")

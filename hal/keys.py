@@ -11,20 +11,24 @@ pass. So a press is classified the same however often the loop runs, and
 at a tick that depends only on the contact: a short press at its release,
 a long press ``long_ms`` after its first edge (while still held).
 
-Nothing here allocates.
+Nothing here allocates once the library is loaded. ``adafruit_debouncer``
+(about 6 KB of heap as ``.mpy``, measured with ``bench.boot_heap``) is loaded
+with the first press to classify, which comes only while no clock runs (the
+setup menus, the arbiter's procedures), and let go with the setup menus when
+a game starts (``release``); a board boots without it.
 
 The one place the library is reached behind its public interface: a
 ``Button`` reads the time from its module's ``ticks_ms`` (taken from
 ``adafruit_ticks`` at import) and has no parameter for it. Its public
 ``update`` would stamp a sample with the time of the main-loop pass, which
 rests for up to a second at a time; so ``KeyButtons`` points that name at
-``_sample_ms``, the tick of the sample being fed, once, when it is built.
+``_sample_ms``, the tick of the sample being fed, each time it is loaded.
 Its ``ticks_diff`` is the library's own: its 2**29 period divides the
 board's 2**30, so differences of the board's ticks come out the same.
 """
 
-import adafruit_debouncer
-from adafruit_debouncer import Button
+import sys
+
 from micropython import const
 
 from firmware.input_codes import LONG, PENDING, SHORT
@@ -50,22 +54,41 @@ class KeyButtons:
     long) and nothing else."""
 
     def __init__(self, inputs, first, last, long_ms):
-        adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks
         self.inputs = inputs
         self.first = first
+        self.count = last + 1 - first
         self.long_ms = long_ms
-        self.buttons = []
-        for _ in range(first, last + 1):
-            self.buttons.append(
-                Button(
-                    _released,
-                    short_duration_ms=0,  # each press on its own: no double clicks
-                    long_duration_ms=long_ms - 1,  # reported by a sample at long_ms
-                    value_when_pressed=True,
-                    interval=0,  # the edges are debounced already (hal.edges)
-                )
-            )
+        self.buttons = None  # the Buttons, while the library is loaded (``_load``)
         self.tick = 0  # when the press last classified became short or long
+
+    def _load(self):
+        """The keys' Buttons, loading ``adafruit_debouncer`` if it is not loaded."""
+        buttons = self.buttons
+        if buttons is None:
+            import adafruit_debouncer
+
+            adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks
+            buttons = []
+            for _ in range(self.count):
+                buttons.append(
+                    adafruit_debouncer.Button(
+                        _released,
+                        short_duration_ms=0,  # each press on its own: no double clicks
+                        long_duration_ms=self.long_ms - 1,  # reported by a sample at long_ms
+                        value_when_pressed=True,
+                        interval=0,  # the edges are debounced already (hal.edges)
+                    )
+                )
+            self.buttons = buttons
+        return buttons
+
+    def release(self):
+        """Let the Buttons and the library go (a game has started: while a clock runs
+        no key is classified); the next ``classify`` loads them again. Allocates
+        nothing."""
+        self.buttons = None
+        if "adafruit_debouncer" in sys.modules:
+            del sys.modules["adafruit_debouncer"]
 
     def classify(self, key, slot, now):
         """``SHORT``, ``LONG`` or ``PENDING`` for the press of ``key`` stored in ring
@@ -85,7 +108,7 @@ class KeyButtons:
                 # that never settles is taken as held, so it cannot hold up the rest)
         else:
             held = ticks_diff(inputs.ring_release[slot], start)
-        button = self.buttons[key - self.first]
+        button = self._load()[key - self.first]
         if button.value:  # the last press was long: let it go before this one
             _feed(button, start, 0)
         _feed(button, start, 1)
