@@ -68,4 +68,4 @@ def run(board_name=DEFAULT_BOARD):
     app = start(board_name)
     from hal.runtime import loop
 
-    loop(app, app.hardware, getattr(app, "hall", None))
+    loop(app, app.hardware, app.hall)

@@ -83,7 +83,7 @@ def test_the_board_number_in_the_setup_menu():
         with open(clock.flash + "/hall.json") as handle:
             stored = json.load(handle)
         assert stored["board"] == 9 and stored["password"] == "secret-pw"
-        assert clock.link.topic == "hall/board/9" and clock.link.hall.user == "clock-9"
+        assert clock.link.topic == b"hall/board/9" and clock.link.hall.user == "clock-9"
         assert "secret" not in clock.board.display_text()
     finally:
         clock.close()
