@@ -97,11 +97,12 @@ class HallLink:
             self._fail(now)
             return False
         if event == mqtt.CONNECTED:
+            client.subscribe(self.settings_topic, now)  # first: its SUBACK is awaited
             client.publish(self.status_topic, ONLINE)
-            client.subscribe(self.settings_topic, now)
-            self.backoff_ms = FIRST_BACKOFF_MS
             self.retry_pending = False
             self.announce = True
+        elif event == mqtt.SUBSCRIBED:
+            self.backoff_ms = FIRST_BACKOFF_MS  # a broker that answers: the next failure waits 1 s
         elif event == mqtt.MESSAGE:
             if client.topic_is(self.settings_topic):
                 self._take(app, client.payload())

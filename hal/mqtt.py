@@ -8,8 +8,9 @@ once: ``ready()`` (readiness at zero timeout: ``READABLE``, ``WRITABLE``,
 ``write(buffer, start, count)`` (what the socket took, 0 if nothing) and
 ``close()``; a reset raises ``OSError``.
 
-``poll(now)`` does one bounded piece of work: writes the outgoing queue as far
-as the stream takes it, reads at most ``READ_CHUNK`` bytes and feeds them to an
+``poll(now)`` does one bounded piece of work: writes at most ``WRITE_CHUNK``
+bytes of the outgoing queue (as many as the stream takes), reads at most
+``READ_CHUNK`` bytes and feeds them to an
 incremental parser that keeps whatever part of a packet has come and never
 waits for the rest, and watches the answers it waits for (CONNACK, SUBACK,
 PINGRESP: ``ANSWER_MS``), the outgoing queue (``STALL_MS`` without progress)
@@ -40,7 +41,8 @@ OPENING = const(1)  # the TCP connect is under way
 WAITING = const(2)  # CONNECT sent, no CONNACK yet
 UP = const(3)
 
-READ_CHUNK = const(64)  # the most bytes one poll reads
+READ_CHUNK = const(48)  # the most bytes one poll reads
+WRITE_CHUNK = const(96)  # the most bytes one poll writes
 ANSWER_MS = const(5_000)  # a CONNACK, SUBACK or PINGRESP later than this: the link is lost
 STALL_MS = const(5_000)  # an outgoing queue the socket takes nothing of for this long: lost
 PING_MS = const(20_000)  # silence from the broker this long: a PINGREQ
@@ -236,6 +238,8 @@ class Client:
         count = self.out_end - start
         if count <= 0:
             return 0
+        if count > WRITE_CHUNK:
+            count = WRITE_CHUNK
         sent = self.stream.write(self.outbox, start, count)
         if sent:
             start += sent

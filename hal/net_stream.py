@@ -7,12 +7,12 @@ once, outside a game, and not at all for an address written as numbers.
 ``write`` move what the socket has or takes at once. On MicroPython the socket's
 own ``readinto(buffer, count)`` and ``write(buffer, start, count)`` and
 ``poll.ipoll`` allocate nothing; CPython (the simulator) has ``recv_into``,
-``send`` and ``poll``.
+``send`` and ``poll``. ``socket`` is imported where a connection starts: the
+MicroPython lane of the tests (WebAssembly) has none and scripts the stream.
 """
 
 import errno
 import select
-import socket
 
 from hal.mqtt import BROKEN, READABLE, WRITABLE
 
@@ -22,6 +22,8 @@ _NOT_YET = (errno.EINPROGRESS, errno.EAGAIN, getattr(errno, "EWOULDBLOCK", errno
 
 def resolve(host, port):
     """The socket address of ``host`` (a name is looked up: this may wait)."""
+    import socket
+
     return socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)[0][-1]
 
 
@@ -29,6 +31,8 @@ class SocketStream:
     """One non-blocking TCP connection to ``address``."""
 
     def __init__(self, address):
+        import socket
+
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         try:
