@@ -4,7 +4,7 @@
 small broker answers CONNECT, SUBSCRIBE and PINGREQ and records what the
 board publishes, and a *fault* (``FAULTS``) makes it misbehave while virtual
 time is before the fault's end: one byte per call, the first byte of an
-answer then silence, a CONNACK or a SUBACK that never comes, every write
+push then silence, a CONNACK or a SUBACK that never comes, every write
 refused (EAGAIN), a reset in the middle of a publish, a push split over many
 reads, bytes that are no MQTT, a packet longer than the client's buffer, a
 refused connect. Every call costs chip time (``CALL_US``, and ``BYTE_US`` for
@@ -63,6 +63,10 @@ class Chip:
     def spend(self, us):
         self.pass_us += us
 
+    def now_ms(self):
+        """Virtual time as the network sees it: the pass's own time included."""
+        return vclock.now_ms() + self.pass_us // 1000
+
 
 class Broker:
     """The far end: what every connection has sent, and the answers to it."""
@@ -73,8 +77,8 @@ class Broker:
         self.published = []  # (ms, topic, payload) as the broker received them
         self.connections = 0
 
-    def faulty(self):
-        return vclock.now_ms() < FAULT_END_MS
+    def faulty(self, chip):
+        return chip.now_ms() < FAULT_END_MS
 
 
 class ScriptedStream:
@@ -84,16 +88,17 @@ class ScriptedStream:
         broker.connections += 1
         self.broker = broker
         self.chip = chip
-        self.fault = broker.fault if broker.faulty() else "none"
+        self.fault = broker.fault if broker.faulty(chip) else "none"
         self.to_client = bytearray()
         self.delivered = 0  # bytes of to_client the client has read
         self.from_client = bytearray()
         self.parsed = 0
         self.broken = False
         self.closed = False
-        self.writable_at = vclock.now_ms() + 30  # the TCP handshake
-        self.writes_refused_until = vclock.now_ms() + 4000
+        self.writable_at = chip.now_ms() + 30  # the TCP handshake
+        self.writes_refused_until = chip.now_ms() + 4000
         self.publishes_written = 0
+        self.silent_after = None  # bytes delivered before the broker falls silent
 
     # --- the stream interface -------------------------------------------------
 
@@ -102,7 +107,7 @@ class ScriptedStream:
         if self.broken:
             return mqtt.BROKEN | mqtt.READABLE
         ready = 0
-        if vclock.now_ms() >= self.writable_at:
+        if self.chip.now_ms() >= self.writable_at:
             ready |= mqtt.WRITABLE
         if self._available():
             ready |= mqtt.READABLE
@@ -123,7 +128,7 @@ class ScriptedStream:
     def write(self, buffer, start, count):
         self._alive()
         self.chip.spend(CALL_US)
-        if self.fault == "writes refused" and vclock.now_ms() < self.writes_refused_until:
+        if self.fault == "writes refused" and self.chip.now_ms() < self.writes_refused_until:
             return 0
         if self.fault == "one byte per call":
             count = min(count, 1)
@@ -150,8 +155,8 @@ class ScriptedStream:
 
     def _available(self):
         limit = len(self.to_client)
-        if self.fault == "first byte then silence":
-            limit = min(limit, 1)
+        if self.silent_after is not None:
+            limit = min(limit, self.silent_after)
         return limit - self.delivered
 
     def _answer(self):
@@ -189,6 +194,9 @@ class ScriptedStream:
         elif kind == 0x80:  # SUBSCRIBE
             if fault != "no suback":
                 out.extend(b"\x90\x03" + bytes(body[0:2]) + b"\x00")
+            if fault == "first byte then silence":  # a push of which one byte comes
+                self.silent_after = len(out) + 1
+                _publish(out, SETTINGS_TOPIC, PUSH)
             if fault == "oversized packet":
                 _publish(out, SETTINGS_TOPIC, b"x" * 1500)  # the inbox holds 1024
             if self.broker.push is not None:
@@ -198,7 +206,7 @@ class ScriptedStream:
         elif kind == 0x30:  # PUBLISH
             length = (body[0] << 8) | body[1]
             topic = bytes(body[2 : 2 + length])
-            self.broker.published.append((vclock.now_ms(), topic, bytes(body[2 + length :])))
+            self.broker.published.append((self.chip.now_ms(), topic, bytes(body[2 + length :])))
 
 
 def _publish(out, topic, payload):
@@ -229,22 +237,29 @@ class Run:
         self.app = self.board.boot()
         self.chip = Chip()
         self.broker = broker
-        self.link = self.app.hall
-        if self.link is not None:
-            self.link.resolve = _resolve
-            self.link.open_stream = self._open
+        self._attach()
         self.longest_pass_us = 0
         self.resets = 0
         self.lines = []
 
+    def _attach(self):
+        """The booted board's link, its socket replaced by the scripted stream."""
+        self.app = self.board.app
+        self.link = self.app.hall
+        if self.link is not None:
+            self.link.resolve = _resolve
+            self.link.open_stream = self._open
+
     def _open(self, address):
         self.chip.spend(CALL_US)
-        if self.broker.fault == "connect refused" and self.broker.faulty():
+        if self.broker.fault == "connect refused" and self.broker.faulty(self.chip):
             raise OSError(111)  # ECONNREFUSED
         return ScriptedStream(self.broker, self.chip)
 
     def advance(self, until_ms):
-        """Ticks to ``until_ms``, the link's turn after each: its chip time moves time on."""
+        """Ticks to ``until_ms``, the link's turn after each. A turn's chip time passes
+        before the next pass (the ticks and edges of that time are served late); a
+        turn as long as the watchdog's timeout resets the board (it boots again)."""
         board = self.board
         while vclock.now_ms() < until_ms:
             board.run_due(min(vclock.now_ms() + TICK_MS, until_ms))
@@ -255,12 +270,14 @@ class Run:
             spent = self.chip.pass_us
             if spent > self.longest_pass_us:
                 self.longest_pass_us = spent
-            if spent >= 1000:
-                vclock.set_now(vclock.now_ms() + spent // 1000)
-            watchdog = board.app.hardware.watchdog.wdt
-            fed = watchdog.last_feed_ms
-            if fed is not None and vclock.now_ms() - fed >= watchdog.timeout_ms:
-                self.resets += 1  # the board would have restarted here
+            if spent // 1000 >= board.app.hardware.watchdog.timeout_ms:
+                self.resets += 1  # the watchdog was not fed: the board restarts
+                board.power_off()
+                board.run_due(vclock.now_ms() + board.app.hardware.watchdog.timeout_ms)
+                board.power_on()
+                self._attach()
+            elif spent >= 1000:
+                board.run_due(vclock.now_ms() + spent // 1000)
 
     def press_mover(self):
         running = self.app.clock.running()
