@@ -270,10 +270,11 @@ class Run:
             spent = self.chip.pass_us
             if spent > self.longest_pass_us:
                 self.longest_pass_us = spent
-            if spent // 1000 >= board.app.hardware.watchdog.timeout_ms:
+            timeout_ms = board.app.hardware.watchdog.timeout_ms
+            if spent // 1000 >= timeout_ms:
                 self.resets += 1  # the watchdog was not fed: the board restarts
                 board.power_off()
-                board.run_due(vclock.now_ms() + board.app.hardware.watchdog.timeout_ms)
+                board.run_due(vclock.now_ms() + timeout_ms)
                 board.power_on()
                 self._attach()
             elif spent >= 1000:
