@@ -9,8 +9,8 @@ writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figure
   page's event stream (``/events``, what the page listens to).
 - 200 clocks in this process: each is the firmware's timing engine
   (``firmware.engine.Clock`` with its claims) and the firmware's own link
-  (``hal.hall_link.HallLink``) over the simulator's ``umqtt.simple`` (paho),
-  one TCP connection each. Each side thinks a random 1-6 s per move; a
+  (``hal.hall_link.HallLink``, its own MQTT client ``hal.mqtt``) over a
+  non-blocking socket each (``hal.net_stream``). Each side thinks a random 1-6 s per move; a
   move is pressed at its instant and its link polled, as the board's main loop
   does after a pass. The boards' displays and pins are left out: they cost
   the network nothing.
@@ -36,8 +36,8 @@ from bench import results  # noqa: E402
 from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
+from hal import net_stream  # noqa: E402
 from hal.hall_link import HallLink  # noqa: E402
-from sim.umqtt.simple import MQTTClient  # noqa: E402
 
 CONTROL = "5400+30"
 
@@ -151,11 +151,15 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         apps = []
         started = time.monotonic()
         for number in numbers:
-            link = HallLink(_Hall(broker, number), MQTTClient, wlan)
-            app = _App()
-            link.poll(app, _ms(started))
+            link = HallLink(
+                _Hall(broker, number), wlan, net_stream.resolve, net_stream.SocketStream
+            )
             links.append(link)
-            apps.append(app)
+            apps.append(_App())
+        while not all(link.published for link in links) and time.monotonic() - started < 30:
+            for link, app in zip(links, apps, strict=True):
+                link.poll(app, _ms(started))
+            time.sleep(0.001)
         connect_s = time.monotonic() - started
         due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in numbers]
         edges = {}  # (board, seq) -> the instant the move was due

@@ -79,6 +79,36 @@ class Recorder:
         self.client.disconnect()
 
 
+class Client:
+    """A plain MQTT 3.1.1 client of the tests (paho) logged in as ``account``: an arbiter,
+    a forger, a clock's account. ``code`` is the broker's answer to the login."""
+
+    def __init__(self, broker, account, client_id=None, password=None):
+        self.client = paho.Client(
+            paho.CallbackAPIVersion.VERSION2,
+            client_id=client_id or account,
+            protocol=paho.MQTTv311,
+        )
+        self.client.username_pw_set(account, password or broker.passwords[account])
+        self.code = None
+        self.client.on_connect = self._connected
+        self.client.connect(broker.host, broker.port, 30)
+        self.client.loop_start()
+        deadline = time.monotonic() + 5
+        while self.code is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _connected(self, client, userdata, flags, code, properties):
+        self.code = code
+
+    def publish(self, topic, payload, retain=False):
+        self.client.publish(topic, payload, qos=0, retain=retain).wait_for_publish(5)
+
+    def disconnect(self):
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
 class Proxy:
     """A TCP proxy on 127.0.0.1 to ``port``; ``mode``: pass, refuse, hang or slow."""
 

@@ -1,8 +1,8 @@
 """The clock's own network code (hal/hall_link.py) against a real Mosquitto, and its ACL.
 
 Each clock is the firmware on a simulated Pico W (hall.clock.HallClock) whose
-umqtt.simple is the simulator's, over paho: real sockets to a broker on
-127.0.0.1. The broker drops a forbidden publish without a word, so every
+MQTT client is its own (hal/mqtt.py) over a real non-blocking socket to a
+broker on 127.0.0.1. The broker drops a forbidden publish without a word, so every
 refusal is checked by what a subscriber receives, after a permitted message
 sent later has arrived (the broker keeps one connection's order).
 """
@@ -16,8 +16,7 @@ from firmware import engine
 from hall.broker import Broker
 from hall.clock import HallClock
 from sim import vclock
-from sim.umqtt.simple import MQTTClient, MQTTException
-from tests.hall_helpers import Recorder, need_broker, worker_port
+from tests.hall_helpers import Client, Recorder, need_broker, worker_port
 
 # One worker plays the whole module: one broker for it.
 pytestmark = pytest.mark.xdist_group("hall-network")
@@ -55,14 +54,8 @@ def last(recorder, board):
 
 def connected(broker, account, client_id=None):
     """An MQTT client logged in to ``broker`` as ``account`` with its own password."""
-    client = MQTTClient(
-        client_id or account,
-        broker.host,
-        port=broker.port,
-        user=account,
-        password=broker.passwords[account],
-    )
-    client.connect(timeout=2)
+    client = Client(broker, account, client_id)
+    assert client.code is not None and not client.code.is_failure
     return client
 
 
@@ -155,17 +148,12 @@ def test_the_view_reads_but_cannot_publish(broker, recorder):
 
 def test_a_wrong_password_is_refused_and_publishes_nothing(broker, recorder):
     watch = recorder()
-    client = MQTTClient(
-        "clock-3", broker.host, port=broker.port, user="clock-3", password="not-the-password"
-    )
-    with pytest.raises(MQTTException) as refused:
-        client.connect(timeout=2)
-    assert refused.value.args[0] == 5  # MQTT 3.1.1: not authorised
     hall = broker.hall_file(3, password="not-the-password")
     clock = HallClock(hall)
     try:
         paced(clock, 5_000)
         assert not clock.link.client.up() and clock.link.failures >= 2  # backed off, retried
+        assert clock.link.client.refused == 5  # the CONNACK's code (MQTT 3.1.1): not authorised
         assert watch.on("hall/board/3") == [] and watch.on("hall/board/3/status") == []
     finally:
         clock.close()

@@ -30,7 +30,6 @@ const BENCH_MODULES = [
   "hall_heap.py",
   "hall_probe.py",
   "measure.py",
-  "mqtt_null.py",
 ];
 
 function findSitePackages() {
