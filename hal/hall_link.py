@@ -133,7 +133,8 @@ class HallLink:
     def _connect(self, app, now):
         hall = self.hall
         if self.address is None:
-            if app.clock.state in (engine.RUNNING, engine.PAUSED):
+            state = app.clock.state
+            if state == engine.RUNNING or state == engine.PAUSED:
                 return False  # the lookup may wait: never during a game
             try:
                 self.address = self.resolve(hall.broker, hall.port)

@@ -290,9 +290,12 @@ class Client:
     def _bytes(self, data):
         outbox = self.outbox
         end = self.out_end
-        for value in data:
-            outbox[end] = value
+        index = 0
+        count = len(data)
+        while index < count:  # an index, not an iterator: nothing allocated
+            outbox[end] = data[index]
             end += 1
+            index += 1
         self.out_end = end
 
     # --- reading ------------------------------------------------------------------
@@ -400,10 +403,12 @@ class Client:
         if self.topic_end - start != len(topic):
             return False
         inbox = self.inbox
-        for value in topic:
-            if inbox[start] != value:
+        index = 0
+        count = len(topic)
+        while index < count:
+            if inbox[start + index] != topic[index]:
                 return False
-            start += 1
+            index += 1
         return True
 
     def payload(self):

@@ -27,6 +27,7 @@ const BENCH_MODULES = [
   "__init__.py",
   "boot_fuzz.py",
   "boot_heap.py",
+  "hall_alloc.py",
   "hall_heap.py",
   "hall_probe.py",
   "measure.py",
