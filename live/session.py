@@ -92,11 +92,11 @@ class LiveSession:
     def _join_hall(self, hall_file):
         """Put the hall file on the simulated flash and power the board up again with it:
         a board with a network then joins the hall (docs/hall.md)."""
-        import sim.umqtt
+        from sim import network
 
         with open(hall_file, "rb") as handle:
             data = handle.read()
-        sim.umqtt.install()
+        network.install()
         with open(self.game.flash + "/hall.json", "wb") as handle:
             handle.write(data)
         self.board.power_off()
@@ -105,7 +105,7 @@ class LiveSession:
     def poll_hall(self):
         """The hall link's turn between passes, as the board's main loop gives it."""
         app = self.board.app
-        link = getattr(app, "hall", None) if app is not None else None
+        link = app.hall if app is not None else None
         if link is not None:
             link.poll(app, vclock.ticks_ms())
 
