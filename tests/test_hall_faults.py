@@ -18,7 +18,7 @@ import subprocess
 import pytest
 
 from hal import hall_link, mqtt
-from sim import net_faults
+from sim import net_faults, vclock
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOAL_PASS_US = 2000  # the longest main-loop pass the network may cause (docs/hall.md)
@@ -192,3 +192,50 @@ def test_silence_after_the_first_byte_is_noticed_by_the_answer_timer():
     client.open(Stream(b"\x20"), 0, b"s", b"off")
     lost_at = poll_until(client, mqtt.LOST, polls=1000)
     assert lost_at == mqtt.ANSWER_MS and client.reason == "no answer"
+
+
+def test_the_name_is_looked_up_outside_a_game_only_and_once():
+    vclock.reset()
+    broker = net_faults.Broker("none")
+    run = net_faults.Run(broker)
+    looked_up = []
+    try:
+        run.link.resolve = lambda host, port: looked_up.append(host) or (host, port)
+        run.press_mover()  # the game starts before the link's first turn
+        run.advance(3000)
+        assert looked_up == [] and broker.connections == 0  # no lookup during a game
+        run.board.press("play")  # paused: still a game
+        run.advance(4000)
+        assert looked_up == []
+        run.app.clock.new_game()  # back in setup (the arbiter's new game)
+        run.advance(6000)
+        assert looked_up == ["10.0.0.2"] and run.link.client.up()
+        run.link.client.drop("test")  # the connection goes; the next one needs no lookup
+        run.advance(10_000)
+        assert looked_up == ["10.0.0.2"] and broker.connections == 2
+    finally:
+        run.close()
+
+
+def test_a_new_board_number_is_carried_out_by_the_next_turn_not_by_the_menu():
+    vclock.reset()
+    broker = net_faults.Broker("none")
+    run = net_faults.Run(broker)
+    try:
+        run.advance(2000)
+        assert run.link.client.up()
+        calls = run.chip.pass_us
+        run.chip.pass_us = 0
+        run.link.renumber(12, "clock-12")  # what the menu's step does
+        assert run.chip.pass_us == 0 and run.link.client.up()  # no socket call in it
+        run.chip.pass_us = calls
+        run.advance(2010)  # the next turn: offline under 4, then joins as 12
+        assert run.link.topic == b"hall/board/12" and not run.link.client.up()
+        run.advance(6000)
+        after = [(topic, payload) for at, topic, payload in broker.published if at >= 2000]
+        assert after[0] == (b"hall/board/4/status", b"offline")  # the old number leaves
+        assert (b"hall/board/12/status", b"online") in after
+        assert any(topic == b"hall/board/12" for topic, _payload in after)
+        assert run.link.client.up()
+    finally:
+        run.close()
