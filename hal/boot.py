@@ -68,4 +68,5 @@ def run(board_name=DEFAULT_BOARD):
     app = start(board_name)
     from hal.runtime import loop
 
-    loop(app, app.hardware, app.hall)
+    hall = app.hall  # the hall's link (hal.hall_link) if the board has one
+    loop(app, app.hardware, hall)
