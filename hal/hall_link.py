@@ -92,12 +92,21 @@ class HallLink:
             if self.retry_pending and ticks_diff(now, self.retry_at) < 0:
                 return False  # down: skipped until the backoff has passed
             return self._connect(app, now)
+        try:
+            return self._turn(app, now)
+        except Exception:  # whatever came over the network: the link goes down, not the clock
+            self._fail(now)
+            return False
+
+    def _turn(self, app, now):
+        client = self.client
         event = client.poll(now)
         if event == mqtt.LOST:
             self._fail(now)
             return False
         if event == mqtt.CONNECTED:
-            client.subscribe(self.settings_topic, now)  # first: its SUBACK is awaited
+            if not client.subscribe(self.settings_topic, now):  # first: its SUBACK is awaited
+                raise OSError(105)  # ENOBUFS: the queue cannot take it
             client.publish(self.status_topic, ONLINE)
             self.retry_pending = False
             self.announce = True

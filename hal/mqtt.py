@@ -148,13 +148,18 @@ class Client:
         return True
 
     def subscribe(self, topic, now):
-        """Queue a SUBSCRIBE (QoS 0, packet id 1); the SUBACK is awaited."""
-        self._head(0x82, 2 + 2 + len(topic) + 1)
+        """Queue a SUBSCRIBE (QoS 0, packet id 1); the SUBACK is awaited. False (nothing
+        queued) if the queue has no room."""
+        length = 2 + 2 + len(topic) + 1
+        if self.room() < length + 5:
+            return False
+        self._head(0x82, length)
         self._byte(0)
         self._byte(1)
         self._text(topic)
         self._byte(0)
         self._await(_SUBACK, now)
+        return True
 
     def disconnect(self):
         """Queue a DISCONNECT and write what the stream takes now, then close it."""
@@ -384,6 +389,8 @@ class Client:
             if length > len(inbox):
                 self.oversized += 1
                 return IDLE
+            if length < 2:
+                return self._lose("garbage")
             topic_length = (inbox[0] << 8) | inbox[1]
             start = 2 + topic_length
             if self.head & 0x06:

@@ -239,3 +239,21 @@ def test_a_new_board_number_is_carried_out_by_the_next_turn_not_by_the_menu():
         assert run.link.client.up()
     finally:
         run.close()
+
+
+def test_any_bytes_from_the_network_end_in_a_message_a_drop_or_nothing_never_an_error():
+    import random
+
+    chooser = random.Random(21)
+    for _ in range(300):
+        noise = bytes(chooser.randrange(256) for _ in range(chooser.randrange(1, 120)))
+        if chooser.random() < 0.5:  # a plausible start: a PUBLISH header, then noise
+            noise = bytes([0x30 | chooser.randrange(16), chooser.randrange(256)]) + noise
+        client, _stream = connected_client(noise, per_read=chooser.randrange(1, 49))
+        for now in range(0, 3000, 10):
+            event = client.poll(now)  # raises nothing
+            assert event in (mqtt.IDLE, mqtt.CONNECTED, mqtt.MESSAGE, mqtt.LOST, mqtt.SUBSCRIBED)
+            if event == mqtt.MESSAGE:
+                assert client.payload_start <= client.payload_end <= len(client.inbox)
+            if client.state == mqtt.DOWN:
+                break
