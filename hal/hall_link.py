@@ -6,8 +6,8 @@ main loop between two passes of the app, never in an interrupt or on the
 tick path, and nothing in it waits: the connection is ``hal.mqtt``'s client
 over a non-blocking socket (``hal.net_stream``), each poll does one bounded
 piece of its work (starts a connect, or moves the bytes that are there: at
-most ``hal.mqtt.READ_CHUNK`` read, the outgoing queue written as far as the
-socket takes it), and a link that is down is skipped until its backoff has
+most ``hal.mqtt.READ_CHUNK`` read and ``hal.mqtt.WRITE_CHUNK`` written, as
+many as the socket has or takes), and a link that is down is skipped until its backoff has
 passed (1 s, doubling to ``MAX_BACKOFF_MS``). The broker's name is looked up
 once, outside a game (a numeric address needs no lookup). A new board number
 (``renumber``) is a request that the next poll carries out. A message goes
@@ -45,7 +45,7 @@ class HallLink:
         self.open_stream = open_stream
         self.address = None  # the broker's address, once looked up
         self.client = mqtt.Client(b"", None, None, KEEPALIVE_S)
-        self._name(hall.board, hall.user)
+        self._name(hall.board, hall.user)  # the number and account it joins under
         self.settings_topic = hall_message.settings_topic(hall.prefix).encode()
         self.seq = 0
         self.reason = "boot"  # the first message after boot, then "reconnect"
@@ -63,12 +63,14 @@ class HallLink:
 
     def _name(self, board, user):
         hall = self.hall
-        hall.board = board
-        hall.user = user
-        client = self.client
-        client.client_id = ("clock-%d" % board).encode()
-        client.user = None if user is None else user.encode()
-        client.password = None if hall.password is None else hall.password.encode()
+        self.board = board
+        self.user = user
+        password = hall.password
+        self.client.identify(
+            ("clock-%d" % board).encode(),
+            None if user is None else user.encode(),
+            None if password is None else password.encode(),
+        )
         self.topic = hall_message.board_topic(hall.prefix, board).encode()
         self.status_topic = self.topic + b"/status"
 
@@ -188,7 +190,7 @@ class HallLink:
 
     def _publish(self, app, now, reason, changes):
         payload = hall_message.encode(
-            app, now, self.hall.board, self.seq + 1, reason, self.push, self.push_id
+            app, now, self.board, self.seq + 1, reason, self.push, self.push_id
         )
         if not self.client.publish(self.topic, payload):
             return False  # the queue is full: the same message is tried at the next poll

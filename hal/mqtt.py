@@ -94,6 +94,12 @@ class Client:
 
     # --- the connection -------------------------------------------------------
 
+    def identify(self, client_id, user, password):
+        """The client id and account the next CONNECT gives (bytes; user None: none)."""
+        self.client_id = client_id
+        self.user = user
+        self.password = password
+
     def open(self, stream, now, will_topic, will_message):
         """Start a connection over ``stream`` (connecting, non-blocking): CONNECT is
         queued and goes once the stream is writable."""
