@@ -222,6 +222,14 @@ def power():
     return figures, figures_of.rows(figures)
 
 
+def chip():
+    """The charge error on each board's chip model, typical and max (bench/chip.py)."""
+    from bench import chip as figures_of
+
+    figures = figures_of.chip_figures()
+    return figures, figures_of.rows(figures)
+
+
 def hall():
     """200 clocks on one broker, the page's latency, CPU, bytes, heap (bench/hall.py)."""
     from bench import hall as figures_of
@@ -282,6 +290,8 @@ def main():
     rows += live_rows
     figures["power"], power_rows = power()
     rows += power_rows
+    figures["chip"], chip_rows = chip()
+    rows += chip_rows
     figures["menu_tasks"], menu_rows = menu_tasks()
     rows += menu_rows
     figures["hall"], hall_rows = hall()

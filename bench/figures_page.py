@@ -91,13 +91,70 @@ SECTIONS = (
     ),
     (
         "Timing and the simulator",
-        "",
+        "The ideal board stamps every edge at its instant; a chip model"
+        ' (`bench/chip.py`, [power.md](power.md) "What a chip can delay") stamps'
+        " an edge that falls in a flash erase or program (rp2), or in any C call"
+        " (esp32), when that call ends, at the datasheets' typical or maximum figures.",
         (
             (
-                "worst charge error, 10,000 random moves with bounce",
+                "worst charge error, 10,000 random moves with bounce, ideal board",
                 "charge_error_10000_moves.worst_error_ms",
                 "ms",
                 "0 ms",
+            ),
+            (
+                "worst charge error, 10,000 presses, Pico chip model, typical",
+                "chip.pico.charge_error_ms_worst.typical",
+                "ms",
+                "≤ 1 ms",
+            ),
+            (
+                "worst charge error, 10,000 presses, Pico chip model, datasheet maxima",
+                "chip.pico.charge_error_ms_worst.max",
+                "ms",
+                "≤ 3 ms",
+            ),
+            (
+                "flash erases while a clock ran, 10,000 presses, Pico",
+                "chip.pico.erases_in_play.typical",
+                "",
+                "0",
+            ),
+            (
+                "worst charge error, 10,000 presses, Pico W chip model, hall, typical",
+                "chip.pico_w.charge_error_ms_worst.typical",
+                "ms",
+                "≤ 1 ms",
+            ),
+            (
+                "worst charge error, 10,000 presses, Pico W chip model, hall, datasheet maxima",
+                "chip.pico_w.charge_error_ms_worst.max",
+                "ms",
+                "≤ 3 ms",
+            ),
+            (
+                "flash erases while a clock ran, 10,000 presses, Pico W",
+                "chip.pico_w.erases_in_play.typical",
+                "",
+                "0",
+            ),
+            (
+                "worst charge error, 10,000 presses, ESP32 chip model, hall, typical",
+                "chip.esp32.charge_error_ms_worst.typical",
+                "ms",
+                "≤ 1 ms",
+            ),
+            (
+                "worst charge error, 10,000 presses, ESP32 chip model, hall, datasheet maxima",
+                "chip.esp32.charge_error_ms_worst.max",
+                "ms",
+                "≤ 3 ms",
+            ),
+            (
+                "flash erases while a clock ran, 10,000 presses, ESP32",
+                "chip.esp32.erases_in_play.typical",
+                "",
+                "0",
             ),
             (
                 "simulator speed, 6-hour game of 400 moves",

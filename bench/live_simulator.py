@@ -44,20 +44,25 @@ def _stop(process):
         process.wait()
 
 
+def _start_window(command, screen):
+    """``command`` on the virtual ``screen``, its output read for "window open"."""
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=screen.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+
+
 def time_to_window(screen, runs=5):
     """Seconds from starting ``make -s sim`` to the window mapped: each run, and the median."""
     times = []
     for _ in range(runs):
         began = time.perf_counter()
-        process = subprocess.Popen(
-            ["make", "-s", "sim", "SIM_ARGS=--window"],
-            cwd=ROOT,
-            env=screen.env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            start_new_session=True,
-        )
+        process = _start_window(["make", "-s", "sim", "SIM_ARGS=--window"], screen)
         opened = _wait_line(process.stdout, "window open")
         elapsed = time.perf_counter() - began
         _stop(process)
@@ -89,15 +94,7 @@ def cpu_while_playing(screen, seconds=10):
         handle.write(RUNNING_GAME)
     command = [sys.executable, "-m", "live", "--script", script]
     figures = {}
-    window = subprocess.Popen(
-        command + ["--window"],
-        cwd=ROOT,
-        env=screen.env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
+    window = _start_window(command + ["--window"], screen)
     try:
         if not _wait_line(window.stdout, "window open"):
             raise RuntimeError("the window did not open")

@@ -7,12 +7,13 @@ both displays when what they show changes (a tick on which nothing changes
 only steps the buzzer, the battery and the journal). Each step also works out
 the first tick at which anything can change (``wake_at``); the main loop
 passes over the ticks before it (``resting``). During a game it allocates
-nothing. Levers and the
-play/pause key act at their first edge; ``set``, ``plus`` and ``minus`` act
-as short presses (at release) or long presses (held 2 s), as
-``hardware.keys`` classifies them from their edges: in the setup state and
-after the game for the setup menus (``firmware.menu_gate``), during a game only
-for the arbiter's procedures while the clock is paused
+nothing.
+
+Levers and the play/pause key act at their first edge; ``set``, ``plus``
+and ``minus`` act as short presses (at release) or long presses (held 2 s),
+as ``hardware.keys`` classifies them from their edges: in the setup state
+and after the game for the setup menus (``firmware.menu_gate``), during a
+game only for the arbiter's procedures while the clock is paused
 (``firmware.arbiter``). While the clock runs they do nothing.
 
 A menu key that can act holds back the inputs that came after it until its
@@ -57,11 +58,11 @@ class App:
         self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
-        self.settings = None  # the Settings in force (hal.boot puts them here)
+        self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
         self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
-        self.journal = None  # the game journal (firmware.journal), attached at boot
+        self.journal = None  # the game journal (firmware.journal): ``attach_journal``
         self.hall = None  # the hall's link (hal.hall_link) on a board with a hall file
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
@@ -80,6 +81,21 @@ class App:
         self.clock.configure(left, right)
         self.arbiter.reset()
         self.settings = settings
+
+    def keep_settings(self, settings):
+        """Keep ``settings`` as the ones in force, the game as it is (boot, and the
+        menus when they first need settings to edit)."""
+        self.settings = settings
+
+    def attach_journal(self, journal):
+        """Journal the game through ``journal`` from the next step on (boot)."""
+        self.journal = journal
+
+    def allow_rest(self, allowed):
+        """Whether the main loop may pass over ticks that change nothing (``resting``);
+        without it every tick is a step (the simulator's every-tick lane, the bench)."""
+        self.rests = allowed
+        self.wake_at = None
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's
@@ -101,7 +117,7 @@ class App:
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
-        if self.waiting_key >= 0 or inputs.head != inputs.tail:
+        if self.waiting_key >= 0 or inputs.pending():
             self.take_inputs(now)
         steady = self.times_hold(now)
         if not steady:
@@ -145,8 +161,8 @@ class App:
             self.waiting_key >= 0
             or self.notices is not None
             or self.menu.screens is not None
-            or inputs.head != inputs.tail
-            or inputs.armed != inputs.all_armed
+            or inputs.pending()
+            or inputs.settling()
             or hardware.buzzer.busy()
             or hardware.battery.low
             or not self.times_hold(now)

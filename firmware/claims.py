@@ -168,7 +168,7 @@ class Claims:
         self.changes += 1
 
     def restore(self, state, awarded, claimant, result, record):
-        """Take back a journalled claim (``firmware.journal_read``)."""
+        """Take back a journalled claim (``firmware.boot.journal_read``)."""
         self.state = state
         self.awarded = awarded
         self.claimant = claimant

@@ -1,6 +1,6 @@
 """The hall file: which Wi-Fi, which broker, which account and which board number.
 
-``hall.json`` on the flash (written by ``python -m hall.flash_file``, see
+``hall.json`` on the flash (written by ``make hall-flash``, see
 docs/hall.md). A missing file means no hall: the clock works offline, as it
 always did. A file the clock cannot use leaves it offline too, is set aside
 as ``hall.json.bad`` and shows ``Err4`` (``vEr4`` for a newer format) at

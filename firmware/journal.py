@@ -20,7 +20,7 @@ integers and a Fletcher checksum, and handed to ``store.write_record``
 The record's layout is described once, below: each field's offset
 (``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
 byte), little-endian. ``encode`` writes it; ``fields`` and ``side_fields``
-read it back for ``firmware.journal_read``, which checks and restores what
+read it back for ``firmware.boot.journal_read``, which checks and restores what
 they give and never sees an offset. The names are private constants:
 compiled into this module, they take no room on the heap (public names
 would, about 20 bytes each, on a board with little to spare).
@@ -226,6 +226,18 @@ class Journal:
         self.failures = 0  # writes the flash refused (the clock goes on regardless)
         self.note = None  # an event to log at the first step (a restored game)
         self.seen = clock.changes + claims.changes  # the changes the newest entry holds
+
+    def open(self, restored):
+        """Start journalling: a ``restored`` game logs its return at the first step;
+        any other gets its header now (a flash that refuses is counted, and the
+        clock goes on)."""
+        if restored:
+            self.note = "restored"
+            return
+        try:
+            self.game = self.store.begin_game(self.clock, self.claims, self.game)
+        except OSError:
+            self.failures += 1
 
     def tick(self, now):
         """Journal the game at the end of a main-loop step at ``now``.

@@ -11,6 +11,12 @@ radio is on (``radio_on``, the hall link) draws more, so its mark comes at
 ``radio_low_mv`` (the board's ``BATTERY_LOW_HALL_MV``). A reading
 under ``ABSENT_MV`` means no pack is connected (the board runs from USB):
 never low. Integer arithmetic only; nothing allocates after construction.
+
+What the app reads, and only reads: ``low``, ``due`` (the tick of the next
+reading; None on a board without battery sense) and ``millivolts``. They are
+fields, not methods, because each method costs a board's heap room (about
+450 B for these two questions on both battery classes, measured with
+``bench.boot_heap``), and the boot heap has little to spare.
 """
 
 from micropython import const

@@ -40,7 +40,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     settings = settings_file.load(storage)
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
-    app.settings = settings
+    app.keep_settings(settings)
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 

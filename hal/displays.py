@@ -29,7 +29,9 @@ _COLON_BIT = const(0x02)
 
 class SegmentDisplay:
     """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C), driven by
-    ``driver_class`` (``adafruit_ht16k33.ht16k33.HT16K33`` on a board)."""
+    ``driver_class`` (``adafruit_ht16k33.ht16k33.HT16K33`` on a board).
+
+    The app reads ``valid`` (the display took the last frame sent) and nothing else."""
 
     def __init__(self, bus, address, driver_class, big=False):
         self.place_big = None  # the 1.2" backpack: no decimal points, lamps in row 2

@@ -11,6 +11,12 @@ Each press keeps its ring slot's record of the release: ``ring_open`` is 1
 while the contact is held, and once it has been re-armed ``ring_release``
 holds the tick of its last (settling) edge. So how long a key was held is
 known from its edges even when the press is read from the ring much later.
+
+The main loop asks the ring two questions, ``pending`` (an event to read)
+and ``settling`` (a contact held or still bouncing), and takes events with
+``pop``; it reads only ``popped_tick`` and ``popped_slot``, what ``pop``
+left there (fields: a method each would cost boot heap). The other fields
+are the ring's own (``hal.keys`` reads a press's record by its slot).
 """
 
 from array import array
@@ -79,6 +85,15 @@ class EdgeRing:
             self.ring_open[head] = 1
             self.slot_of[index] = head
             self.head = following
+
+    def pending(self):
+        """Whether a stored event waits for the main loop (``pop`` would give one)."""
+        return self.head != self.tail
+
+    def settling(self):
+        """Whether a contact is held or has not been quiet for ``QUIET_MS`` since its
+        last edge (``rearm`` has an input to re-arm)."""
+        return self.armed != self.all_armed
 
     def pop(self):
         """The next stored event's input number (its tick in ``popped_tick``, its slot

@@ -23,15 +23,17 @@ from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
 
 
 class JournalStore:
-    """The journal's files in ``storage``."""
+    """The journal's files in ``storage`` (which boot reads the journal back from)."""
 
     def __init__(self, storage):
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
 
-    def open_slots(self):
-        """Open both slot files for writing in place (creating a missing one)."""
+    def open_slots(self, header):
+        """Take ``header`` (the decoded header read at boot, or None) as the one in
+        force, and open both slot files for writing in place (creating a missing one)."""
+        self.header = header
         files = self.storage.files
         for index, name in enumerate(JOURNAL_SLOTS):
             path = self.storage.path(name)

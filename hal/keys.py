@@ -12,6 +12,15 @@ at a tick that depends only on the contact: a short press at its release,
 a long press ``long_ms`` after its first edge (while still held).
 
 Nothing here allocates.
+
+The one place the library is reached behind its public interface: a
+``Button`` reads the time from its module's ``ticks_ms`` (taken from
+``adafruit_ticks`` at import) and has no parameter for it. Its public
+``update`` would stamp a sample with the time of the main-loop pass, which
+rests for up to a second at a time; so ``KeyButtons`` points that name at
+``_sample_ms``, the tick of the sample being fed, once, when it is built.
+Its ``ticks_diff`` is the library's own: its 2**29 period divides the
+board's 2**30, so differences of the board's ticks come out the same.
 """
 
 import adafruit_debouncer
@@ -35,7 +44,10 @@ def _released():
 
 
 class KeyButtons:
-    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``."""
+    """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``.
+
+    The app reads ``tick`` (when the press ``classify`` decided became short or
+    long) and nothing else."""
 
     def __init__(self, inputs, first, last, long_ms):
         adafruit_debouncer.ticks_ms = _sample_ms  # the Buttons run on the edges' ticks

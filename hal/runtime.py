@@ -10,7 +10,7 @@ from hal.tick_source import ticks_ms
 def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
     ticked = hardware.ticker.take()
-    queued = hardware.inputs.head != hardware.inputs.tail
+    queued = hardware.inputs.pending()
     if not (ticked or queued):
         return False
     now = ticks_ms()

@@ -13,11 +13,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_RUNNER = os.path.join(ROOT, "tools", "mpy", "run.mjs")
 
 
-def _run_mpy(files, every_tick):
+def _run_mpy(files, every_tick, latency):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
         print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
         return 2
     option = ["--every-tick"] if every_tick else []
+    if latency is not None:
+        option.append("--latency=" + latency)
     completed = subprocess.run(["node", MPY_RUNNER, "sim.runner", *option, *files])
     return completed.returncode
 
@@ -32,14 +34,20 @@ def main(argv=None):
         action="store_true",
         help="run a main-loop step at every tick, none passed over as resting",
     )
+    run.add_argument(
+        "--latency",
+        choices=("typical", "max"),
+        help="the board's chip latencies (flash, I2C, collections, sockets) at their "
+        "datasheets' typical or maximum figures (docs/spec/scripts.md)",
+    )
     run.add_argument("files", nargs="+", metavar="FILE")
     arguments = parser.parse_args(argv)
     if arguments.command == "run" and arguments.mpy:
-        return _run_mpy(arguments.files, arguments.every_tick)
+        return _run_mpy(arguments.files, arguments.every_tick, arguments.latency)
     sys.path.insert(0, ROOT)
     from sim.runner import run_files
 
-    return run_files(arguments.files, rests=not arguments.every_tick)
+    return run_files(arguments.files, rests=not arguments.every_tick, latency=arguments.latency)
 
 
 if __name__ == "__main__":

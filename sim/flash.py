@@ -22,6 +22,7 @@ Runs on CPython and inside MicroPython; the write path allocates nothing.
 import os
 
 EIO = 5
+_NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
 
 
 class PowerCut(BaseException):
@@ -35,6 +36,7 @@ class _Handle:
         self.flash = flash
         self.raw = raw
         self.open = True
+        self.unflushed = 0  # bytes written since the last flush: the next commit's data
 
     def write(self, data):
         flash = self.flash
@@ -52,6 +54,7 @@ class _Handle:
         self.raw.write(data)
         flash.writes += 1
         flash.bytes_written += size
+        self.unflushed += size
         return size
 
     def seek(self, offset, whence=0):
@@ -64,11 +67,21 @@ class _Handle:
         if not self.open or not self.flash.powered:
             raise OSError(EIO)
         self.raw.flush()
+        self._commit()
+
+    def _commit(self):
+        """The filesystem commits what was written since the last commit (the latency
+        model times it, if the board has one)."""
+        if self.unflushed and self.flash.latency is not None:
+            self.flash.latency.flash_commit(self.unflushed)
+        self.unflushed = 0
 
     def close(self):
         if self.open:
             self.open = False
             self.raw.close()
+            if self.flash.powered:
+                self._commit()
 
     def __enter__(self):
         return self
@@ -88,6 +101,7 @@ class Flash:
         self.writes = 0
         self.bytes_written = 0
         self.renames = 0
+        self.latency = None  # the chip's latency model (sim.latency), if the board has one
 
     def _check(self):
         if not self.powered:
@@ -100,6 +114,8 @@ class Flash:
             if self.budget <= 0:
                 self.cut()
             self.budget -= 1
+        if self.latency is not None:
+            self.latency.flash_commit(_NAME_COMMIT_BYTES)
 
     def open(self, path, mode):
         self._check()
@@ -121,11 +137,12 @@ class Flash:
         os.remove(path)
 
     def exists(self, path):
-        try:
-            os.stat(path)
-        except OSError:
-            return False
-        return True
+        """The board's own ``Files.exists`` (looking never writes). Imported at the
+        first call, by boot, so that the heap figures count ``hal.storage`` as the
+        firmware's (bench.boot_heap loads the simulator before its first figure)."""
+        from hal.storage import Files
+
+        return Files.exists(self, path)
 
     def cut_after(self, count):
         """Arm a power cut after ``count`` more bytes (renames and removes count 1)."""

@@ -51,6 +51,7 @@ class _Board:
     def __init__(self):
         self.watchdog = None
         self.clock = None  # the simulator's ms clock, time-stamps watchdog feeds
+        self.latency = None  # the chip's latency model (sim.latency): times each I2C frame
 
 
 _board = _Board()
@@ -283,6 +284,9 @@ class I2C:
         """One write transaction of ``buf``; returns the number of bytes written."""
         device = self._device(addr)
         device.write(buf)
+        latency = _board.latency
+        if latency is not None:
+            latency.i2c_frame(self.freq, len(buf))
         return len(buf)
 
     def writevto(self, addr, vector, stop=True):
@@ -464,6 +468,7 @@ def reset():
     _cpu_freq[0] = 125_000_000
     _board.watchdog = None
     _board.clock = None
+    _board.latency = None
 
 
 def drive(pin_id, level):
@@ -483,6 +488,27 @@ def drive(pin_id, level):
     else:
         line.external = 0
     _edge(line, before)
+
+
+def latch(pin_id, level):
+    """Drive line ``pin_id`` to ``level`` as ``drive`` does, but with its interrupt held
+    back (the chip is in a call that holds it): the handler is not called. True if the
+    edge is one the handler watches, so that the chip latches an interrupt for it."""
+    line = _line_of(pin_id)
+    before = _level(line)
+    line.external = _UNDRIVEN if level is None else (1 if level else 0)
+    after = _level(line)
+    if after == before or line.handler is None:
+        return False
+    return bool(line.trigger & (_RISING if after else _FALLING))
+
+
+def raise_irq(pin_id):
+    """A latched interrupt of line ``pin_id`` is served: its handler runs once, and reads
+    the level the line has now (a press already released reads open)."""
+    line = _lines.get(pin_id)
+    if line is not None and line.handler is not None:
+        line.handler(line.irq_pin)
 
 
 def pin_level(pin_id):
@@ -520,6 +546,11 @@ def set_adc(pin_id, value_u16):
 def set_clock(now_ms):
     """Give the board a clock (a function returning ms) to time-stamp watchdog feeds."""
     _board.clock = now_ms
+
+
+def set_latency(model):
+    """Time the board's I2C frames with ``model`` (sim.latency.ChipLatency), or None."""
+    _board.latency = model
 
 
 def watchdog():

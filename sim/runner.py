@@ -17,6 +17,7 @@ SIDE_NAMES = ("left", "right")
 # A scripted long press: held 0.1 s past the long press, so it is classified long.
 LONG_HOLD_MS = LONG_PRESS_MS + 100
 EVERY_TICK = "--every-tick"  # the command line's option: a step at every tick
+LATENCY = "--latency="  # the command line's option: the chip's latency model, typical or max
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
@@ -61,12 +62,14 @@ def _seconds_text(ms):
 class Game:
     """One script being played on one simulated board."""
 
-    def __init__(self, script, board_name="sim", rests=True):
+    def __init__(self, script, board_name="sim", rests=True, latency=None):
         self.script = script
         self.flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
-        self.board = SimBoard(self.flash, script.bounce_ms, script.near_wrap, board_name, rests)
+        self.board = SimBoard(
+            self.flash, script.bounce_ms, script.near_wrap, board_name, rests, latency
+        )
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took
         self.off_values = None  # while the power is off: the state line at the cut
@@ -409,7 +412,8 @@ class Player:
 
 
 class ReportingPlayer(Player):
-    """The runner's player: every failure and ``show`` as lines of SCENARIOS.md to ``out``."""
+    """The runner's player: every failure and ``show`` as the lines of
+    docs/spec/scripts.md, to ``out``."""
 
     def __init__(self, game, path, out):
         Player.__init__(self, game)
@@ -430,15 +434,16 @@ class ReportingPlayer(Player):
             self.out("  actual: " + self.game.state_line())
 
 
-def run_script(path, text, out, rests=True):
+def run_script(path, text, out, rests=True, latency=None):
     """Run one script's bytes (or text); return its exit status. With ``rests=False``
-    the clock runs a step at every tick (``SimBoard``)."""
+    the clock runs a step at every tick (``SimBoard``); with ``latency`` ("typical" or
+    "max") the board is its chip, latencies and all (``sim.latency``)."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
-    game = Game(script, rests=rests)
+    game = Game(script, rests=rests, latency=latency)
     try:
         player = ReportingPlayer(game, path, out)
         status = player.play(script.statements)
@@ -449,7 +454,7 @@ def run_script(path, text, out, rests=True):
     return status
 
 
-def run_files(paths, out=print, rests=True):
+def run_files(paths, out=print, rests=True, latency=None):
     """Run every script in ``paths``; return the worst exit status."""
     worst = 0
     for path in paths:
@@ -460,7 +465,7 @@ def run_files(paths, out=print, rests=True):
             out("%s: cannot read: %s" % (path, error))
             worst = 2
             continue
-        status = run_script(path, text, out, rests)
+        status = run_script(path, text, out, rests, latency)
         if status > worst:
             worst = status
     return worst
@@ -468,7 +473,16 @@ def run_files(paths, out=print, rests=True):
 
 def main(argv):
     """Entry point of the MicroPython lane: ``argv`` is the list of script files, after
-    ``--every-tick`` if the clock is to run a step at every tick."""
-    if argv and argv[0] == EVERY_TICK:
-        return run_files(argv[1:], rests=False)
-    return run_files(argv)
+    after ``--every-tick`` if the clock is to run a step at every tick and
+    ``--latency=typical`` or ``--latency=max`` if the board is to be its chip."""
+    rests = True
+    latency = None
+    files = []
+    for argument in argv:
+        if argument == EVERY_TICK:
+            rests = False
+        elif argument.startswith(LATENCY):
+            latency = argument[len(LATENCY) :]
+        else:
+            files.append(argument)
+    return run_files(files, rests=rests, latency=latency)

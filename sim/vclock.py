@@ -75,16 +75,9 @@ def install():
         time.ticks_cpu = ticks_cpu
         time.ticks_add = ticks_add
         time.ticks_diff = ticks_diff
-    import sys
-
     import adafruit_ticks
 
     adafruit_ticks.ticks_ms = ticks_ms
     adafruit_ticks.ticks_add = ticks_add
     adafruit_ticks.ticks_diff = ticks_diff
     adafruit_ticks.ticks_less = ticks_less
-    # A library imported before this call holds its own names of the functions
-    # (adafruit_debouncer's clock is hal.keys's own: the ticks of the key's edges).
-    debouncer = sys.modules.get("adafruit_debouncer")
-    if debouncer is not None:
-        debouncer.ticks_diff = ticks_diff

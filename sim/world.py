@@ -8,6 +8,14 @@ pass, as it would on the board. Ticks at which the app rests (``App.resting``),
 which the board's main loop passes over, are passed over in one go
 (``_pass_over``); with ``rests=False`` the app never rests and every tick
 runs a step, the reference the resting is checked against.
+
+With ``latency`` ("typical" or "max") the board is its chip, not an ideal
+one: ``sim.latency.ChipLatency`` times the flash writes, I2C frames,
+collections and socket calls of each pass; the edges of a line that fall
+in a call that holds the chip's handler back are served by one call of the
+handler when it ends, which reads the line's level then (a press released
+meanwhile is lost, as on the chip). Without it (clock scripts, unless
+asked) every edge is served at its instant.
 """
 
 import os
@@ -18,6 +26,7 @@ from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
+_LATCHED = -2  # a pending entry's level: a held-back interrupt served at its time
 PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's contact closed
 _flash_count = [0]
 
@@ -69,7 +78,9 @@ def _install_machine():
 class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
-    def __init__(self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True):
+    def __init__(
+        self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True, latency=None
+    ):
         import boards
 
         self.board = boards.load(board_name)
@@ -91,6 +102,16 @@ class SimBoard:
         self.runtime = None
         self.stepped_at = None  # virtual ms of the last main-loop pass
         self.rests = rests  # whether the app may rest (``App.rests``)
+        self.latency = None  # the chip's latency model (sim.latency), or None: an ideal board
+        self.latched = []  # pins whose interrupt the chip holds back until a call ends
+        if latency is not None:
+            from sim import latency as latency_module
+
+            model = latency_module.ChipLatency(self.board, latency)
+            model.in_play = latency_module.running(self)
+            self.latency = model
+            self.flash.latency = model
+            sim_machine.set_latency(model)
 
     # --- power -----------------------------------------------------------
 
@@ -99,8 +120,10 @@ class SimBoard:
         from hal import boot, runtime
 
         self.runtime = runtime
+        if self.latency is not None:
+            self.latency.begin_pass(vclock.now_ms())
         self.app = boot.start(self.board_name, self.flash_root, self.flash)
-        self.app.rests = self.rests
+        self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
@@ -127,6 +150,7 @@ class SimBoard:
         vclock.restart_ticks(self.near_wrap)
         _install_machine()
         self._wire_displays()
+        sim_machine.set_latency(self.latency)
         self.flash.power_on()
         self.powered = True
         return self.boot()
@@ -172,7 +196,9 @@ class SimBoard:
 
     def _schedule(self, time_ms, pin, level):
         self.sequence += 1
-        entry = (time_ms, self.sequence, pin, level)
+        self._insert((time_ms, self.sequence, pin, level))
+
+    def _insert(self, entry):
         pending = self.pending
         index = len(pending)
         while index > 0 and pending[index - 1][:2] > entry[:2]:
@@ -180,7 +206,7 @@ class SimBoard:
         pending.insert(index, entry)
 
     def _cancel(self, pin):
-        self.pending = [entry for entry in self.pending if entry[2] != pin]
+        self.pending = [entry for entry in self.pending if entry[2] != pin or entry[3] == _LATCHED]
 
     # --- time ------------------------------------------------------------
 
@@ -204,9 +230,16 @@ class SimBoard:
                 and contact_at <= until_ms
                 and (timer_at is None or contact_at <= timer_at)
             ):
-                time_ms, _, pin, level = self.pending.pop(0)
+                entry = self.pending.pop(0)
+                time_ms, _, pin, level = entry
+                if self.latency is not None and self._held_back(entry):
+                    continue
                 vclock.set_now(time_ms)
-                sim_machine.drive(pin, level)
+                if level == _LATCHED:
+                    self.latched.remove(pin)
+                    sim_machine.raise_irq(pin)
+                else:
+                    sim_machine.drive(pin, level)
             elif timer_at is not None and timer_at <= until_ms:
                 if self._pass_over(timer, contact_at, until_ms):
                     continue
@@ -217,11 +250,33 @@ class SimBoard:
                 break
             if self.powered:
                 try:
+                    latency = self.latency
+                    if latency is not None:
+                        latency.begin_pass(vclock.now_ms())
                     if self.runtime.service(self.app, self.app.hardware):
                         self.stepped_at = vclock.now_ms()
+                        if latency is not None:
+                            latency.after_pass(self.app, vclock.now_ms())
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
+
+    def _held_back(self, entry):
+        """If the chip is in a call that holds ``entry``'s interrupt back, move the contact
+        now without its handler, and serve the interrupt once when the call ends (one
+        for all the edges of the line meanwhile, reading the line's level then); True."""
+        time_ms, sequence, pin, level = entry
+        stamp = self.latency.stamp_ms(time_ms)
+        if stamp == time_ms:
+            return False
+        if level == _LATCHED:  # the call that ended is followed by another that holds it
+            self._insert((stamp, sequence, pin, level))
+            return True
+        vclock.set_now(time_ms)
+        if sim_machine.latch(pin, level) and pin not in self.latched:
+            self.latched.append(pin)
+            self._insert((stamp, sequence, pin, _LATCHED))
+        return True
 
     def _pass_over(self, timer, contact_at, until_ms):
         """If the app rests at ``timer``'s next tick, move time and the timer past
@@ -233,7 +288,7 @@ class SimBoard:
             return False
         hardware = app.hardware
         inputs = hardware.inputs
-        if timer is not hardware.ticker.timer or inputs.head != inputs.tail:
+        if timer is not hardware.ticker.timer or inputs.pending():
             return False
         now = vclock.now_ms()
         ticks_now = vclock.ticks_ms()
@@ -267,6 +322,8 @@ class SimBoard:
         of one pass, however often it is looked at."""
         if self.powered and self.stepped_at != vclock.now_ms():
             self.stepped_at = vclock.now_ms()
+            if self.latency is not None:
+                self.latency.begin_pass(vclock.now_ms())
             try:
                 self.app.step(vclock.ticks_ms())
             except sim_flash.PowerCut:

@@ -46,5 +46,10 @@ def test_a_single_module_goes_alone(restored):
 
 def test_a_name_not_loaded_is_no_error(restored):
     lifetime.let_go(firmware, "menu")
-    lifetime.let_go(firmware, "menu")
-    lifetime.let_go(firmware, "nonesuch")
+    modules = set(sys.modules)
+    names = set(vars(firmware))
+    lifetime.let_go(firmware, "menu")  # gone already
+    lifetime.let_go(firmware, "nonesuch")  # never there
+    assert set(sys.modules) == modules
+    assert set(vars(firmware)) == names
+    assert "firmware.engine" in sys.modules

@@ -1,10 +1,11 @@
 """An hourglass against another control is refused, wherever a control comes from.
 
-The hourglass gives the time one side uses to the other (TIMING.md): with an
-hourglass on one side only, the other side's time would grow while it thinks
-and fall back at its press. Such a pair has no meaning in TIMING terms, so
-the clock refuses it with a message: in a script (exit 2), in the settings
-file (Err1), in a user slot (Err2), and in the menus (through the settings).
+The hourglass gives the time one side uses to the other
+(docs/spec/timing.md): with an hourglass on one side only, the other side's
+time would grow while it thinks and fall back at its press. Such a pair has
+no meaning in the timing rules, so the clock refuses it with a message: in
+a script (exit 2), in the settings file (Err1), in a user slot (Err2), and
+in the menus (through the settings).
 """
 
 import json

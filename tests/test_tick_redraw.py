@@ -46,7 +46,7 @@ def play(control, tenths, seed):
     booted = Booted(control, rests=False)  # every tick a step, each one checked
     app = booted.app
     app.settings.tenths = tenths
-    app.drawn = -1  # as after the menu that set it: its screens went over the times
+    app.apply_settings(app.settings)  # as the menu that set it does
     displays = app.hardware.displays
     counts = {"steps": 0, "drawn": 0, "checked": 0}
     step = app.step

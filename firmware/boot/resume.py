@@ -37,7 +37,6 @@ def attach(app, store, settings, tick_ms):
         app.notice(settings.error_code)
     problem = documents.load(store.storage, files.USER_SLOTS, check_slots)
     if problem is not None:
-        app.slots_error = problem.why
         app.notice(documents.code(problem.kind, documents.USER_SLOTS))
     header, record = read_journal(app, store)
     game = header["game"] if header is not None else 0
@@ -59,21 +58,15 @@ def attach(app, store, settings, tick_ms):
             app.clock.configure(left, right)
             app.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
             seq = 0
-    store.header = header
     try:
-        store.open_slots()
+        store.open_slots(header)
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
     journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, seq, logged)
-    app.journal = journal
+    app.attach_journal(journal)
     if restored:
         app.notice(RESTORED)
-        journal.note = "restored"
-    else:
-        try:
-            journal.game = store.begin_game(app.clock, app.claims, game)
-        except OSError:
-            journal.failures += 1
+    journal.open(restored)
     return restored
 
 
@@ -97,7 +90,6 @@ def read_journal(app, store):
 
 def journal_problem(app, store, problem, set_aside=True):
     app.notice(documents.code(problem.kind, documents.JOURNAL))
-    app.journal_error = problem.why
     if set_aside:
         journal_read.set_aside(store.storage)
 

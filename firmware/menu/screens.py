@@ -81,7 +81,7 @@ class MenuScreens:
         settings = self.app.settings
         if settings is None:
             settings = settings_module.Settings()
-            self.app.settings = settings
+            self.app.keep_settings(settings)
         return settings
 
     # --- keys ------------------------------------------------------------

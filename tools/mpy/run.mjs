@@ -30,6 +30,7 @@ const BENCH_MODULES = [
   "hall_alloc.py",
   "hall_heap.py",
   "hall_probe.py",
+  "tournament_heap.py",
   "measure.py",
 ];
 

@@ -1,0 +1,29 @@
+"""RP2040 (Raspberry Pi Pico) with its Winbond W25Q16JV flash: what can hold back an edge.
+
+MicroPython's rp2 port runs every flash erase and program with interrupts
+off (the chip runs its code from that flash, through the XIP cache), so a
+lever edge in that window is stamped when it ends. Pin interrupts are hard
+(``Pin.irq(hard=True)``): nothing else delays the handler, not an I2C frame,
+not a collection.
+"""
+
+# Pin handlers run in the interrupt (hard) or from the scheduler between C calls (soft).
+SOFT_PIN_HANDLERS = False
+# A flash erase or program turns the interrupts off for its whole length.
+FLASH_MASKS_INTERRUPTS = True
+# Winbond W25Q16JV datasheet (rev. H), 9.6 "AC Electrical Characteristics":
+# tSE sector erase (4 KiB) 45 ms typical, 400 ms max; tPP page program 0.7 ms typical, 3 ms max.
+SECTOR_ERASE_US = (45_000, 400_000)
+PAGE_PROGRAM_US = (700, 3_000)
+SECTOR_BYTES = 4096
+PAGE_BYTES = 256
+# littlefs as the rp2 port mounts it: 4 KiB blocks, progsize=256 (ports/rp2/modules/_boot.py).
+LFS_PROG_BYTES = 256
+# A full collection visits every block of the heap: mark, then sweep. An estimate
+# at the board's 48 MHz CPU clock (not a datasheet figure): 40 us per KiB in use
+# typically, 80 us at most.
+GC_US_PER_KIB = (40, 80)
+# The heap MicroPython's rp2 build gives the Python code (gc.mem_free() at the REPL, about).
+HEAP_BYTES = 192 * 1024
+# Socket calls: none (no radio on the Pico).
+SOCKET_CALL_US = (0, 0)

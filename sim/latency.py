@@ -1,0 +1,210 @@
+"""The chips' latencies on the simulated board: what holds an edge's stamp back, and how long.
+
+The ideal simulated board calls an edge handler at the edge's instant. A
+chip does not always: ``ChipLatency`` models, from the figures of the
+board's chip (``boards/chips/<CHIP>.py``, at their ``typical`` or ``max``
+values), the C calls the main loop makes and the time each takes:
+
+- a flash write: the simulated flash (``sim.flash``) reports each commit;
+  littlefs pads it to its program size and programs it page by page, and
+  erases a 4 KiB block before the commit that would overflow it (the
+  metadata block of the files written in place);
+- an I2C frame (``sim.machine.I2C``): 9 bits a byte plus the address, the
+  start and the stop, at the bus clock;
+- a garbage collection: time per KiB of heap in use;
+- a socket call (the hall link's send, on a board with a radio): one call
+  per message, a change or the 30 s heartbeat, and the collection its
+  allocations bring, modelled here whatever the link's own code is.
+
+The calls of one main-loop pass run one after the other from the pass's
+instant. An edge inside one is stamped late: on a chip with hard pin
+interrupts (rp2) only if the call turns the interrupts off (a flash erase
+or program), at the call's end; on a chip with soft pin handlers (esp32)
+inside any call, at its end. The chip latches the line's interrupt and
+runs the handler once, which reads the level the line has then: a press
+held for less than what is left of the call is not seen at all. (The
+main loop's passes at the ticks that fall inside a call are not held back:
+they change no stamp.) ``sim.world.SimBoard`` applies this when it
+is given a model (``latency=``); clock scripts run without one unless the
+runner is asked for it (docs/spec/scripts.md).
+"""
+
+from firmware import engine
+
+LEVELS = ("typical", "max")
+_HEARTBEAT_MS = 30_000  # hal/hall_link.py HEARTBEAT_MS
+_MESSAGE_ALLOC_BYTES = 1024  # what building and sending one hall message allocates (estimate)
+_HALL_HEAP_BYTES = 72 * 1024  # in use after boot with the hall (bench/latest.json "hall.heap")
+_COMMIT_OVERHEAD = 12  # a littlefs commit's tags and CRC beside the data (bench/power.py)
+
+
+def chip_of(board):
+    """The figures of ``board``'s chip (``boards.chips.<CHIP>``)."""
+    name = board.CHIP
+    try:
+        return __import__("boards.chips." + name, None, None, ("SOFT_PIN_HANDLERS",))
+    except ImportError:
+        raise ValueError("no latency figures for chip %r (boards/chips/%s.py)" % (name, name))
+
+
+class ChipLatency:
+    """The C calls of ``board``'s chip at ``level`` ("typical" or "max")."""
+
+    def __init__(self, board, level="typical", network=None):
+        if level not in LEVELS:
+            raise ValueError("latency level must be one of %s" % ", ".join(LEVELS))
+        self.level = level
+        pick = LEVELS.index(level)
+        chip = chip_of(board)
+        self.chip = chip
+        self.soft_handlers = chip.SOFT_PIN_HANDLERS
+        self.flash_masks = chip.FLASH_MASKS_INTERRUPTS
+        self.erase_us = chip.SECTOR_ERASE_US[pick]
+        self.program_us = chip.PAGE_PROGRAM_US[pick]
+        self.sector_bytes = chip.SECTOR_BYTES
+        self.page_bytes = chip.PAGE_BYTES
+        self.prog_bytes = chip.LFS_PROG_BYTES
+        self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
+        self.heap_bytes = chip.HEAP_BYTES
+        self.socket_us = chip.SOCKET_CALL_US[pick]
+        if network is None:
+            network = bool(getattr(board, "NETWORK", False)) and self.socket_us > 0
+        self.network = network
+        self.i2c_freq = board.I2C_FREQ
+        self.block_used = 0  # bytes committed to the current metadata block
+        self.cursor_us = 0  # when the calls made so far end
+        self.windows = []  # (start_us, end_us, masks interrupts), of the calls not yet over
+        self.in_play = _never
+        self.allocated = 0  # bytes allocated since the last collection
+        self.changes_seen = -1
+        self.beat_at = 0
+        # What happened, for the figures.
+        self.erases = 0
+        self.erases_in_play = 0
+        self.programs = 0
+        self.frames = 0
+        self.collections = 0
+        self.collections_in_play = 0
+        self.socket_calls = 0
+        self.longest_us = 0
+        self.longest_in_play_us = 0
+        self.deferred = 0  # edges stamped late
+
+    # --- the main loop's calls ---------------------------------------------
+
+    def begin_pass(self, now_ms):
+        """A main-loop pass starts at ``now_ms``: its calls follow those still running."""
+        now_us = now_ms * 1000
+        if self.cursor_us < now_us:
+            self.cursor_us = now_us
+        windows = self.windows
+        while windows and windows[0][1] <= now_us:
+            windows.pop(0)
+
+    def call(self, duration_us, masks):
+        """One C call of ``duration_us``; ``masks``: the interrupts are off while it runs."""
+        if duration_us <= 0:
+            return
+        start = self.cursor_us
+        end = start + duration_us
+        self.cursor_us = end
+        self.windows.append((start, end, masks))
+        if duration_us > self.longest_us:
+            self.longest_us = duration_us
+        if self.in_play() and duration_us > self.longest_in_play_us:
+            self.longest_in_play_us = duration_us
+
+    def flash_commit(self, data_bytes):
+        """littlefs commits ``data_bytes`` (a flush, a rename, a remove)."""
+        prog = self.prog_bytes
+        commit = -(-(data_bytes + _COMMIT_OVERHEAD) // prog) * prog
+        if self.block_used + commit > self.sector_bytes:
+            self.erases += 1
+            if self.in_play():
+                self.erases_in_play += 1
+            self.call(self.erase_us, self.flash_masks)
+            self.block_used = 0
+        self.block_used += commit
+        pages = -(-commit // self.page_bytes)
+        self.programs += pages
+        self.call(pages * self.program_us, self.flash_masks)
+
+    def i2c_frame(self, freq, data_bytes):
+        """One I2C write of ``data_bytes`` at ``freq`` Hz: start, address, data, stop."""
+        bits = 9 * (data_bytes + 1) + 2
+        self.frames += 1
+        self.call(-(-bits * 1_000_000 // (freq or self.i2c_freq)), False)
+
+    def collection(self, heap_in_use):
+        """A full garbage collection with ``heap_in_use`` bytes on the heap."""
+        self.collections += 1
+        if self.in_play():
+            self.collections_in_play += 1
+        self.allocated = 0
+        self.call(self.gc_us_per_kib * heap_in_use // 1024, False)
+
+    def after_pass(self, app, now_ms):
+        """The hall link's turn after a pass (boards with a radio): a message for a change
+        and for the heartbeat, each one socket call, and the collection its allocations
+        bring once the free heap is used up."""
+        if not self.network or app is None:
+            return
+        changes = app.clock.changes + app.claims.changes
+        due = now_ms >= self.beat_at
+        if changes == self.changes_seen and not due:
+            return
+        self.changes_seen = changes
+        self.beat_at = now_ms + _HEARTBEAT_MS
+        self.socket_calls += 1
+        self.call(self.socket_us, False)
+        self.allocated += _MESSAGE_ALLOC_BYTES
+        if self.allocated > self.heap_bytes - _HALL_HEAP_BYTES:
+            self.collection(_HALL_HEAP_BYTES)
+
+    # --- what the world asks -------------------------------------------------
+
+    def stamp_ms(self, at_ms):
+        """When an edge at ``at_ms`` is stamped: the end of the call it falls in, if
+        that call holds the handler back on this chip; else ``at_ms``."""
+        at_us = at_ms * 1000
+        for start, end, masks in self.windows:
+            if start <= at_us < end and (masks or self.soft_handlers):
+                stamp = end // 1000
+                if stamp > at_ms:
+                    self.deferred += 1
+                    return stamp
+                return at_ms
+        return at_ms
+
+    def busy_until_ms(self):
+        """The first whole millisecond at which the main loop is out of its C calls."""
+        return -(-self.cursor_us // 1000)
+
+    def figures(self):
+        """What the model counted, in milliseconds where it is a time."""
+        return {
+            "erases": self.erases,
+            "erases_in_play": self.erases_in_play,
+            "page_programs": self.programs,
+            "i2c_frames": self.frames,
+            "collections": self.collections,
+            "collections_in_play": self.collections_in_play,
+            "socket_calls": self.socket_calls,
+            "longest_c_call_ms": round(self.longest_us / 1000, 3),
+            "longest_c_call_in_play_ms": round(self.longest_in_play_us / 1000, 3),
+            "edges_stamped_late": self.deferred,
+        }
+
+
+def _never():
+    return False
+
+
+def running(board):
+    """A function telling whether ``board``'s clock runs (a game in play)."""
+
+    def in_play():
+        app = board.app
+        return app is not None and app.clock.state == engine.RUNNING
+
+    return in_play
