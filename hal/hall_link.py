@@ -149,12 +149,12 @@ class HallLink:
                 return False  # the lookup may wait: never during a game
             try:
                 self.address = self.resolve(hall.broker, hall.port)
-            except OSError:
+            except Exception:  # no such name, no network stack: down, back off
                 self._fail(now)
                 return False
         try:
             stream = self.open_stream(self.address)
-        except OSError:
+        except Exception:
             self._fail(now)
             return False
         self.client.open(stream, now, self.status_topic, OFFLINE)
