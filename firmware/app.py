@@ -63,7 +63,6 @@ class App:
         self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal): ``attach_journal``
-        self.hall = None  # the hall's link (hal.hall_link) on a board with a hall file
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)

@@ -6,9 +6,7 @@ reading a second from the tick and keeps the mean of the last eight, so
 the display and buzzer's own load steps do not make the mark flicker.
 ``low`` turns on below ``low_mv`` (the board's ``BATTERY_LOW_MV``, derived in
 docs/boards.md so that at least 10 hours of play remain) and off again only
-above ``low_mv + HYSTERESIS_MV``, which a fresh pack reaches. A board whose
-radio is on (``radio_on``, the hall link) draws more, so its mark comes at
-``radio_low_mv`` (the board's ``BATTERY_LOW_HALL_MV``). A reading
+above ``low_mv + HYSTERESIS_MV``, which a fresh pack reaches. A reading
 under ``ABSENT_MV`` means no pack is connected (the board runs from USB):
 never low. Integer arithmetic only; nothing allocates after construction.
 
@@ -33,7 +31,7 @@ _U16_FULL = const(65535)
 class Battery:
     """The pack behind ``adc`` (a ``machine.ADC``), read on the tick."""
 
-    def __init__(self, adc, divider, full_scale_mv, low_mv, now=0, radio_low_mv=None):
+    def __init__(self, adc, divider, full_scale_mv, low_mv, now=0):
         numerator, denominator = divider
         if not 0 < numerator <= denominator:
             raise ValueError("battery divider %r is not (numerator, denominator)" % (divider,))
@@ -44,7 +42,6 @@ class Battery:
         self.denominator = denominator
         self.full_scale_mv = full_scale_mv
         self.low_mv = low_mv
-        self.radio_low_mv = low_mv if radio_low_mv is None else radio_low_mv
         self.readings = [0] * SAMPLES
         self.next_index = 0
         first = self.read_mv()
@@ -79,11 +76,6 @@ class Battery:
         self.millivolts = self.total_mv // SAMPLES
         self.judge()
 
-    def radio_on(self):
-        """The radio is on from now: the threshold for a board with its radio drawing."""
-        self.low_mv = self.radio_low_mv
-        self.judge()
-
     def judge(self):
         millivolts = self.millivolts
         if millivolts < ABSENT_MV:
@@ -103,7 +95,4 @@ class NoBattery:
     due = None  # no reading is ever due
 
     def update(self, now):
-        pass
-
-    def radio_on(self):
         pass

@@ -68,5 +68,4 @@ def run(board_name=DEFAULT_BOARD):
     app = start(board_name)
     from hal.runtime import loop
 
-    hall = app.hall  # the hall's link (hal.hall_link) if the board has one
-    loop(app, app.hardware, hall)
+    loop(app, app.hardware, getattr(app, "hall", None))

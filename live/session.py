@@ -105,7 +105,7 @@ class LiveSession:
     def poll_hall(self):
         """The hall link's turn between passes, as the board's main loop gives it."""
         app = self.board.app
-        link = app.hall if app is not None else None
+        link = getattr(app, "hall", None) if app is not None else None
         if link is not None:
             link.poll(app, vclock.ticks_ms())
 

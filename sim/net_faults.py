@@ -245,7 +245,7 @@ class Run:
     def _attach(self):
         """The booted board's link, its socket replaced by the scripted stream."""
         self.app = self.board.app
-        self.link = self.app.hall
+        self.link = getattr(self.app, "hall", None)  # set by boot only with a hall file
         if self.link is not None:
             self.link.resolve = _resolve
             self.link.open_stream = self._open

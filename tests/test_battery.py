@@ -215,17 +215,3 @@ def test_board_never_covers_a_fallen_flag_with_the_mark(boot_board):
         booted.run_to(now)
         seen.add(booted.board.display_text())
     assert seen == {"F.0.00| 3.02"}  # right: 3:00 and its +2 s at its press
-
-
-def test_the_radio_brings_the_mark_at_the_hall_threshold():
-    from boards import pico_w
-
-    # A pack at 3,510 mV: above the Pico W's 3,480 mV without the radio, below its
-    # 3,530 mV with it (BATTERY_LOW_HALL_MV). 3510 // 3 = 1170 mV at the pin reads
-    # back as 1169 mV, times 3: 3,507 mV.
-    adc = FakeADC(3510 // 3)
-    battery = Battery(adc, (1, 3), 3300, pico_w.BATTERY_LOW_MV, 0, pico_w.BATTERY_LOW_HALL_MV)
-    assert battery.millivolts == 3507 and not battery.low
-    battery.radio_on()
-    assert battery.low
-    NoBattery().radio_on()  # a board without battery sense: nothing to change
