@@ -22,6 +22,7 @@ help:
 	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
 	@echo "make bench      print the figures, write bench/latest.json and docs/figures.md"
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
+	@echo "make case       BOARD=pico|pico_w|pico_big|esp32: the enclosure's STL files (build/case/)"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
@@ -151,6 +152,13 @@ bench: mpy
 docs: $(VENV)/.installed
 	$(PY) -m tools.pictures
 	$(PY) -m tools.layers
+	$(PY) -m tools.case --pictures
+
+# The printable enclosure of a board (docs/build.md): STL files in build/case/BOARD/,
+# after the fit checks; pure Python, nothing to install: make case BOARD=pico
+.PHONY: case
+case: $(VENV)/.installed
+	$(PY) -m tools.case $(or $(BOARD),pico)
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed

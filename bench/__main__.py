@@ -230,6 +230,14 @@ def chip():
     return figures, figures_of.rows(figures)
 
 
+def build():
+    """Battery life, threshold and the enclosure per board (bench/build.py)."""
+    from bench import build as figures_of
+
+    figures = figures_of.build_figures()
+    return figures, figures_of.rows(figures)
+
+
 def hall():
     """200 clocks on one broker, the page's latency, CPU, bytes, heap (bench/hall.py)."""
     from bench import hall as figures_of
@@ -296,6 +304,8 @@ def main():
     rows += menu_rows
     figures["hall"], hall_rows = hall()
     rows += hall_rows
+    figures["build"], build_rows = build()
+    rows += build_rows
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
         print("%-*s  %12s   goal %s" % (width, name, value, goal))

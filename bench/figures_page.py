@@ -272,6 +272,24 @@ TASK_TABLES = (
             ("the DGT 3000's count", "dgt3000_count", ""),
         ),
     ),
+    (
+        "build",
+        "The build per board",
+        "Battery life on one 3,000 mAh 18650 (two for `pico_big`) by the current budget, "
+        "the low-battery threshold, and the printed case: [build.md](build.md).",
+        (
+            ("default brightness", "default_brightness", ""),
+            ("hours at the default", "hours_default_brightness", "h"),
+            ("at 16/16", "hours_full_brightness", "h"),
+            ("low-battery mark", "battery_low_mv", "mV"),
+            ("case outer size", "outer_mm", "mm"),
+            ("smallest clearance", "smallest_clearance_mm", "mm"),
+            ("at", "smallest_clearance_part", ""),
+            ("smallest free clearance", "smallest_free_clearance_mm", "mm"),
+            ("thinnest wall", "thinnest_wall_mm", "mm"),
+            ("STL facets", "facets", ""),
+        ),
+    ),
 )
 
 _HEADER_KEYS = ("machine", "python")

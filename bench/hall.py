@@ -10,7 +10,8 @@ writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figure
 - 200 clocks in this process: each is the firmware's timing engine
   (``firmware.engine.Clock`` with its claims) and the firmware's own link
   (``hal.hall_link.HallLink``, its own MQTT client ``hal.mqtt``) over a
-  non-blocking socket each (``hal.net_stream``). Each side thinks a random 1-6 s per move; a
+  non-blocking socket each (``hal.net_stream``),
+  one TCP connection each. Each side thinks a random 1-6 s per move; a
   move is pressed at its instant and its link polled, as the board's main loop
   does after a pass. The boards' displays and pins are left out: they cost
   the network nothing.
@@ -37,6 +38,7 @@ from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
 from hal import net_stream  # noqa: E402
+from hal.battery import NoBattery  # noqa: E402
 from hal.hall_link import HallLink  # noqa: E402
 
 CONTROL = "5400+30"
@@ -48,9 +50,8 @@ class _Wlan:
 
 
 class _Hall:
-    def __init__(self, broker, board):
-        data = broker.hall_file(board)
-        self.board = board
+    def __init__(self, data):
+        self.board = data["board"]
         self.broker = data["broker"]
         self.port = data["port"]
         self.user = data["user"]
@@ -67,6 +68,11 @@ class _App:
         self.claims = claims_module.Claims(self.clock, "off", "appendix-g")
         self.settings = None
         self.notices = Notices()
+        self.hardware = _Hardware()
+
+
+class _Hardware:
+    battery = NoBattery()
 
 
 def _cpu_seconds(pid):
@@ -75,6 +81,51 @@ def _cpu_seconds(pid):
         fields = handle.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _resident_kib(pid):
+    """Resident memory of process ``pid`` in KiB (Linux /proc)."""
+    with open("/proc/%d/status" % pid) as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return None
+
+
+def _brokers(clocks, venues):
+    """The brokers: one for all the clocks, or a central one and ``venues`` bridged to it.
+    (the view's broker, every broker, the broker of each board)."""
+    from hall import bridge
+    from hall.broker import Broker
+
+    numbers = list(range(1, clocks + 1))
+    if not venues:
+        broker = Broker(numbers)
+        return broker, [broker], {number: broker for number in numbers}
+    plan = {}
+    for index in range(venues):
+        plan["v%d" % (index + 1)] = numbers[
+            index * clocks // venues : (index + 1) * clocks // venues
+        ]
+    central = Broker(
+        [],
+        accounts=[bridge.venue_user(name) for name in plan],
+        acl=bridge.central_acl(plan, "hall"),
+    )
+    every, of_board = [central], {}
+    try:
+        for name, boards in plan.items():
+            password = central.passwords[bridge.venue_user(name)]
+            venue = Broker(
+                boards, conf=bridge.venue_bridge(name, central.host, central.port, password, "hall")
+            )
+            every.append(venue)
+            of_board.update((board, venue) for board in boards)
+    except BaseException:
+        for broker in every:
+            broker.stop()
+        raise
+    return central, every, of_board
 
 
 def _percentile(values, fraction):
@@ -122,14 +173,146 @@ class _EventReader(threading.Thread):
         self.sock.close()
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026):
-    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict."""
-    from hall.broker import Broker
+GROUP = 200  # clocks per driving process: paho's select() takes descriptors below 1024
 
+
+def drive(halls, seconds, seed, begin):
+    """Play the clocks of ``halls`` (hall files) from the monotonic instant ``begin`` for
+    ``seconds``: ``(edges {(board, seq): instant}, published, failures, sizes, the
+    seconds all of them took to connect)``."""
+    chooser = random.Random(seed)
+    wlan = _Wlan()
+    links, apps = [], []
+    started = time.monotonic()
+    for data in halls:
+        links.append(HallLink(_Hall(data), wlan, net_stream.resolve, net_stream.SocketStream))
+        apps.append(_App())
+    while not all(link.published for link in links) and time.monotonic() - started < 30:
+        for link, app in zip(links, apps, strict=True):
+            link.poll(app, _ms(started))  # a connect takes a few turns: it never waits
+        time.sleep(0.001)
+    connect_s = time.monotonic() - started
+    while time.monotonic() < begin:
+        for index, link in enumerate(links):
+            link.poll(apps[index], _ms(started))
+        time.sleep(0.01)
+    due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
+    edges = {}  # (board, seq) -> the instant the move was due
+    sizes = []
+    published_before = sum(link.published for link in links)
+    failures_before = sum(link.failures for link in links)
+    try:
+        while time.monotonic() - begin < seconds:
+            for index, link in enumerate(links):
+                app = apps[index]
+                now = time.monotonic()
+                moved = due[index] <= now
+                if moved:
+                    edge = due[index]  # the lever's edge: the instant the move was due
+                    clock = app.clock
+                    side = 0 if clock.state == engine.SETUP else clock.mover
+                    clock.press(side, _ms(started, edge))
+                    due[index] = now + chooser.uniform(1.0, 6.0)
+                if link.poll(app, _ms(started)) and moved:
+                    board = halls[index]["board"]
+                    edges[(board, link.seq)] = edge
+                    if len(sizes) < 1000:
+                        message = hall_message.encode(app, _ms(started), board, link.seq, "change")
+                        sizes.append(len(message))
+            time.sleep(0.005)
+        published = sum(link.published for link in links) - published_before
+        failures = sum(link.failures for link in links) - failures_before
+    finally:
+        for link in links:
+            link.close()
+    return edges, published, failures, sizes, connect_s
+
+
+def _drive_in_processes(halls, seconds, seed, begin):
+    """``drive`` for groups of ``GROUP`` clocks, each in a process of its own."""
+    processes = []
+    for first in range(0, len(halls), GROUP):
+        plan = {"halls": halls[first : first + GROUP], "seconds": seconds}
+        plan.update(seed=seed + first, begin=begin)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.hall", "--drive"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        process.stdin.write(json.dumps(plan))
+        process.stdin.close()
+        processes.append(process)
+    edges, published, failures, sizes, connect_s = {}, 0, 0, [], 0.0
+    for process in processes:
+        done = json.loads(process.stdout.read())
+        process.wait(30)
+        edges.update(((board, seq), edge) for board, seq, edge in done["edges"])
+        published += done["published"]
+        failures += done["failures"]
+        sizes += done["sizes"]
+        connect_s = max(connect_s, done["connect_s"])
+    return edges, published, failures, sizes, connect_s
+
+
+def _flood_payloads(board):
+    """Every malformed kind a clock's account could send on its own topic (issue reproductions
+    first), round and round: the view must refuse each and keep reading the others."""
+    good = {"v": 2, "board": board, "seq": 5, "reason": "change", "state": "running"}
+    good.update(left_ms=1000, right_ms=1000, to_move="left", white="left", moves=3)
+    good.update(left_stage="1", right_stage="1", flag_left=False, flag_right=False)
+    good.update(first_flag="none", claim="none", result="none", push="none", push_id=None)
+    good.update(quickplay="off", battery="ok")
+
+    def text(**changes):
+        return json.dumps(dict(good, **changes), separators=(",", ":")).encode()
+
+    return [
+        b"[" * 2000,
+        text(moves=15_000_000),
+        text()[:-1] + b',"x":NaN}',
+        b" " * 1_000_000 + text(),
+        text(seq=1)[:-1] + b',"seq":2}',
+        text(board=board + 1),
+        b"\xff\xfe" * 100,
+        text(claim="<script>"),
+        b"{" * 1000,
+        text(left_ms=10**12),
+    ]
+
+
+def _flood(broker, board, count):
+    """Publish ``count`` malformed messages on ``board``'s topic with its account, at full
+    speed; returns the seconds it took."""
+    import paho.mqtt.client as paho
+
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="flood-%d" % board)
+    client.username_pw_set("clock-%d" % board, broker.passwords["clock-%d" % board])
+    client.connect(broker.host, broker.port, 30)
+    client.loop_start()
+    payloads = _flood_payloads(board)
+    started = time.monotonic()
+    try:
+        for index in range(count):
+            payload = payloads[index % len(payloads)]
+            if len(payload) > 100_000 and index % 100:
+                payload = payloads[0]  # a 1 MB message one time in a hundred
+            client.publish("hall/board/%d" % board, payload).wait_for_publish(10)
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    return time.monotonic() - started
+
+
+def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
+    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict. With
+    ``venues``, the clocks are split over that many brokers bridged to a central one,
+    which the view reads (``hall.bridge``). The clocks are driven by
+    processes of ``GROUP`` (CLOCK_MONOTONIC is the same instant in all of them)."""
     numbers = list(range(1, clocks + 1))
-    broker = Broker(numbers)
+    broker, brokers, of_board = _brokers(clocks, venues)
     view = None
-    links = []
     try:
         account = os.path.join(broker.folder, "view.json")
         with open(account, "w") as handle:
@@ -143,58 +326,42 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         )
         address = view.stdout.readline().strip()
         page_port = int(address.rstrip("/").rsplit(":", 1)[1])
-        time.sleep(0.5)  # the view subscribes
+        time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
         reader = _EventReader(page_port)
         reader.start()
-        chooser = random.Random(seed)
-        wlan = _Wlan()
-        apps = []
-        started = time.monotonic()
-        for number in numbers:
-            link = HallLink(
-                _Hall(broker, number), wlan, net_stream.resolve, net_stream.SocketStream
+        halls = [of_board[number].hall_file(number) for number in numbers[1 if flood else 0 :]]
+        view_kib_before = _resident_kib(view.pid)
+        flooder = None
+        if flood:  # board 1's account floods the view while the other boards play
+            flooder = threading.Thread(
+                target=lambda: flood_s.append(_flood(of_board[1], 1, flood)), daemon=True
             )
-            links.append(link)
-            apps.append(_App())
-        while not all(link.published for link in links) and time.monotonic() - started < 30:
-            for link, app in zip(links, apps, strict=True):
-                link.poll(app, _ms(started))
-            time.sleep(0.001)
-        connect_s = time.monotonic() - started
-        due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in numbers]
-        edges = {}  # (board, seq) -> the instant the move was due
-        sizes = []
-        view_cpu = _cpu_seconds(view.pid)
-        broker_cpu = _cpu_seconds(broker.process.pid)
-        begin = time.monotonic()
-        published_before = sum(link.published for link in links)
-        while time.monotonic() - begin < seconds:
-            for index in range(clocks):
-                link = links[index]
-                app = apps[index]
-                now = time.monotonic()
-                moved = due[index] <= now
-                if moved:
-                    edge = due[index]  # the lever's edge: the instant the move was due
-                    clock = app.clock
-                    side = 0 if clock.state == engine.SETUP else clock.mover
-                    clock.press(side, _ms(started, edge))
-                    due[index] = now + chooser.uniform(1.0, 6.0)
-                if link.poll(app, _ms(started)) and moved:
-                    edges[(index + 1, link.seq)] = edge
-                    if len(sizes) < 1000:
-                        sizes.append(
-                            len(
-                                hall_message.encode(
-                                    app, _ms(started), index + 1, link.seq, "change"
-                                )
-                            )
-                        )
-            time.sleep(0.005)
+            flood_s = []
+        started = time.monotonic()
+        begin = started + 2.0 + clocks / 200  # every clock connects before the play begins
+        baseline = threading.Timer(
+            max(0.0, begin - time.monotonic()),
+            lambda: cpu.extend(
+                [_cpu_seconds(view.pid), sum(_cpu_seconds(b.process.pid) for b in brokers)]
+            ),
+        )
+        cpu = []
+        baseline.start()
+        if flooder is not None:
+            threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
+        edges, published, failures, sizes, connect_s = _drive_in_processes(
+            halls, seconds, seed, begin
+        )
+        baseline.join()
+        view_cpu, broker_cpu = cpu
         wall = time.monotonic() - begin
         view_cpu = _cpu_seconds(view.pid) - view_cpu
-        broker_cpu = _cpu_seconds(broker.process.pid) - broker_cpu
-        published = sum(link.published for link in links) - published_before
+        broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers) - broker_cpu
+        if flooder is not None:
+            time.sleep(0.5)
+            flooder.join(120)
+        view_kib = _resident_kib(view.pid)
+        broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
         reader.close()
         latencies = [
@@ -206,6 +373,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
         payload = sum(sizes) / len(sizes) if sizes else 0
         return {
             "clocks": clocks,
+            "venues": venues,
+            "view_resident_kib": view_kib,
+            "brokers_resident_kib": broker_kib,
             "seconds": round(wall, 1),
             "connect_all_s": round(connect_s, 2),
             "messages_per_s": round(published / wall, 1),
@@ -219,15 +389,18 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026):
             "bytes_per_message_payload": round(payload),
             # MQTT PUBLISH, QoS 0: fixed header (2-3 bytes), topic length (2), topic, payload.
             "bytes_per_message_mqtt": round(payload + 2 + 2 + topic + (1 if payload > 125 else 0)),
-            "link_failures": sum(link.failures for link in links),
+            "link_failures": failures,
+            "view_resident_kib_before": view_kib_before,
+            "flood_messages": flood,
+            "flood_seconds": round(flood_s[0], 1) if flood and flood_s else None,
+            "view_still_running": view.poll() is None,
         }
     finally:
-        for link in links:
-            link.close()
         if view is not None:
             view.terminate()
             view.wait(10)
-        broker.stop()
+        for each in brokers:
+            each.stop()
 
 
 def _ms(started, at=None):
@@ -366,7 +539,32 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.hall")
     parser.add_argument("--clocks", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--drive", action="store_true", help="(internal) one group of clocks")
+    parser.add_argument(
+        "--flood", type=int, default=0, help="board 1's account sends this many malformed messages"
+    )
+    parser.add_argument(
+        "--venues",
+        type=int,
+        default=0,
+        help="split the clocks over this many brokers bridged to a central one; print only",
+    )
     args = parser.parse_args(argv)
+    if args.drive:
+        plan = json.loads(sys.stdin.read())
+        edges, published, failures, sizes, connect_s = drive(
+            plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
+        )
+        rows = [[board, seq, edge] for (board, seq), edge in edges.items()]
+        done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
+        done["connect_s"] = connect_s
+        print(json.dumps(done))
+        return 0
+    if args.clocks != 200 or args.venues or args.flood:
+        # a large open or several venues: figures printed, bench/latest.json left alone
+        figures = hall_figures(args.clocks, args.seconds, venues=args.venues, flood=args.flood)
+        print(json.dumps(figures, indent=1))
+        return 0
     figures, rows = figures_and_rows(args.clocks, args.seconds)
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:

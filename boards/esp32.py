@@ -11,7 +11,7 @@ closed contact at reset would change the boot mode or the flash voltage).
 The passive piezo buzzer is driven with PWM from GPIO23. The running-side
 indicators (10 mm LEDs) are switched from GPIO18 (left) and GPIO19 (right),
 each through 4.7 kohm into an NPN transistor's base that sinks the LED's
-15 mA from 3V3 through 82 ohm. The battery, one 18650 Li-ion cell, feeds the
+5 mA from 3V3 through 240 ohm. The battery, one 18650 Li-ion cell, feeds the
 3V3 pin through an AP2112K-3.3 regulator; it is measured on GPIO35 (ADC1, which
 keeps working with Wi-Fi on, unlike ADC2) through a divider of 200 kohm from
 the cell's plus to GPIO35 and 100 kohm from GPIO35 to GND, with 100 nF across
@@ -49,7 +49,7 @@ LED_LEFT = 18
 LED_RIGHT = 19
 LED_ACTIVE_HIGH = True
 LED_DIAMETER_MM = 10
-LED_CURRENT_MA = 15  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 82 ohm
+LED_CURRENT_MA = 5  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 240 ohm (docs/fide.md, (d))
 # The displays' character height: 0.56" digits (docs/fide.md argues 3 m from it).
 DIGIT_HEIGHT_MM = 14
 # The CPU clock the hardware layer sets at boot; tools/power_budget.py derives the
@@ -64,9 +64,9 @@ BATTERY_DIVIDER = (1, 3)
 BATTERY_ADC_FULL_SCALE_MV = 3300
 # The cell below this: 10 h of play left with 25 % to spare, derived by
 # tools/power_budget.py from the draw (docs/boards.md).
-BATTERY_LOW_MV = 3810
+BATTERY_LOW_MV = 3790
 # ... and with a hall file, the radio on (the same derivation with the radio's draw).
-BATTERY_LOW_HALL_MV = 3890
+BATTERY_LOW_HALL_MV = 3860
 # Wi-Fi: the tournament hall (docs/hall.md), used only with a hall file on the flash.
 NETWORK = True
 # The watchdog resets a board whose main loop stopped for this long.

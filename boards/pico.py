@@ -8,7 +8,7 @@ internal pull-ups on: left lever GP14, right lever GP15, play/pause GP16,
 set GP17, plus GP18, minus GP19. The passive piezo buzzer is driven with PWM
 from GP13. The running-side indicators, a 10 mm LED beside each lever, are
 switched from GP20 (left) and GP21 (right), each through 4.7 kohm into an
-NPN transistor's base that sinks the LED's 15 mA from 3V3 through 82 ohm.
+NPN transistor's base that sinks the LED's 5 mA from 3V3 through 240 ohm.
 The battery, one 18650 Li-ion cell, feeds VSYS through a Schottky diode; the Pico's own divider
 puts VSYS/3 on GP29 (ADC3), so nothing else is wired for the battery. On a
 Pico W, GP29 is shared with the wireless chip's SPI clock: read it only
@@ -44,7 +44,7 @@ LED_LEFT = 20
 LED_RIGHT = 21
 LED_ACTIVE_HIGH = True
 LED_DIAMETER_MM = 10
-LED_CURRENT_MA = 15  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 82 ohm
+LED_CURRENT_MA = 5  # through the LED: (3.3 V - 2.0 V - 0.1 V) / 240 ohm (docs/fide.md, (d))
 # The displays' character height: 0.56" digits (docs/fide.md argues 3 m from it).
 DIGIT_HEIGHT_MM = 14
 # The CPU clock the hardware layer sets at boot; tools/power_budget.py derives the
@@ -57,9 +57,10 @@ RADIO = None
 BATTERY_ADC_PIN = 29
 BATTERY_DIVIDER = (1, 3)
 BATTERY_ADC_FULL_SCALE_MV = 3300
-# VSYS below this (the cell at 3.77 V less the diode's 0.30 V, rounded up): 10 h of
-# play left with 25 % to spare, derived by tools/power_budget.py from the draw.
-BATTERY_LOW_MV = 3480
+# VSYS below this (the cell at 3.75 V less the diode's 0.30 V, rounded up): 10 h of
+# play left with 25 % to spare at any brightness (the budget at 16/16), derived by
+# tools/power_budget.py from the draw.
+BATTERY_LOW_MV = 3450
 # The watchdog resets a board whose main loop stopped for this long (RP2040: <= 8388).
 WATCHDOG_MS = 5000
 TIMER_ID = -1

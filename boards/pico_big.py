@@ -15,6 +15,6 @@ NAME = "pico_big"
 DIGIT_HEIGHT_MM = 30
 DISPLAY_KIND = "1.2in"
 # VSYS below this: 10 h of play left with 25 % to spare (tools/power_budget.py).
-BATTERY_LOW_MV = 3480
+BATTERY_LOW_MV = 3460
 # Two 18650 cells in parallel: the 1.2" displays draw about twice the 0.56" ones.
 BATTERY_CELLS = 2

@@ -21,7 +21,7 @@ BATTERY_ADC_FULL_SCALE_MV = 3300
 # VSYS below this: 10 h of play left offline, with 25 % to spare; with a hall file
 # the radio draws too and the mark comes at BATTERY_LOW_HALL_MV. Both derived by
 # tools/power_budget.py from the draw (docs/boards.md).
-BATTERY_LOW_MV = 3480
-BATTERY_LOW_HALL_MV = 3530
+BATTERY_LOW_MV = 3450
+BATTERY_LOW_HALL_MV = 3510
 # Wi-Fi: the tournament hall (docs/hall.md), used only with a hall file on the flash.
 NETWORK = True

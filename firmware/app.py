@@ -80,6 +80,8 @@ class App:
         self.clock.configure(left, right)
         self.arbiter.reset()
         self.settings = settings
+        for display in self.hardware.displays:
+            display.dim(settings.brightness)  # the displays' duty (docs/build.md)
 
     def keep_settings(self, settings):
         """Keep ``settings`` as the ones in force, the game as it is (boot, and the
@@ -275,6 +277,13 @@ class App:
         frame = self.frame
         menu = self.menu
         notices = self.notices
+        if not (displays[0].valid and displays[1].valid):
+            # a display did not take its last frame (unplugged, say): whatever is up
+            # is drawn again until both have it, so one that answers again shows it
+            menu.changed = True
+            self.arbiter.changed = True
+            if notices is not None and notices.active:
+                notices.changed = True
         if notices is not None:
             if notices.changed:
                 notices.changed = False

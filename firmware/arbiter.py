@@ -28,8 +28,9 @@ do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
 
 from micropython import const
 
+import firmware
 from firmware import claims as claims_module
-from firmware import engine, frames
+from firmware import engine, frames, lifetime
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
 from firmware.tickmath import ticks_add, ticks_diff
 
@@ -43,6 +44,7 @@ MESSAGE = const(4)
 NEW_GAME = const(5)
 
 UNITS_MS = (60_000, 1000, 100, 10, 1)
+_MAX_SHOWN_MS = const(359_999_999)  # 99:59:59.999: claims.add_time's ceiling too
 _FIRST_FINE_UNIT = const(2)  # 0.1 s: from here the amount shows as S.mmm
 OUTCOME_TEXT = {
     "draw": "drA",
@@ -189,22 +191,33 @@ class Arbiter:
 
     def _offers(self):
         """The time each side is offered by the move-counter correction shown."""
+        from firmware import move_count  # loaded while the counter's screen is up
+
         clock = self.clock
-        return clock.period_time_offer(0, self.moves), clock.period_time_offer(1, self.moves)
+        offer = move_count.period_time_offer
+        return offer(clock, 0, self.moves), offer(clock, 1, self.moves)
 
     def _set_moves(self, with_time, now):
+        """Apply the corrected move counter, then let its code go."""
+        self._apply_moves(with_time, now)
+        lifetime.let_go(firmware, "move_count")
+
+    def _apply_moves(self, with_time, now):
         """Apply the corrected move counter; ``with_time``: also the offered period times."""
+        from firmware import move_count
+
         clock = self.clock
         claims = self.claims
         offers = self._offers() if with_time else (0, 0)
-        for index in (0, 1):
+        for index in (0, 1):  # all or nothing: each offer checked before any applies
             side = clock.sides[index]
+            offer = offers[index]
             fallen = side.flagged and not side.can_flag
-            low = offers[index] < 0 and (fallen or clock.shown_ms(index, now) + offers[index] < 0)
-            if low:
+            after = (0 if fallen else clock.shown_ms(index, now)) + offer
+            if (offer < 0 and (fallen or after < 0)) or (offer > 0 and after > _MAX_SHOWN_MS):
                 self.refuse("bad-time", now)
                 return
-        if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves
+        if not move_count.set_moves(clock, self.moves):  # Black to move cannot have -1 moves
             self._show(IDLE)
             return
         claims.note(now, "moves", self.moves)

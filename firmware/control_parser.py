@@ -91,7 +91,7 @@ def parse(text):
     """Parse a time control, or raise ValueError naming what is wrong."""
     if not isinstance(text, str):
         raise ValueError("time control must be text")
-    text = text.strip()
+    text = text.strip(" \t\r\n")  # ASCII white space only: the same on every lane
     if not text:
         raise ValueError("empty time control")
     for char in text:

@@ -345,48 +345,6 @@ class Clock:
             side.block_ms = control.byo_ms
             side.byo_left = control.byo_count
 
-    def set_moves(self, white_moves):
-        """The arbiter's correction of the move counter (clock paused or not started).
-
-        White has completed ``white_moves``; Black as many if White is to move,
-        else one fewer. Each side's period becomes the one its next move belongs
-        to; no time is added or taken by the correction itself.
-        """
-        if self.white == NOBODY or white_moves < 0:
-            return False
-        black = 1 - self.white
-        black_moves = white_moves if self.mover == self.white else white_moves - 1
-        if black_moves < 0:
-            return False
-        for index, moves in ((self.white, white_moves), (black, black_moves)):
-            side = self.sides[index]
-            side.moves = moves
-            if side.control.kind == tc.STAGES:
-                side.period = side.control.period_of_move(moves + 1)
-        self.changes += 1
-        return True
-
-    def period_time_offer(self, index, white_moves):
-        """The time a correction of the move counter to ``white_moves`` offers side
-        ``index``: the base time of every period its next move crosses into (taken
-        back, negative, for periods the correction goes back out of); never an
-        increment. 0 when no boundary is crossed or the control has no periods."""
-        side = self.sides[index]
-        control = side.control
-        if self.white == NOBODY or control.kind != tc.STAGES:
-            return 0
-        moves = white_moves if index == self.white or self.mover == self.white else white_moves - 1
-        wanted = control.period_of_move(moves + 1)
-        offer = 0
-        period = side.period
-        while period < wanted:
-            period += 1
-            offer += control.periods[period][1]
-        while period > wanted:
-            offer -= control.periods[period][1]
-            period -= 1
-        return offer
-
     def switch_controls(self, mode, bonus_ms, now):
         """A G.4 grant: both sides play every period still to come with ``mode``
         (``tc.FISCHER`` or ``tc.DELAY``) of ``bonus_ms``; the periods and their

@@ -12,7 +12,7 @@ from micropython import const
 
 from firmware import engine
 
-VERSION = const(1)
+VERSION = const(2)  # 2: adds quickplay and battery
 SIDES = ("left", "right", "none")
 STATES = ("setup", "running", "paused", "over", "claim")
 # Why a message was sent (docs/hall.md): boot, a new connection, a change, the heartbeat.
@@ -25,7 +25,7 @@ _FORMAT = (
     '{"v":%d,"board":%d,"seq":%d,"reason":"%s","state":"%s","left_ms":%d,'
     '"right_ms":%d,"to_move":"%s","white":"%s","moves":%d,"left_stage":"%s",'
     '"right_stage":"%s","flag_left":%s,"flag_right":%s,"first_flag":"%s",'
-    '"claim":"%s","result":"%s","push":"%s","push_id":%s}'
+    '"claim":"%s","result":"%s","push":"%s","push_id":%s,"quickplay":"%s","battery":"%s"}'
 )
 
 
@@ -35,6 +35,13 @@ def _side(index):
 
 def _bool(value):
     return "true" if value else "false"
+
+
+def battery_name(battery):
+    """``low``, ``ok``, or ``none`` for a board that cannot sense its battery."""
+    if battery.low:
+        return "low"
+    return "ok" if hasattr(battery, "low_mv") else "none"
 
 
 def state_name(app):
@@ -72,6 +79,8 @@ def encode(app, now, board, seq, reason, push="none", push_id=None):
             claims.result,
             push,
             "null" if push_id is None else json.dumps(push_id),
+            claims.quickplay,
+            battery_name(app.hardware.battery),
         )
     ).encode("utf-8")
 

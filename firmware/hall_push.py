@@ -2,13 +2,12 @@
 
 ``take`` puts the event's settings (control, quickplay rule, edition) in
 force only in the setup state, stores them like the setup menus do and shows
-``HALL`` on both displays; in a game it refuses them. Loaded by
+``HALL`` on both displays; in a game it refuses them. The payload is read
+like the clock's files (``firmware.strict_json``). Loaded by
 ``hal.hall_link`` when a push arrives and let go after.
 """
 
-import json
-
-from firmware import engine, files
+from firmware import engine, files, strict_json
 from firmware import settings as settings_module
 
 FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took effect
@@ -17,10 +16,13 @@ FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took e
 def take(app, payload, push, push_id):
     """What became of ``payload``: ``(push, push_id)`` for the next message."""
     try:
-        data = json.loads(payload)
+        data = strict_json.loads(payload)  # the files' strict reading: alike on every lane
         wanted_id = data.get("id")
         if not isinstance(wanted_id, str) or not wanted_id:
             raise ValueError("a push needs an id")
+        for char in wanted_id:  # echoed in the next message: printable ASCII on every lane
+            if char < " " or char > "~":
+                raise ValueError("an id of printable ASCII")
     except Exception:
         return "invalid", None
     if wanted_id == push_id and push == "applied":

@@ -36,6 +36,7 @@ class Menu:
         lifetime.let_go(firmware, "menu")
         lifetime.let_go(firmware, "control_parser")
         lifetime.let_go(firmware, "settings_file")
+        lifetime.let_go(firmware, "strict_json")
 
     def active(self):
         screens = self.screens

@@ -9,6 +9,9 @@ hall, and let go after them; ``Settings.apply`` and ``Settings.to_dict`` load it
 from firmware import claims, timecontrol
 
 DEFAULT_CONTROL = "5400+30"
+# The displays' brightness in sixteenths of full duty (the HT16K33's 16 dimming steps):
+# 2/16 reads at 3 m in a lit hall and lets one 18650 last a 9-round open (docs/build.md).
+DEFAULT_BRIGHTNESS = 2
 
 
 class Settings:
@@ -24,6 +27,7 @@ class Settings:
         self.tenths = False  # tenths of a second below 20 s (docs/display.md)
         self.locked = False  # a locked clock keeps its settings (docs/menus.md)
         self.penalty_ms = claims.PENALTY_DEFAULT_MS  # the quick penalty per class
+        self.brightness = DEFAULT_BRIGHTNESS  # 1..16: the displays' duty in sixteenths
         self.error = None
 
     def controls(self):
@@ -35,6 +39,7 @@ class Settings:
         (``firmware.settings_file.checked``); ValueError says what is wrong."""
         from firmware import settings_file
 
+        brightness = settings_file.brightness(data)
         (
             self.control_left,
             self.control_right,
@@ -46,6 +51,7 @@ class Settings:
             self.locked,
             self.penalty_ms,
         ) = settings_file.checked(data)
+        self.brightness = brightness
 
     def to_dict(self):
         """The settings as the file keeps them (``firmware.settings_file.to_dict``)."""

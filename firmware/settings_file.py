@@ -13,12 +13,13 @@ leaves the defaults in force; ``error`` then says what was wrong.
 """
 
 from firmware import claims, files, timecontrol
-from firmware.settings import DEFAULT_CONTROL, Settings
+from firmware.settings import DEFAULT_BRIGHTNESS, DEFAULT_CONTROL, Settings
 
 # The on/off settings, in the order ``checked`` gives them, and their defaults.
 SWITCHES = ("sound", "warn_last10", "tenths", "locked")
 SWITCH_DEFAULTS = (True, False, False, False)
 _MAX_PENALTY_S = 600
+BRIGHTNESS_STEPS = 16  # the HT16K33's dimming: 1/16 to 16/16 of full duty
 
 
 def penalty_ms(data):
@@ -38,6 +39,17 @@ def penalty_ms(data):
         if name not in claims.CLASSES:
             raise ValueError("penalty_s: no class %r" % (name,))
     return tuple(amounts)
+
+
+def brightness(data):
+    """The ``brightness`` of a settings file (1..16, the default if absent);
+    ValueError says what is wrong."""
+    step = data.get("brightness", DEFAULT_BRIGHTNESS) if isinstance(data, dict) else 0
+    if step is True or step is False or not isinstance(step, int):
+        raise ValueError("brightness must be a whole number, got %r" % (step,))
+    if not 1 <= step <= BRIGHTNESS_STEPS:
+        raise ValueError("brightness %d is not 1 to %d" % (step, BRIGHTNESS_STEPS))
+    return step
 
 
 def checked(data):
@@ -85,6 +97,7 @@ def to_dict(settings):
         "tenths": settings.tenths,
         "locked": settings.locked,
         "penalty_s": penalty_s(settings),
+        "brightness": settings.brightness,
     }
 
 

@@ -41,6 +41,8 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     left, right = settings.controls()
     app = App(hardware, left, right, settings.quickplay, settings.edition, settings.penalty_ms)
     app.keep_settings(settings)
+    for display in hardware.displays:
+        display.dim(settings.brightness)
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 
@@ -56,9 +58,26 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     lifetime.let_go(firmware, "boot")
     lifetime.let_go(firmware, "control_parser")
     lifetime.let_go(firmware, "settings_file")
+    lifetime.let_go(firmware, "strict_json")
     lifetime.let_go(hal, "boot")
+    disarm_held(hardware.inputs)
     hardware.start()
     return app
+
+
+def disarm_held(inputs):
+    """Leave disarmed every lever and key whose contact is already closed: it was
+    pressed before the clock could see it (while the power was off, or held
+    through a cut), so neither its release nor the bounce of that release is a
+    press. It counts once it has been open and quiet for ``hal.edges.QUIET_MS``
+    (``EdgeRing.rearm``) and closes anew. Boot-only code: not kept on the heap."""
+    from hal.tick_source import ticks_ms
+
+    now = ticks_ms()
+    for index in range(inputs.count):
+        if inputs.pins[index].value() == inputs.active[index]:
+            inputs.armed[index] = 0
+            inputs.last_edge[index] = now
 
 
 def run(board_name=DEFAULT_BOARD):

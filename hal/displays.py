@@ -48,12 +48,15 @@ class SegmentDisplay:
         self.last = bytearray(_FRAME_SIZE)
         self.valid = False
         self.errors = 0
+        self.step = 16  # the brightness in sixteenths of full duty (``dim``)
         self.connect()
 
     def connect(self):
         """Set the backpack up (oscillator, display on); False if it does not answer."""
         try:
-            driver = self.driver_class(self.bus, address=self.address, auto_write=False)
+            driver = self.driver_class(
+                self.bus, address=self.address, auto_write=False, brightness=(self.step - 1) / 15
+            )
         except (OSError, ValueError):  # ValueError: adafruit_bus_device's probe found nothing
             self.errors += 1
             return False
@@ -62,6 +65,16 @@ class SegmentDisplay:
         self.buffer = driver._buffer  # address byte + 16 bytes of display RAM
         self.valid = False
         return True
+
+    def dim(self, step):
+        """Light the LEDs ``step`` sixteenths of the time (1..16), now and after a reconnect."""
+        self.step = step
+        if self.driver is not None:
+            try:
+                self.driver.brightness = (step - 1) / 15  # the driver's 0..1 scale
+            except OSError:
+                self.errors += 1
+                self.driver = None  # set up again, at this brightness, on a later frame
 
     def show_frame(self, frame):
         """Show ``frame`` (4 digit bytes and the colon byte)."""

@@ -5,7 +5,10 @@ contact closed while the input is armed, it stores the input's number and
 the tick in a preallocated ring and disarms the input; bounce that follows
 is ignored. The main loop re-arms an input once its contact has been open
 and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
-release never counts as a press. The handler allocates nothing.
+release never counts as a press. A contact found closed at boot starts
+disarmed (``hal.boot.disarm_held``): it counts only once it
+has been open and quiet and closes again.
+The handler allocates nothing.
 
 Each press keeps its ring slot's record of the release: ``ring_open`` is 1
 while the contact is held, and once it has been re-armed ``ring_release``

@@ -137,6 +137,7 @@ class HallLink:
         self.push, self.push_id = hall_push.take(app, payload, self.push, self.push_id)
         lifetime.let_go(firmware, "hall_push")
         lifetime.let_go(firmware, "settings_file")
+        lifetime.let_go(firmware, "strict_json")
         self.announce = True
 
     # --- connection --------------------------------------------------------

@@ -68,17 +68,15 @@ class Storage:
     def read_json(self, name):
         """The decoded file, or None if it does not exist.
 
-        Raises ValueError if it is not JSON (empty, truncated, random bytes or
-        not UTF-8).
+        Raises ValueError if it is not strict JSON (empty, truncated, random
+        bytes, not UTF-8: ``firmware.strict_json``).
         """
         data = self.read_bytes(name)
         if data is None:
             return None
-        try:
-            text = data.decode("utf-8")
-        except UnicodeError:
-            raise ValueError("not UTF-8 text")
-        return json.loads(text)
+        from firmware import strict_json  # loaded while files are read, let go after
+
+        return strict_json.loads(data)
 
     def write_bytes(self, name, data):
         """Replace the file with ``data``, atomically (write a new file, then rename)."""

@@ -43,7 +43,7 @@ def main(argv=None):
     processes = []
     view = None
     try:
-        view = HallView(broker.host, broker.port, "view", broker.passwords["view"])
+        view = HallView(broker.host, broker.port, "view", broker.passwords["view"], boards=numbers)
         address = view.serve(args.port)
         for board in numbers:
             path = os.path.join(broker.folder, "hall-board-%d.json" % board)

@@ -89,7 +89,9 @@ def _hand_to_broker_user(folder):
 class Broker:
     """A running Mosquitto with the hall's accounts; ``stop()`` ends it and its folder."""
 
-    def __init__(self, boards, prefix=PREFIX, port=None):
+    def __init__(self, boards, prefix=PREFIX, port=None, accounts=(), acl="", conf=""):
+        """``accounts``, ``acl`` and ``conf``: more user names (their passwords are
+        generated), ACL lines and configuration lines (``hall.bridge``)."""
         missing = missing_tools()
         if missing:
             raise RuntimeError(
@@ -104,6 +106,10 @@ class Broker:
         self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
         for board in self.boards:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
+        for user in accounts:
+            self.passwords[user] = secrets.token_hex(8)
+        self.extra_acl = acl
+        self.extra_conf = conf
         self.process = None
         try:
             self._write_files()
@@ -127,7 +133,7 @@ class Broker:
             timeout=60,
         )
         with open(self._path("acl"), "w") as handle:
-            handle.write(acl_text(self.boards, self.prefix))
+            handle.write(acl_text(self.boards, self.prefix) + "\n" + self.extra_acl)
         os.chmod(self._path("acl"), 0o600)
         with open(self._path("mosquitto.conf"), "w") as handle:
             handle.write(
@@ -140,7 +146,9 @@ class Broker:
                 "max_keepalive 120\n"
                 "log_dest stderr\n"
                 "log_type error\n"
-                "log_type warning\n" % (self.port, HOST, self._path("passwd"), self._path("acl"))
+                "log_type warning\n"
+                % (self.port, HOST, self._path("passwd"), self._path("acl"))
+                + self.extra_conf
             )
         _hand_to_broker_user(self.folder)
 

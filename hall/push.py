@@ -43,7 +43,7 @@ def publish(account, payload, timeout_s=5.0):
     client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-arbiter")
     client.username_pw_set(account["user"], account["password"])
     client.on_connect = lambda c, u, f, code, p: done.setdefault("code", code)
-    client.connect(account["broker"], account["port"], 30)
+    client.connect(account["broker"], account.get("port", 1883), 30)
     client.loop_start()
     try:
         deadline = time.monotonic() + timeout_s
@@ -74,9 +74,24 @@ def main(argv=None):
         )
     except ValueError as error:
         parser.error(str(error))
-    with open(args.account) as handle:
-        account = json.load(handle)
-    publish(account, payload)
+    try:
+        with open(args.account) as handle:
+            account = json.load(handle)
+        if not all(isinstance(account.get(key), str) for key in ("broker", "user", "password")):
+            raise ValueError("it needs broker, user and password")
+    except OSError as error:
+        raise SystemExit(
+            "hall.push: cannot read the account %s: %s" % (args.account, error.strerror)
+        )
+    except ValueError as error:
+        raise SystemExit("hall.push: the account %s is not usable: %s" % (args.account, error))
+    try:
+        publish(account, payload)
+    except (OSError, RuntimeError) as error:
+        raise SystemExit(
+            "hall.push: nothing pushed: the broker at %s:%s: %s"
+            % (account["broker"], account.get("port", 1883), error)
+        )
     print("pushed: %s" % payload.decode())
     return 0
 

@@ -18,6 +18,8 @@ import zlib
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 WINDOW = (1000, 420)
+PHONE = (390, 844)  # a phone in the arbiter's hand
+WALL = (1920, 1080)  # the screen on the hall's wall
 
 
 def chromium():
@@ -29,7 +31,7 @@ def chromium():
     return None
 
 
-def _run(arguments, url, timeout_s=60):
+def _run(arguments, url, timeout_s=60, window=WINDOW):
     profile = tempfile.mkdtemp(prefix="hall-chromium-")
     try:
         command = (
@@ -41,7 +43,7 @@ def _run(arguments, url, timeout_s=60):
                 "--hide-scrollbars",
                 "--no-first-run",
                 "--user-data-dir=" + profile,
-                "--window-size=%d,%d" % WINDOW,
+                "--window-size=%d,%d" % window,
                 "--virtual-time-budget=3000",
             ]
             + arguments
@@ -52,15 +54,15 @@ def _run(arguments, url, timeout_s=60):
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def page_dom(url):
+def page_dom(url, window=WINDOW):
     """The page's DOM once its scripts ran (the page polls: ``?poll``)."""
-    done = _run(["--dump-dom"], url + "?poll")
+    done = _run(["--dump-dom"], url + "?poll", window=window)
     return done.stdout.decode("utf-8", "replace")
 
 
-def screenshot(url, path):
-    """A PNG of the page at ``path``."""
-    done = _run(["--screenshot=" + os.path.abspath(path)], url + "?poll")
+def screenshot(url, path, window=WINDOW):
+    """A PNG of the page at ``path``, the browser's window ``window`` (width, height)."""
+    done = _run(["--screenshot=" + os.path.abspath(path)], url + "?poll", window=window)
     if not os.path.exists(path):
         raise RuntimeError("chromium made no screenshot: %s" % done.stderr.decode()[-500:])
     return path
@@ -124,27 +126,62 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m hall.screenshot")
     parser.add_argument("--clocks", type=int, default=6)
     parser.add_argument("--out", default="docs/pictures/hall-page.png")
+    parser.add_argument("--phone", default="docs/pictures/hall-phone.png", help="390 x 844")
+    parser.add_argument("--wall", default="docs/pictures/hall-wall.png", help="1920 x 1080")
     args = parser.parse_args(argv)
     if chromium() is None:
         print("chromium is not installed: make hall-tools")
         return 1
     numbers = list(range(1, args.clocks + 1))
-    with Broker(numbers) as broker:
-        view = HallView(broker.host, broker.port, "view", broker.passwords["view"])
+    listed = list(range(1, args.clocks + 3))  # two boards whose clocks have not come yet
+    with Broker(listed) as broker:
+        view = HallView(broker.host, broker.port, "view", broker.passwords["view"], boards=listed)
+        view.set_pairings(example_pairings(listed))
         url = view.serve()
         processes = [start_clock(broker, number) for number in numbers]
         try:
-            wait_for(view, lambda boards: len(boards) == len(numbers), 20)
+            wait_for(view, lambda boards: all(b["message"] for b in boards[: len(numbers)]), 20)
             processes[-1].terminate()  # the last board's clock stops: it goes offline
             wait_for(view, lambda boards: flag_and_offline(boards, 1, numbers[-1]), 30)
-            screenshot(url, args.out)
-            print("wrote %s" % args.out)
+            for path, window in ((args.out, WINDOW), (args.phone, PHONE), (args.wall, WALL)):
+                screenshot(url, path, window)
+                print("wrote %s" % path)
         finally:
             for process in processes:
                 process.terminate()
                 process.wait(10)
             view.close()
     return 0
+
+
+def example_pairings(boards):
+    """Made-up names for the pictures, White then Black on each board."""
+    from hall.pairings import Pairings
+
+    names = [
+        "Ahlberg",
+        "Baptiste",
+        "Castillo",
+        "Dimitrova",
+        "Eriksen",
+        "Fontaine",
+        "Gallo",
+        "Horvath",
+        "Ishikawa",
+        "Jansen",
+        "Kowalski",
+        "Lindqvist",
+        "Moreau",
+        "Novak",
+        "Okafor",
+        "Petrov",
+        "Quinn",
+        "Rossi",
+    ]
+    pairings = Pairings("Hall Open", "3")
+    for index, board in enumerate(boards):
+        pairings.boards[board] = (names[(2 * index) % 18], names[(2 * index + 1) % 18])
+    return pairings
 
 
 def start_clock(broker, number, speed=4.0):

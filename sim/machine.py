@@ -453,12 +453,20 @@ def enable_irq(state):
 # --- the simulator's side (not in real machine) ----------------------------
 
 
-def reset():
+def reset(keep_contacts=False):
     """A fresh board: forget every pin, timer, I2C device, handler, ADC level and PWM.
 
-    (Real ``machine.reset()`` reboots the board; this is the simulator's version of it.)
+    With ``keep_contacts`` (a power cut) what drives a line from outside stays: a
+    lever or key held down is still held when the board comes back. (Real
+    ``machine.reset()`` reboots the board; this is the simulator's version of it.)
     """
+    held = []
+    for pin_id in _lines:
+        if keep_contacts and _lines[pin_id].external != _UNDRIVEN:
+            held.append((pin_id, _lines[pin_id].external))
     _lines.clear()
+    for pin_id, level in held:
+        _line_of(pin_id).external = level
     _buses.clear()
     for timer in _timers:
         timer.deinit()

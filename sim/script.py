@@ -44,6 +44,7 @@ _MAX_BOUNCE_MS = 50
 # Limits: every well-formed script ends within seconds on both lanes (the
 # MicroPython lane plays about 100 s of virtual time a second of wall time).
 MAX_BYTES = 1_000_000  # a script file
+MAX_LINE_BYTES = 1000  # a line, its line end aside
 MAX_STATEMENTS = 10_000  # timed statements: moves and event-log entries stay in 16 bits
 MAX_SCRIPT_MS = 4_000_000  # virtual time, the arbiter's key sequences included
 MAX_HOLD_MS = 60_000  # a key held down
@@ -154,10 +155,13 @@ def script_lines(source):
     if problem is not None:
         offset, what = problem
         raise ScriptError(_line_at(data, start + offset), what)
-    lines = data[start:].decode("utf-8").split("\n")
+    lines = data[start:].split(b"\n")
     for index, line in enumerate(lines):
-        if line.endswith("\r"):
-            lines[index] = line[:-1]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if len(line) > MAX_LINE_BYTES:
+            raise ScriptError(index + 1, "the line is longer than %d bytes" % MAX_LINE_BYTES)
+        lines[index] = line.decode("utf-8")
     return lines
 
 
@@ -206,27 +210,36 @@ def parse_duration(text):
 
 
 def split_words(line, number):
-    """Split on spaces, keeping double-quoted values whole (quotes removed)."""
+    """Split on spaces, keeping double-quoted values whole (quotes removed).
+
+    Each word is cut out of the line with slices, never built a character at a
+    time, so a long line reads in linear time on both lanes.
+    """
     words = []
-    current = ""
+    pieces = []  # the slices of the word being read
     quoted = False
     started = False
-    for char in line:
+    begin = 0  # where the current slice begins
+    for index, char in enumerate(line):
         if char == '"':
+            pieces.append(line[begin:index])
+            begin = index + 1
             quoted = not quoted
             started = True
-        elif char in " \t" and not quoted:
+        elif (char == " " or char == "\t") and not quoted:
             if started:
-                words.append(current)
-            current = ""
+                pieces.append(line[begin:index])
+                words.append("".join(pieces))
+            pieces = []
             started = False
+            begin = index + 1
         else:
-            current += char
             started = True
     if quoted:
         raise ScriptError(number, "unclosed double quote")
     if started:
-        words.append(current)
+        pieces.append(line[begin:])
+        words.append("".join(pieces))
     return words
 
 

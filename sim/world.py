@@ -139,7 +139,7 @@ class SimBoard:
         flash, the displays dark; contacts still move but nothing reads them."""
         self.powered = False
         self.flash.power_off()
-        sim_machine.reset()  # timers, interrupt handlers and the bus go with the power
+        sim_machine.reset(keep_contacts=True)  # timers, handlers and the bus go; hands stay
         for chip in self.chips:
             chip.power_on()  # an unpowered HT16K33 loses its RAM: dark when it comes back
         self.app = None

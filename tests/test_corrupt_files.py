@@ -28,6 +28,7 @@ def spoiled(good):
     newer["version"] = 99
     return {
         "empty": b"",
+        "null": b"null",  # valid JSON but no document: not a missing file
         "truncated": text[: len(text) // 2],
         "random bytes": RANDOM,
         "a list": b"[1, 2, 3]",
@@ -227,3 +228,19 @@ def test_one_torn_slot_beside_a_good_one_is_a_cut_not_an_error(boot_files):
     sequence = journal_read.sequence
     assert sequence(files[older]) == sequence(JOURNAL_FILES[newest]) - 1
     assert board.app.clock.state == 2
+
+
+def test_a_display_replugged_under_the_boot_codes_shows_the_code_up(boot_files):
+    # Unplugged while Err1 shows, Err2 comes up meanwhile, plugged while Err2 is still
+    # up: both displays show Err2 at once, not the left one's last picture (Err1).
+    board, folder = boot_files({"settings.json": b"", "slots.json": b"{"})
+    assert board.display_text() == "Err1|Err1"
+    board.run_due(1_000)
+    board.unplug(0)
+    board.run_due(3_500)  # Err2 since 3 s: the right display has it
+    assert board.display_text() == "Err1|Err2"
+    board.plug(0)
+    board.run_due(3_600)
+    assert board.display_text() == "Err2|Err2"
+    board.run_due(6_000)
+    assert board.display_text() == " 1:31| 1:31"

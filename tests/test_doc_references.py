@@ -126,10 +126,10 @@ def module_exists(dotted, files):
 
 def is_project_path(name, files):
     """Whether ``name`` points into the project: a path below one of its tracked
-    top-level folders, or a bare document name (``TIMING.md``). Files on a clock's
+    top-level folders, or a bare document name (``README.md``). Files on a clock's
     flash (``settings.json``), files a tool writes (``hall-setup/``), other
     projects' files and placeholders (``docs/pictures/NAME.clock``) are not."""
-    if re.search(r"(^|[/-])(NAME|N|GAP)([./-]|$)", name):
+    if re.search(r"(^|[/-])(NAME|N|GAP|BOARD)([./-]|$)", name):
         return False  # a placeholder
     if "/" not in name:
         return name.endswith(".md")

@@ -2,14 +2,30 @@
 
 import json
 import os
+import shutil
+import socket
 import stat
+import subprocess
+import tempfile
+import time
 
+import paho.mqtt.client as paho
 import pytest
 
 from firmware import hall_settings
 from hal.storage import Files, Storage
 from hall import accounts
-from tests.hall_helpers import need_broker
+from hall.broker import _which
+from tests.hall_helpers import need_broker, worker_port
+
+
+@pytest.fixture
+def open_parent():
+    """A folder Mosquitto's own user may pass through, as /srv is."""
+    folder = tempfile.mkdtemp(prefix="hall-accounts-")
+    os.chmod(folder, 0o711)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_board_numbers():
@@ -19,9 +35,9 @@ def test_board_numbers():
             accounts.board_numbers(bad)
 
 
-def test_the_setup_files(tmp_path):
+def test_the_setup_files(open_parent):
     need_broker()
-    out = str(tmp_path / "setup")
+    out = os.path.join(open_parent, "setup")
     accounts.write_setup(
         out, [1, 2, 12], "192.168.1.10", 1883, "Hall", "wifi-pw", "open", "0.0.0.0", False
     )
@@ -49,3 +65,97 @@ def test_the_setup_files(tmp_path):
     assert "user view\ntopic read open/#\n" in acl
     arbiter = json.load(open(os.path.join(out, "arbiter.json")))
     assert arbiter["user"] == "arbiter" and arbiter["password"] not in passwd
+
+
+def as_root_with_mosquitto():
+    need_broker()
+    if accounts.broker_account() is None:
+        pytest.skip("runs as root with Debian's mosquitto user only")
+
+
+def test_as_root_a_closed_folder_is_refused_in_one_line(tmp_path):
+    as_root_with_mosquitto()
+    os.chmod(tmp_path, 0o700)
+    with pytest.raises(ValueError, match="cannot pass through"):
+        accounts.write_setup(
+            str(tmp_path / "setup"), [1], "127.0.0.1", 1883, "", "", "hall", "127.0.0.1", False
+        )
+    assert not (tmp_path / "setup").exists()
+
+
+def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
+    """docs/hall.md's steps as root: Mosquitto drops to its own user, then reads them."""
+    as_root_with_mosquitto()
+    out = os.path.join(open_parent, "hall-setup")
+    port = worker_port()
+    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1", False)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o711
+    for name in ("passwd", "acl"):
+        info = os.stat(os.path.join(out, name))
+        assert info.st_uid == accounts.broker_account().pw_uid
+        assert stat.S_IMODE(info.st_mode) == 0o600
+    assert os.stat(os.path.join(out, "hall-board-1.json")).st_uid == 0
+    hall_file = json.load(open(os.path.join(out, "hall-board-1.json")))
+    broker = subprocess.Popen(
+        [_which("mosquitto"), "-c", os.path.join(out, "mosquitto.conf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert broker.poll() is None, broker.stdout.read().decode()
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="clock-1")
+        client.username_pw_set("clock-1", hall_file["password"])
+        codes = []
+        client.on_connect = lambda c, u, f, code, p: codes.append(code)
+        client.connect("127.0.0.1", port, 10)
+        deadline = time.monotonic() + 5
+        while not codes and time.monotonic() < deadline:
+            client.loop(0.1)
+        client.disconnect()
+        assert codes and not codes[0].is_failure, codes
+    finally:
+        broker.terminate()
+        broker.wait(10)
+
+
+def test_an_event_in_venues_bridges_each_to_the_central_broker(open_parent):
+    need_broker()
+    out = os.path.join(open_parent, "event")
+    venues = [accounts.venue("north=10.0.0.2:1-2"), accounts.venue("south=10.0.0.3:3")]
+    accounts.write_event(out, venues, "10.0.0.1", 1883, "", "", "hall", "0.0.0.0", False)
+    assert sorted(os.listdir(out)) == ["central", "north", "south"]
+    central_acl = open(os.path.join(out, "central", "acl")).read()
+    section = central_acl.split("user venue-north\n")[1].split("\n\n")[0]
+    assert section.splitlines() == [
+        "topic write hall/board/1",
+        "topic write hall/board/1/status",
+        "topic write hall/board/2",
+        "topic write hall/board/2/status",
+        "topic read hall/settings",
+    ]
+    conf = open(os.path.join(out, "south", "mosquitto.conf")).read()
+    assert "connection venue-south\naddress 10.0.0.1:1883\n" in conf
+    assert "topic hall/board/# out 0\ntopic hall/settings in 0\n" in conf
+    view = json.load(open(os.path.join(out, "central", "view.json")))
+    assert view["boards"] == "1,2,3" and view["broker"] == "10.0.0.1"
+    assert sorted(os.listdir(os.path.join(out, "south"))).count("hall-board-3.json") == 1
+    with pytest.raises(ValueError):
+        accounts.write_event(
+            out + "2",
+            venues + [accounts.venue("east=10.0.0.4:2")],
+            "c",
+            1883,
+            "",
+            "",
+            "hall",
+            "0.0.0.0",
+            False,
+        )

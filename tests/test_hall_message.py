@@ -50,7 +50,7 @@ def message(**changes):
 @pytest.mark.parametrize(
     "changes",
     [
-        {"v": 2},
+        {"v": 3},
         {"board": 0},
         {"board": 10_000},
         {"board": "12"},
@@ -126,6 +126,8 @@ def test_missing_hall_file_is_no_hall_and_no_error(tmp_path):
         (b"", "Err4"),
         (b'{"broker": "1.2.3.4", "us', "Err4"),
         (b"\x00\xff\x13", "Err4"),
+        (b"null", "Err4"),  # valid JSON, no document: never taken for a missing file
+        (b" null\n", "Err4"),
         (good_hall(board=0), "Err4"),
         (good_hall(board=True), "Err4"),
         (good_hall(port=70000), "Err4"),

@@ -9,8 +9,10 @@ import urllib.request
 
 import pytest
 
+from bench import hall_probe
 from hall import screenshot as shots
 from hall.broker import Broker
+from hall.pairings import Pairings
 from hall.view import HallView
 from tests.hall_helpers import need_broker, worker_port
 
@@ -83,10 +85,36 @@ def test_the_view_reads_only_and_exports_clock_times(hall):
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)
     assert refused.value.code == 405
-    boards = json.loads(urllib.request.urlopen(url + "boards.json", timeout=5).read())
+    boards = json.loads(urllib.request.urlopen(url + "boards.json", timeout=5).read())["boards"]
     assert [board["board"] for board in boards] == [1, 2, 3]
     text = urllib.request.urlopen(url + "pgn/1", timeout=5).read().decode()
     plies = boards[0]["plies"]
     assert plies >= 1 and text.count("[%clk ") <= plies
-    assert text.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
+    tags, _, moves = text.partition("\n\n")
+    assert tags.splitlines()[2:3] == ['[Board "1"]'] and tags.startswith('[Event "')
+    assert moves.startswith("1. {[%clk 0:00:")  # a 10 s game: White's time after move 1
     assert os.path.basename(url) == ""
+
+
+def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    view = HallView("127.0.0.1", 9, "view", "x", boards=[4, 5], log=lambda line: None)
+    try:
+        url = view.serve()
+        view._take("hall/board/5", b"[" * 2000)  # garbage: the strip names the board
+        pairings = Pairings("Open", "1", {6: ("White Player", "Black Player")})
+        view.set_pairings(pairings)
+        message = json.loads(hall_probe.lines()[0])  # White on the right, Black to move
+        message.update(board=6)
+        view._take("hall/board/6", json.dumps(message).encode())
+        dom = shots.page_dom(url, shots.PHONE)
+    finally:
+        view.close()
+    assert '<body class="lost">' in dom
+    assert "The view lost the broker at" in dom
+    assert card_classes(dom, 4) == ["board", "waiting"] and "no clock yet" in dom
+    assert ">5 garbage</a>" in dom
+    card = dom[dom.index('id="board-6"') :]
+    assert '<span class="left black">Black Player</span>' in card
+    assert '<span class="right white">White Player</span>' in card

@@ -129,3 +129,33 @@ def test_both_lanes_refuse_alike(tmp_path):
     assert len(lines) == len(LIMITS)
     for text, (_, _, _, line, words) in zip(lines, LIMITS, strict=True):
         assert ".clock:%d: " % line in text and words in text
+
+
+LONG_WORD = "x" * 100_000  # one word: reading it a character at a time is quadratic
+
+
+def test_a_line_is_at_most_1000_bytes():
+    at_most = "control 300\nat 1 show #" + "y" * (1000 - len("at 1 show #")) + "\n"
+    assert len(at_most.split("\n")[1]) == 1000
+    parse(at_most)
+    parse(at_most.replace("\n", "\r\n"))  # the line end is not part of the line
+    for over in (at_most.replace("#", "#y"), "control 300\n# " + "é" * 500 + "\n"):
+        with pytest.raises(ScriptError) as refused:
+            parse(over)
+        assert refused.value.line == 2
+        assert refused.value.message == "the line is longer than 1000 bytes"
+
+
+def test_long_lines_are_refused_at_once_and_alike_on_both_lanes(tmp_path):
+    # A 100,000-character word once took the MicroPython lane 45 s and all its memory.
+    scripts = [
+        ("word.clock", "control 300\nat 0 key " + LONG_WORD + "\n"),
+        ("quoted.clock", 'control 300\nat 0 expect display="' + LONG_WORD + '"\n'),
+        ("comment.clock", "control 300\nat 0 show # " + LONG_WORD + "\n"),
+        ("control.clock", "control " + LONG_WORD + "\n"),
+    ]
+    status, lines = run_on_both_lanes(tmp_path, scripts)
+    assert status == 2
+    expected = ["the line is longer than 1000 bytes"] * 4
+    assert [line.split(":", 2)[2].strip() for line in lines] == expected
+    assert [line.split(":")[1] for line in lines] == ["2", "2", "2", "1"]

@@ -166,6 +166,25 @@ def test_settings_switches_defaults_and_round_trip():
     assert again.to_dict() == data
 
 
+def test_brightness_is_kept_with_the_settings_and_checked():
+    settings = settings_module.Settings()
+    assert settings.brightness == 2  # the default: 2/16 (docs/fide.md, (c))
+    assert settings.to_dict()["brightness"] == 2
+    again = settings_module.Settings()
+    again.apply({"control_left": "300", "brightness": 16})
+    assert again.brightness == 16 and again.to_dict()["brightness"] == 16
+    again.apply({"control_left": "300"})  # a file written before the setting: the default
+    assert again.brightness == 2
+    before = again.to_dict()
+    for bad in (0, 17, -1, "5", 2.0, True, None):
+        with pytest.raises(ValueError, match="brightness"):
+            again.apply({"control_left": "600", "brightness": bad})
+        assert again.to_dict() == before  # all or nothing
+    with pytest.raises(ValueError, match="tenths"):  # a later fault keeps the brightness
+        again.apply({"control_left": "300", "brightness": 9, "tenths": "yes"})
+    assert again.brightness == 2
+
+
 def test_settings_refuse_a_switch_that_is_not_a_boolean_and_keep_everything():
     settings = settings_module.Settings()
     before = settings.to_dict()
@@ -245,6 +264,29 @@ def test_an_unreadable_slot_file_loads_nothing_and_is_replaced_by_a_save(flash):
     assert bench.display() == "5v 1|donE"
     slots, error = menu_items.read_slots(bench.board.app.hardware.storage)
     assert error is None and slots["1"]["control_left"] == "300+3"
+
+
+def test_the_brightness_item_dims_both_displays_and_survives_a_restart(flash):
+    bench = Bench(flash)
+    chips = bench.board.chips
+    assert [chip.brightness for chip in chips] == [1, 1]  # 2/16: dimming command 1
+    bench.keys("set", *(["plus"] * 10), "set")  # brIt is the eleventh item
+    assert bench.display() == "brIt|   2"
+    bench.keys("plus", "plus", "plus")
+    assert bench.display() == "brIt|   5"
+    assert [chip.brightness for chip in chips] == [1, 1]  # not before set
+    bench.keys("set")
+    assert bench.display() == "brIt|   5"
+    assert [chip.brightness for chip in chips] == [4, 4]  # 5/16
+    assert bench.board.app.settings.brightness == 5
+    bench.board.app.hardware.stop()
+    again = Bench(flash)
+    assert again.board.app.settings.brightness == 5
+    assert [chip.brightness for chip in again.board.chips] == [4, 4]
+    again.keys("set", *(["minus"] * 6), "set", "minus", "minus", "minus", "minus", "minus")
+    assert again.display() == "brIt|  16"  # 5 down to 1, then round to 16
+    again.keys("set")
+    assert [chip.brightness for chip in again.board.chips] == [15, 15]
 
 
 def test_a_flash_that_fails_keeps_the_new_setting_in_force_and_says_so(flash):

@@ -12,6 +12,7 @@ import types
 import pytest
 
 import boards
+from firmware import settings as settings_module
 from sim import machine as sim_machine
 from sim.world import SimBoard, fresh_flash
 from tests.scripting import ROOT
@@ -93,14 +94,57 @@ def test_the_indicator_current_is_the_board_data(name):
     assert rows["running-side indicator"] == expected
 
 
-def test_boot_sets_the_budget_cpu_clock_and_leaves_the_displays_at_full_brightness():
+def test_boot_sets_the_budget_cpu_clock_and_the_brightness_setting():
     board = SimBoard(fresh_flash())
     board.boot()
     try:
         assert sim_machine.freq() == boards.load("pico").CPU_FREQ_HZ == 48_000_000
-        assert [chip.brightness for chip in board.chips] == [15, 15]  # 16/16: the budget's
+        # 2/16 by default: the HT16K33's dimming command 0xE0 | n lights (n + 1)/16
+        assert [chip.brightness for chip in board.chips] == [1, 1]
     finally:
         board.app.hardware.stop()
+
+
+def test_a_display_draws_its_chip_and_its_share_of_the_lit_time():
+    # 0.56": 40 mA at 16/16 of which 1 mA is the chip's own; at 2/16 the LEDs' 39 mA
+    # are lit an eighth of the time: 1 + 39 / 8 = 5.875 mA.
+    assert power_budget.display_ua("0.56in", 2) == 5_875
+    assert power_budget.display_ua("0.56in", 16) == 40_000
+    assert power_budget.display_ua("1.2in", 1) == 1_000 + 59_000 // 16
+    for step in (0, 17):
+        with pytest.raises(ValueError, match="brightness"):
+            power_budget.display_ua("0.56in", step)
+
+
+@pytest.mark.parametrize("name", power_budget.GOAL_BOARDS)
+def test_the_default_brightness_lasts_a_nine_round_open_on_one_cell(name):
+    board = boards.load(name)
+    hours_x10 = power_budget.hours_x10(board, settings_module.DEFAULT_BRIGHTNESS)
+    assert hours_x10 >= power_budget.GOAL_HOURS * 10 == 500
+    # and full brightness does not: the goal is the setting's doing
+    assert power_budget.hours_x10(board) < 300
+
+
+def test_esp32_battery_life_at_the_default_worked_by_hand():
+    # ESP32 at 2/16: 31 mA (chip) + 2 x 5.875 mA (displays) + 5.553 mA (LED and base)
+    # + 0.02 mA (buzzer) + 5 mA (board) = 53.323 mA; the linear regulator passes 95 %
+    # of 3000 mAh = 2850 mAh: 2850 / 53.323 = 53.4 h.
+    assert power_budget.hours_x10(boards.load("esp32"), 2) == 534
+
+
+@pytest.mark.parametrize("name", REAL_BOARDS)
+def test_the_mark_leaves_ten_hours_at_every_brightness(name):
+    # The setting may be raised after the mark: the board's threshold is at least the
+    # one every step needs.
+    board = boards.load(name)
+    needs = [power_budget.threshold_mv(board, step=step) for step in range(1, 17)]
+    assert max(needs) == needs[-1] == board.BATTERY_LOW_MV
+    assert needs[0] < needs[-1]  # dimmer digits need less left
+
+
+def test_the_build_guide_carries_the_battery_life_table():
+    with open(os.path.join(ROOT, "docs", "build.md")) as handle:
+        assert power_budget.life_table() in handle.read()
 
 
 def test_docs_carry_the_budget_tables():

@@ -18,6 +18,7 @@ same on every machine.
 """
 
 import boards
+from firmware.settings import DEFAULT_BRIGHTNESS
 
 HOURS_AFTER_MARK = 10  # FIDE C.02 (g)
 MARGIN_PERCENT = 25  # on top of the budget: the estimates, ageing, a cold hall
@@ -65,22 +66,30 @@ MCU_UA = {
     ),
 }
 
-# One HT16K33 backpack with four digits and a point lit, at the brightness the
-# firmware leaves it (16/16, the driver's default): Adafruit's figure for the
-# 0.56" backpack in typical use at 3.3 V; by DISPLAY_KIND: (microamps, rail mV, source).
+# One HT16K33 backpack showing a clock's four digits (a colon or a point lit): its
+# draw at full duty (16/16), and the chip's own share, which dimming does not change.
+# The HT16K33 dims by duty cycle in 16 steps (its datasheet: "16-step dimming", the
+# dimming-set command 0xE0 | n gives a duty of (n + 1)/16), so the LEDs' average
+# current is the full figure times step/16; the chip's own draw stays.
+# By DISPLAY_KIND: (microamps at 16/16, the chip's own microamps, rail mV, source).
 DISPLAY_UA = {
     "0.56in": (
         40_000,
+        1_000,
         RAIL_MV,
-        'Adafruit 0.56" 7-segment backpack, typical use at full brightness',
+        'Adafruit 0.56" 7-segment backpack (product 878), typical use at full brightness; '
+        "the HT16K33's own share an estimate from its datasheet's operating current with "
+        "the LEDs dark (measure it)",
     ),
     "1.2in": (
         60_000,
+        1_000,
         5000,
-        "1.2\" backpack on 5 V (it will not light on 3.3 V): an estimate, the HT16K33's row "
-        'drivers source more at 5 V than the 0.56" figure at 3.3 V (measure it)',
+        '1.2" backpack (product 1270) on 5 V (it will not light on 3.3 V): an estimate, the '
+        "HT16K33's row drivers source more at 5 V than the 0.56\" figure at 3.3 V (measure it)",
     ),
 }
+STEPS = 16  # the HT16K33's dimming steps: step s lights the LEDs s/16 of the time
 DISPLAYS = 2
 BOOST_PERCENT = 85  # a 5 V boost module (MT3608 or alike) from VSYS at about 150 mA
 
@@ -138,9 +147,17 @@ RADIO_ON_UA = {
 MCU_FAMILY = {"rp2040w": "rp2040"}
 
 
-def loads(board, radio_on=False):
-    """The budget of ``board``: a list of (part, microamps at 3.3 V, source); with
-    ``radio_on``, as it draws joined to a hall."""
+def display_ua(kind, step=STEPS):
+    """One backpack of ``kind`` at brightness ``step`` (1..16), in microamps."""
+    if not 1 <= step <= STEPS:
+        raise ValueError("brightness step %r is not 1 to %d" % (step, STEPS))
+    full, chip = DISPLAY_UA[kind][:2]
+    return chip + (full - chip) * step // STEPS
+
+
+def loads(board, radio_on=False, step=STEPS):
+    """The budget of ``board``: a list of (part, microamps, rail mV, source); with
+    ``radio_on``, as it draws joined to a hall; the displays at brightness ``step``."""
     family = MCU_FAMILY.get(board.CHIP, board.CHIP)
     mcu = MCU_UA.get((family, board.CPU_FREQ_HZ))
     if mcu is None:
@@ -151,7 +168,14 @@ def loads(board, radio_on=False):
     rows = [("%s at %d MHz" % (family, board.CPU_FREQ_HZ // 1_000_000), mcu[0], RAIL_MV, mcu[1])]
     kind = getattr(board, "DISPLAY_KIND", "0.56in")
     display = DISPLAY_UA[kind]
-    rows.append(("%d displays, %s" % (DISPLAYS, kind), DISPLAYS * display[0]) + display[1:])
+    rows.append(
+        (
+            "%d displays, %s, at %d/%d" % (DISPLAYS, kind, step, STEPS),
+            DISPLAYS * display_ua(kind, step),
+            display[2],
+            display[3],
+        )
+    )
     if board.LED_LEFT is not None or board.LED_RIGHT is not None:
         rows.append(
             (
@@ -182,9 +206,9 @@ def loads(board, radio_on=False):
     return rows
 
 
-def rail_ua(board, rail_mv=RAIL_MV, radio_on=False):
+def rail_ua(board, rail_mv=RAIL_MV, radio_on=False, step=STEPS):
     """The whole draw on the rail of ``rail_mv``, in microamps."""
-    return sum(row[1] for row in loads(board, radio_on) if row[2] == rail_mv)
+    return sum(row[1] for row in loads(board, radio_on, step) if row[2] == rail_mv)
 
 
 def _with_margin(value):
@@ -217,10 +241,11 @@ def _round_up_10(mv):
     return -(-mv // 10) * 10
 
 
-def derivation(board, radio_on=False):
-    """How ``board``'s threshold follows from its budget: a dict of the figures."""
-    rail = rail_ua(board, RAIL_MV, radio_on)
-    five = rail_ua(board, 5000, radio_on)
+def derivation(board, radio_on=False, step=STEPS):
+    """How ``board``'s threshold follows from its budget at brightness ``step``: a dict
+    of the figures."""
+    rail = rail_ua(board, RAIL_MV, radio_on, step)
+    five = rail_ua(board, 5000, radio_on, step)
     cells = getattr(board, "BATTERY_CELLS", 1)  # 18650 cells in parallel
     if board.CHIP.startswith("rp2040"):
         # The buck-boost (and the 5 V boost, for 1.2" displays) turn the cell's energy
@@ -271,10 +296,45 @@ def _energy_left_at(point, cells=1):
     return low - (low - high) * (point % 100) // 100
 
 
-def threshold_mv(board, radio_on=False):
-    """The ``BATTERY_LOW_MV`` that ``board``'s budget gives; with ``radio_on``, its
-    ``BATTERY_LOW_HALL_MV``."""
-    return derivation(board, radio_on)["threshold_mv"]
+def threshold_mv(board, radio_on=False, step=STEPS):
+    """The threshold ``board``'s budget gives at brightness ``step``: at full brightness
+    its ``BATTERY_LOW_MV``, with ``radio_on`` its ``BATTERY_LOW_HALL_MV``."""
+    return derivation(board, radio_on, step)["threshold_mv"]
+
+
+def step_thresholds(board):
+    """The thresholds at brightness 1..16: the board's ``BATTERY_LOW_STEPS_MV``."""
+    return tuple(threshold_mv(board, step=step) for step in range(1, STEPS + 1))
+
+
+def hours_x10(board, step=STEPS):
+    """Tenths of an hour of play from a full charge to empty at brightness ``step``."""
+    return derivation(board, step=step)["full_hours_x10"]
+
+
+GOAL_HOURS = 50  # a 9-round open on one charge, at the default brightness
+GOAL_BOARDS = ("pico", "esp32")
+LIFE_STEPS = (1, 2, 3, 4, 6, 8, 12, 16)  # the steps docs/build.md lists
+
+
+def life_table(names=("pico", "esp32", "pico_big"), steps=LIFE_STEPS):
+    """Hours of play on one charge per brightness step and board, as Markdown
+    (docs/build.md); the default step in bold."""
+    lines = [
+        "| brightness | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
+    for step in steps:
+        cells = []
+        for name in names:
+            tenths = hours_x10(boards.load(name), step)
+            cells.append("%d.%d h" % (tenths // 10, tenths % 10))
+        label = "%d/%d" % (step, STEPS)
+        if step == DEFAULT_BRIGHTNESS:
+            label = "**%s (default)**" % label
+            cells = ["**%s**" % cell for cell in cells]
+        lines.append("| " + label + " | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _volts(millivolts):
@@ -285,12 +345,13 @@ def _ma(microamps):
     return "%d.%02d mA" % (microamps // 1000, microamps % 1000 // 10)
 
 
-def table(board, radio_on=False):
-    """The budget and the derivation of ``board`` as Markdown (docs/boards.md)."""
+def table(board, radio_on=False, step=STEPS):
+    """The budget and the derivation of ``board`` at brightness ``step`` as Markdown
+    (docs/boards.md)."""
     lines = ["| part | draw | source |", "|---|---|---|"]
-    for part, microamps, rail_mv, source in loads(board, radio_on):
+    for part, microamps, rail_mv, source in loads(board, radio_on, step):
         lines.append("| %s | %s at %s V | %s |" % (part, _ma(microamps), _volts(rail_mv), source))
-    figures = derivation(board, radio_on)
+    figures = derivation(board, radio_on, step)
     total = "**%s at 3.3 V**" % _ma(figures["rail_ua"])
     if figures.get("five_ua"):
         total += " and **%s at 5 V** (boost %d %%)" % (_ma(figures["five_ua"]), BOOST_PERCENT)
@@ -345,6 +406,9 @@ HALL_BOARDS = ("pico_w", "esp32")
 
 
 def main():
+    print("### hours of play on one charge, per brightness\n")
+    print(life_table())
+    print()
     for name in BUDGET_BOARDS:
         print("### %s\n" % name)
         print(table(boards.load(name)))

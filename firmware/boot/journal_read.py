@@ -5,12 +5,10 @@ whether it is whole (magic, version, size, checksum), the header, the newest
 good slot, the event log. Used once, at boot, by ``firmware.boot.resume``.
 """
 
-import json
-
 from micropython import const
 
 from firmware import claims as claims_module
-from firmware import engine, files, journal, timecontrol
+from firmware import engine, files, journal, strict_json, timecontrol
 from firmware.boot import documents
 
 
@@ -173,7 +171,7 @@ def read_events(storage, game, count):
         if len(entries) >= count:
             break
         try:
-            item = json.loads(line.decode("utf-8"))
+            item = strict_json.loads(line)
         except Exception:  # the partial last line of a cut, or damage (even JSON nested too deep)
             continue
         if isinstance(item, list) and len(item) >= 4 and item[0] == game:

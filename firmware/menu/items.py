@@ -26,6 +26,7 @@ ITEMS = (
     "APPG",  # the quickplay-finish setting (Appendix G)
     "Ed",  # the edition of the claim rules
     "PEn",  # the quick penalty's minutes per class: standard, rapid, blitz
+    "brIt",  # the displays' brightness, 1 to 16 sixteenths (docs/build.md)
     "bEEP",  # sound on/off
     "L 10",  # warning beeps in the last 10 s
     "tEn",  # tenths below 20 s
@@ -146,6 +147,8 @@ def value_text(settings, name):
     if name == "PEn":
         choice = penalty_choice(settings)
         return penalty_text(PENALTY_CHOICES[choice]) if choice >= 0 else "----"
+    if name == "brIt":
+        return "%4d" % settings.brightness
     if name in SWITCHES:
         return "on" if getattr(settings, SWITCHES[name]) else "oFF"
     return ""
@@ -163,6 +166,8 @@ def choices(name):
         return len(claims.EDITIONS), 0
     if name == "PEn":
         return len(PENALTY_CHOICES), 0
+    if name == "brIt":
+        return 16, 1  # the HT16K33's dimming steps (firmware.settings_file)
     if name == BOARD_ITEM:
         return 9999, 1  # the hall's board numbers (firmware.hall_settings.MAX_BOARD)
     return 2, 0
@@ -179,7 +184,7 @@ def choice_text(name, choice, side, slots, edition="appendix-g"):
         return class_text(slot["control_left"], edition) if slot is not None else "----"
     if side == 0:
         return name
-    if name == BOARD_ITEM:
+    if name == BOARD_ITEM or name == "brIt":
         return "%4d" % choice
     if name == "APPG":
         return QUICKPLAY_TEXT[choice]

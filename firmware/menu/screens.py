@@ -190,6 +190,8 @@ class MenuScreens:
             self.choice = claims.EDITIONS.index(settings.edition)
         elif name == "PEn":
             self.choice = max(items.penalty_choice(settings), 0)
+        elif name == "brIt":
+            self.choice = settings.brightness
         else:
             self.choice = 1 if getattr(settings, items.SWITCHES[name]) else 0
         self._show(CHOOSE)
@@ -253,6 +255,8 @@ class MenuScreens:
         elif name == "PEn":
             text = items.penalty_text(items.PENALTY_CHOICES[choice])
             self._commit({"penalty_s": items.penalty_file(choice)}, now, "PEn", text)
+        elif name == "brIt":
+            self._commit({"brightness": choice}, now, name, "%4d" % choice)
         else:
             on = choice == 1
             self._commit({items.SWITCHES[name]: on}, now, name, "on" if on else "oFF")

@@ -85,13 +85,19 @@ def display_pictures(pictures):
 
 
 def diagram_pictures():
-    """{relative path: SVG text} for the wiring diagrams and the data flow."""
+    """{relative path: SVG text} for the wiring diagrams, the data flow and the
+    perfboard layouts."""
     import boards
 
     files = {}
     for name in WIRED_BOARDS:
         files["%s/wiring-%s.svg" % (PICTURE_DIR, name)] = diagrams.wiring_svg(boards.load(name))
     files["%s/data-flow.svg" % PICTURE_DIR] = diagrams.data_flow_svg()
+    from tools.case import perfboard  # the perfboard layouts (docs/build.md)
+    from tools.case.__main__ import CASE_BOARDS
+
+    for name in CASE_BOARDS:
+        files["%s/perfboard-%s.svg" % (PICTURE_DIR, name)] = perfboard.svg(boards.load(name))
     return files
 
 

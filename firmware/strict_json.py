@@ -1,0 +1,145 @@
+"""The one strict reading of JSON text: files, event-log lines, the hall's pushes.
+
+``loads(data)`` checks that ``data`` (bytes, or text as its UTF-8) is one
+strict JSON document (RFC 8259) of ASCII text, escapes allowed, nested at
+most 16 deep, and only then decodes it; ValueError otherwise. The
+interpreters' own readers differ: MicroPython's takes trailing and missing
+commas and leading zeros, CPython's takes NaN and Infinity. Through this
+check every lane reads a text alike, and deep nesting is refused before any
+recursion. Loaded where text is read (boot, the setup menus, a push) and let
+go after (``firmware.lifetime``).
+"""
+
+import json
+
+from micropython import const
+
+_DEPTH = const(16)  # the clock's documents nest 2 deep; deeper is no document of the clock
+# What the reader expects next.
+_VALUE = const(0)
+_FIRST_VALUE = const(1)  # a value or "]", right after "["
+_KEY = const(2)
+_FIRST_KEY = const(3)  # a key or "}", right after "{"
+_COLON = const(4)
+_NEXT = const(5)  # "," or the container's close, after a value
+
+
+def _string(data, at):
+    """The index after the string that starts at ``at``: printable ASCII and escapes."""
+    size = len(data)
+    at += 1
+    while at < size:
+        char = data[at]
+        if char == 0x22:
+            return at + 1
+        if char == 0x5C:
+            at += 1
+            if at >= size or data[at] not in b'"\\/bfnrtu':
+                break
+            if data[at] == 0x75:
+                for digit in data[at + 1 : at + 5]:
+                    if digit not in b"0123456789abcdefABCDEF":
+                        raise ValueError("bad \\u escape at byte %d" % at)
+                at += 4
+        elif char < 0x20 or char > 0x7E:
+            raise ValueError("byte 0x%02x in a string at byte %d" % (char, at))
+        at += 1
+    raise ValueError("a string not closed, or a bad escape, at byte %d" % at)
+
+
+def _number(data, at):
+    """The index after the number that starts at ``at`` (JSON's grammar, no NaN)."""
+    start = at
+    size = len(data)
+    if at < size and data[at] == 0x2D:
+        at += 1
+    digits = at
+    while at < size and 0x30 <= data[at] <= 0x39:
+        at += 1
+    if at == digits or (data[digits] == 0x30 and at - digits > 1):
+        raise ValueError("no JSON value at byte %d" % start)
+    for marks in (b".", b"eE"):
+        if at < size and data[at] in marks:
+            at += 1
+            if marks == b"eE" and at < size and data[at] in b"+-":
+                at += 1
+            digits = at
+            while at < size and 0x30 <= data[at] <= 0x39:
+                at += 1
+            if at == digits:
+                raise ValueError("a number cut short at byte %d" % at)
+    return at
+
+
+def check(data):
+    """Raise ValueError unless ``data`` (bytes) is one strict JSON document (RFC 8259)
+    of ASCII text, nested at most 16 deep. MicroPython's own reader takes more
+    (trailing commas, missing commas, leading zeros): this check makes every
+    lane read a file alike, and deep nesting is refused before any recursion."""
+    size = len(data)
+    stack = []  # the open containers' first bytes
+    at = 0
+    want = _VALUE
+    while True:
+        while at < size and data[at] in b" \t\n\r":
+            at += 1
+        if at >= size:
+            break
+        char = data[at]
+        if want == _NEXT:
+            if not stack:
+                raise ValueError("more after the document at byte %d" % at)
+            if char == 0x2C:
+                want = _KEY if stack[-1] == 0x7B else _VALUE
+            elif char == stack[-1] + 2:  # "[" + 2 is "]", "{" + 2 is "}"
+                stack.pop()
+            else:
+                raise ValueError("expected , or a close at byte %d" % at)
+            at += 1
+            continue
+        if want == _COLON:
+            if char != 0x3A:
+                raise ValueError("expected : at byte %d" % at)
+            at += 1
+            want = _VALUE
+            continue
+        if (want == _FIRST_VALUE or want == _FIRST_KEY) and char == stack[-1] + 2:
+            stack.pop()
+            at += 1
+            want = _NEXT
+            continue
+        if want == _KEY or want == _FIRST_KEY:
+            if char != 0x22:
+                raise ValueError("expected a key at byte %d" % at)
+            at = _string(data, at)
+            want = _COLON
+            continue
+        if char == 0x5B or char == 0x7B:
+            if len(stack) >= _DEPTH:
+                raise ValueError("nested more than %d deep" % _DEPTH)
+            stack.append(char)
+            at += 1
+            want = _FIRST_VALUE if char == 0x5B else _FIRST_KEY
+            continue
+        if char == 0x22:
+            at = _string(data, at)
+        elif char in b"tfn":
+            for word in (b"true", b"false", b"null"):
+                if data[at : at + len(word)] == word:
+                    at += len(word)
+                    break
+            else:
+                raise ValueError("no JSON value at byte %d" % at)
+        else:
+            at = _number(data, at)
+        want = _NEXT
+    if want != _NEXT or stack:
+        raise ValueError("not a whole JSON document")
+
+
+def loads(data):
+    """The JSON document ``data`` (bytes or text) decoded; ValueError if it is not one."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    check(data)
+    return json.loads(data.decode("utf-8"))

@@ -1,0 +1,227 @@
+"""What the clock makes of a text, printed the same way on both lanes.
+
+Every text the clock reads goes through one strict reading: the flash files
+and the event log, the arbiter's settings push, the time controls inside them
+(``firmware.strict_json``, ``firmware.control_parser``). This module feeds
+texts to those readers and prints one line per text, so that CPython and
+MicroPython can be compared line for line::
+
+    python -m sim.readings SEED COUNT
+    node tools/mpy/run.mjs sim.readings SEED COUNT
+
+``COUNT`` texts are made from ``SEED`` by a 32-bit xorshift generator, the same
+bytes on every lane: time controls with white space and non-ASCII characters
+around or inside them, settings pushes and settings, slots and hall files in
+JSON's variants (trailing commas, leading zeros, NaN, escapes, raw UTF-8,
+nesting, long strings). Each line is ``N KIND HEX: OUTCOME``; the outcome names
+only what the clock decided (a code, a control's periods), never an
+interpreter's own wording.
+"""
+
+import os
+
+from firmware import files
+
+CONTROLS = ("300", "300+3", "40/5400+30:1800+30", "5400d5", "60j30x5", "*60", "0", "90c5/60")
+# ASCII white space, then other Unicode spaces and marks a str.strip() may take
+SPACES = (" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\xa0", "\u2003", "\u3000")
+SPACES += ("\ufeff", "\u200b", "\u0663", "\uff13", "\xb2")
+# JSON texts a strict reader refuses, some of which one interpreter or the other takes
+VARIANTS = (
+    '{"id": "p1", "control": %s,}',  # trailing comma
+    '{"id": "p1", "control": %s "quickplay": "off"}',  # missing comma
+    '{"id": "p1", "control": %s, "x": 007}',  # leading zeros
+    '{"id": "p1", "control": %s, "x": NaN}',
+    '{"id": "p1", "control": %s, "x": -Infinity}',
+    "{'id': 'p1', 'control': %s}",  # single quotes
+    '{"id": "p1", "control": %s} // comment',
+    '\ufeff{"id": "p1", "control": %s}',  # a byte-order mark
+    '{"id": "p1", "control": %s}',  # good JSON
+    '{"id": "p1", "control": %s, "id": "p2"}',  # a key twice
+    '{"id": "p1",\xa0"control": %s}',  # a Unicode space between tokens
+    '{"id": "p\\u00e9", "control": %s}',  # an escaped non-ASCII id
+    '{"id": "p1", "control": %s, "x": 1e999}',
+    '[{"id": "p1", "control": %s}]',
+    '{"id": "p1", "control": %s, "x": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}',
+    '{"id": "p1", "control": %s, "x": "%s"}',  # a long string
+    "null",
+)
+
+
+class Random:
+    """xorshift32: the same numbers on every lane."""
+
+    def __init__(self, seed):
+        self.state = (seed * 2654435761 + 7) & 0xFFFFFFFF or 1
+
+    def below(self, n):
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x % n
+
+    def pick(self, items):
+        return items[self.below(len(items))]
+
+
+def _escaped(text):
+    """``text`` as a JSON string: non-ASCII and control characters as \\u escapes."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char == '"' or char == "\\":
+            out.append("\\" + char)
+        elif code < 0x20 or code > 0x7E:
+            if code > 0xFFFF:
+                code -= 0x10000
+                out.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+            else:
+                out.append("\\u%04x" % code)
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def control_text(rng):
+    """A time control, often wrapped in or broken by white space or other characters."""
+    text = rng.pick(CONTROLS)
+    choice = rng.below(4)
+    if choice == 0:
+        text = rng.pick(SPACES) + text
+    elif choice == 1:
+        text = text + rng.pick(SPACES)
+    elif choice == 2:
+        at = rng.below(len(text) + 1)
+        text = text[:at] + rng.pick(SPACES) + text[at:]
+    return text
+
+
+def json_text(rng):
+    """A settings push or file in one of JSON's variants (``VARIANTS``)."""
+    control = control_text(rng)
+    quoted = _escaped(control) if rng.below(2) else '"' + control + '"'  # escaped or raw
+    variant = rng.pick(VARIANTS)
+    if variant.count("%s") == 2:
+        return variant % (quoted, "y" * (1000 + rng.below(20000)))
+    if "%s" in variant:
+        return variant % quoted
+    return variant
+
+
+def _hex(data):
+    return "".join("%02x" % byte for byte in data[:24]) + ("..." if len(data) > 24 else "")
+
+
+def _control(text):
+    from firmware import timecontrol
+
+    try:
+        control = timecontrol.parse(text)
+    except ValueError:
+        return "refused"
+    return "%s %r" % (_escaped(control.text), control.periods)
+
+
+def _write(folder, name, data):
+    with open(folder + "/" + name, "wb") as handle:
+        handle.write(data)
+
+
+def _exists(folder, name):
+    try:
+        os.stat(folder + "/" + name)
+    except OSError:
+        return False
+    return True
+
+
+def _file(folder, name, data):
+    """What boot makes of ``data`` as file ``name``: its code, the control, set aside."""
+    from firmware import hall_settings, settings_file
+    from firmware.boot import documents, resume
+    from hal.storage import Files, Storage
+    from sim.world import remove_flash
+
+    remove_flash(folder, keep_folder=True)
+    _write(folder, name, data)
+    storage = Storage(folder, Files())
+    if name == files.SETTINGS:
+        settings = settings_file.load(storage)
+        outcome = "%s %s" % (settings.error_code, _escaped(settings.control_left))
+    elif name == files.USER_SLOTS:
+        problem = documents.load(storage, name, resume.check_slots)
+        outcome = "ok" if problem is None else documents.code(problem.kind, 2)
+    else:
+        hall, code = hall_settings.load(storage)
+        outcome = "%s %s" % (code, "none" if hall is None else hall.board)
+    return outcome + (" set aside" if _exists(folder, name + ".bad") else "")
+
+
+def _push(board, data):
+    """What a clock in setup makes of the settings push ``data``: outcome, control."""
+    from firmware import hall_push
+
+    push, push_id = hall_push.take(board.app, data, "none", None)
+    settings = board.app.settings
+    wanted = "none" if push_id is None else _escaped(push_id)
+    return "%s %s %s %s" % (
+        push,
+        wanted,
+        _escaped(settings.control_left),
+        _escaped(settings.control_right),
+    )
+
+
+def run(seed, count, emit, cases=None):
+    """Read ``count`` texts made from ``seed``; ``emit(line)`` each outcome.
+    ``cases``: a list to which each ``(kind, bytes, outcome)`` is appended."""
+    from sim.world import SimBoard, fresh_flash, remove_flash
+
+    rng = Random(seed)
+    folder = fresh_flash()
+    flash = fresh_flash()
+    try:
+        board = SimBoard(flash)
+        board.boot()
+        for case in range(count):
+            kind = rng.pick(("control", "push", files.SETTINGS, files.USER_SLOTS, files.HALL))
+            if kind == "control":
+                text = control_text(rng)
+                data = text.encode("utf-8")
+                outcome = _control(text)
+            elif kind == "push":
+                data = json_text(rng).encode("utf-8")
+                outcome = _push(board, data)
+            else:
+                text = json_text(rng)
+                if kind == files.USER_SLOTS:
+                    text = text.replace('"id": "p1", "control"', '"3": {"control_left"')
+                    text = text.replace('"id": "p\\u00e9", "control"', '"3": {"control_left"')
+                    text = text.replace("}", "}}", 1) if text.startswith("{") else text
+                elif kind == files.HALL:
+                    text = text.replace('"id"', '"broker": "10.0.0.1", "board": 3, "ssid"')
+                else:
+                    text = text.replace('"id"', '"quickplay": "off", "name"')
+                    text = text.replace('"control"', '"control_left"')
+                data = text.encode("utf-8")
+                outcome = _file(folder, kind, data)
+            emit("%d %s %s: %s" % (case, kind, _hex(data), outcome))
+            if cases is not None:
+                cases.append((kind, data, outcome))
+    finally:
+        remove_flash(folder)
+        remove_flash(flash)
+
+
+def main(argv):
+    """``SEED COUNT``: print one line per text read."""
+    run(int(argv[0]), int(argv[1]), print)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""The clock's printable enclosure, generated from a board definition (docs/build.md)."""
