@@ -154,11 +154,11 @@ class HallLink:
                 self._fail(now)
                 return False
         try:
-            stream = self.open_stream(self.address)
-        except Exception:
+            self.client.open(self.open_stream(self.address), now, self.status_topic, OFFLINE)
+        except Exception:  # refused at once, or a CONNECT longer than the queue
+            self.client.drop("refused")
             self._fail(now)
             return False
-        self.client.open(stream, now, self.status_topic, OFFLINE)
         return False
 
     def _fail(self, now):
