@@ -14,10 +14,10 @@
 # Left unset, it is the site-packages folder of this repository's .venv
 # (made by `make setup`, with the versions pinned in requirements.txt).
 #
-# From micropython-lib only umqtt.simple, the MQTT client of the tournament
-# hall (hal/hall_link.py, docs/hall.md); the firmware imports it only on a
-# board with a network and a hall file. Everything else is built into
-# MicroPython (machine, micropython, time, os, json, array, network).
+# Nothing from micropython-lib: the tournament hall's MQTT client is the
+# clock's own (hal/mqtt.py, docs/hall.md). Everything else is built into
+# MicroPython (machine, micropython, time, os, json, array, select, socket,
+# network).
 #
 # The build runs this file with the manifest functions (metadata, include,
 # require, package, module, freeze) predefined and with this folder as the
@@ -40,7 +40,6 @@ include("$(PORT_DIR)/boards/manifest.py")
 package("firmware")
 package("hal")
 package("boards")
-require("umqtt.simple")
 
 adafruit_lib = os.environ.get("ADAFRUIT_LIB_DIR")
 if not adafruit_lib:

@@ -9,7 +9,8 @@ writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figure
   page's event stream (``/events``, what the page listens to).
 - 200 clocks in this process: each is the firmware's timing engine
   (``firmware.engine.Clock`` with its claims) and the firmware's own link
-  (``hal.hall_link.HallLink``) over the simulator's ``umqtt.simple`` (paho),
+  (``hal.hall_link.HallLink``, its own MQTT client ``hal.mqtt``) over a
+  non-blocking socket each (``hal.net_stream``),
   one TCP connection each. Each side thinks a random 1-6 s per move; a
   move is pressed at its instant and its link polled, as the board's main loop
   does after a pass. The boards' displays and pins are left out: they cost
@@ -36,9 +37,9 @@ from bench import results  # noqa: E402
 from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
+from hal import net_stream  # noqa: E402
 from hal.battery import NoBattery  # noqa: E402
 from hal.hall_link import HallLink  # noqa: E402
-from sim.umqtt.simple import MQTTClient  # noqa: E402
 
 CONTROL = "5400+30"
 
@@ -184,11 +185,12 @@ def drive(halls, seconds, seed, begin):
     links, apps = [], []
     started = time.monotonic()
     for data in halls:
-        link = HallLink(_Hall(data), MQTTClient, wlan)
-        app = _App()
-        link.poll(app, _ms(started))
-        links.append(link)
-        apps.append(app)
+        links.append(HallLink(_Hall(data), wlan, net_stream.resolve, net_stream.SocketStream))
+        apps.append(_App())
+    while not all(link.published for link in links) and time.monotonic() - started < 30:
+        for link, app in zip(links, apps, strict=True):
+            link.poll(app, _ms(started))  # a connect takes a few turns: it never waits
+        time.sleep(0.001)
     connect_s = time.monotonic() - started
     while time.monotonic() < begin:
         for index, link in enumerate(links):
@@ -429,9 +431,58 @@ def network_heap():
     return figures
 
 
+def fault_figures():
+    """The link under each scripted network fault (``sim.net_faults``, the chip's time
+    per call added to virtual time): the longest main-loop pass the network caused, the
+    watchdog resets, and the time from the network's return to the board's next message
+    for the faults that end the connection."""
+    from sim import net_faults
+
+    offline = net_faults.offline_lines()
+    longest = {}
+    resets = 0
+    back = []
+    changed = []
+    for name in net_faults.FAULTS:
+        result = net_faults.run_fault(name, net_faults.PUSH if name in net_faults.PUSHED else None)
+        longest[name] = result["longest_pass_us"]
+        resets += result["watchdog_resets"]
+        if result["back_after_ms"] is not None:
+            back.append(result["back_after_ms"])
+        if name not in net_faults.PUSHED and result["lines"] != offline:
+            changed.append(name)
+    return {
+        "longest_pass_us_per_fault": longest,
+        "longest_pass_us": max(longest.values()),
+        "watchdog_resets": resets,
+        "state_lines_changed_by": changed,
+        "back_on_the_page_ms_p50": _percentile(back, 0.5),
+        "back_on_the_page_ms_worst": max(back) if back else None,
+        "chip_model_us": {"per_call": net_faults.CALL_US, "per_byte": net_faults.BYTE_US},
+    }
+
+
+def link_allocation():
+    """Bytes the link allocates per pass with the link busy (``bench.hall_alloc``, .mpy)."""
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    done = subprocess.run(
+        ["node", runner, "--compiled", "bench.hall_alloc"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def figures_and_rows(clocks=200, seconds=20.0):
     figures = hall_figures(clocks, seconds)
     figures["heap"] = network_heap()
+    figures["faults"] = fault_figures()
+    figures["allocation"] = link_allocation()
+    faults = figures["faults"]
+    allocation = figures["allocation"]
     rows = [
         ("hall: clocks on one broker", figures["clocks"], "200"),
         ("hall: messages per second", figures["messages_per_s"], "report"),
@@ -453,6 +504,32 @@ def figures_and_rows(clocks=200, seconds=20.0):
                 "report",
             )
         )
+        rows.append(
+            (
+                "hall: heap after boot with the hall on %s, bytes" % name,
+                heap["heap_after_boot_with_hall_bytes"],
+                "<= 65536",
+            )
+        )
+    rows += [
+        ("hall: longest pass a network fault caused, µs", faults["longest_pass_us"], "<= 2000"),
+        ("hall: watchdog resets over the fault runs", faults["watchdog_resets"], "0"),
+        (
+            "hall: network's return to the next message p50 / worst, ms",
+            "%s / %s" % (faults["back_on_the_page_ms_p50"], faults["back_on_the_page_ms_worst"]),
+            "<= 16000 + answer",
+        ),
+        (
+            "hall: bytes per pass, link busy, no message",
+            allocation["bytes_per_pass_without_a_message_max"],
+            "0",
+        ),
+        (
+            "hall: bytes per pass that builds a message",
+            allocation["bytes_per_message_pass_max"],
+            "report",
+        ),
+    ]
     return figures, rows
 
 

@@ -2,19 +2,16 @@
 
 ``node tools/mpy/run.mjs --compiled bench.hall_heap esp32 hall`` boots the
 firmware (``.mpy``) on the named board with a hall file on the flash, the
-simulator's ``network`` and a ``umqtt.simple`` that never connects
-(``bench/mqtt_null.py``) in place of the board's; without ``hall`` it boots
+simulator's ``network`` in place of the board's; without ``hall`` it boots
 with no hall file. Each prints ``bench.boot_heap``'s figures; the difference
-is what the hall costs: ``hal.hall_link``, ``firmware.hall_settings``,
-``firmware.hall_message`` and the link's objects. micropython-lib's
-``umqtt.simple`` itself (about 2 KB as ``.mpy``) comes on top on a board.
+is what the hall costs: ``hal.hall_link``, its MQTT client ``hal.mqtt`` with
+its buffers, ``hal.net_stream``, ``firmware.hall_message`` and the link's
+objects. Nothing connects at boot (the first poll starts the connection), so
+the figure is the board's.
 """
 
 import json
-import sys
 
-import bench.mqtt_null
-import sim.umqtt
 from bench import boot_heap
 from sim import network
 
@@ -22,9 +19,7 @@ from sim import network
 def main(argv):
     name = argv[0] if argv else "esp32"
     with_hall = len(argv) > 1 and argv[1] == "hall"
-    sys.modules["network"] = network
-    sys.modules["umqtt"] = sim.umqtt
-    sys.modules["umqtt.simple"] = bench.mqtt_null
+    network.install()
     flash = boot_heap.settings_flash("5400+30")
     if with_hall:
         hall = {"broker": "127.0.0.1", "port": 1883, "user": "clock-1", "board": 1}

@@ -9,17 +9,16 @@ end (claims are not played yet). On a board with a network (``pico_w``,
 ``esp32``) a hall file is on the flash, the simulator's Wi-Fi goes down and
 comes back from game to game, and the link gets its turn after every
 statement as the main loop gives it one (its client never reaches a broker:
-``bench/mqtt_null.py``). After each game, and a full collection, it reads
-the heap in use. It prints one JSON object: the heap in use game by game (the
-firmware's and the simulated board's objects together) and how much it grew
-past the first game. The WebAssembly port's heap is far larger than a
-board's, so the largest free block it finds says nothing of a board and is
-not reported.
+the WebAssembly port has no sockets, so each connect fails and backs off).
+After each game, and a full collection, it reads the heap in use. It prints
+one JSON object: the heap in use game by game (the firmware's and the
+simulated board's objects together) and how much it grew past the first
+game. The WebAssembly port's heap is far larger than a board's, so the
+largest free block it finds says nothing of a board and is not reported.
 """
 
 import gc
 import json
-import sys
 
 from sim import network
 from sim.runner import Game, NotApplied
@@ -83,12 +82,7 @@ class _Rng:
 def main(argv):
     name = argv[0] if argv else "pico"
     hall = name != "pico"
-    import bench.mqtt_null
-    import sim.umqtt
-
-    sys.modules["network"] = network
-    sys.modules["umqtt"] = sim.umqtt
-    sys.modules["umqtt.simple"] = bench.mqtt_null
+    network.install()
     rng = _Rng(20)
     state = {"game": None, "base": 0, "index": 0, "in_use": [], "skipped": 0}
 

@@ -92,11 +92,11 @@ class LiveSession:
     def _join_hall(self, hall_file):
         """Put the hall file on the simulated flash and power the board up again with it:
         a board with a network then joins the hall (docs/hall.md)."""
-        import sim.umqtt
+        from sim import network
 
         with open(hall_file, "rb") as handle:
             data = handle.read()
-        sim.umqtt.install()
+        network.install()
         with open(self.game.flash + "/hall.json", "wb") as handle:
             handle.write(data)
         self.board.power_off()

@@ -5,10 +5,17 @@ the hall file names no network); ``set_link(False)`` takes the Wi-Fi away
 (a test's access point going down) and ``set_link(True)`` brings it back.
 """
 
+import sys
+
 STA_IF = 0
 AP_IF = 1
 
 _link = [True]
+
+
+def install():
+    """This module in place of MicroPython's ``network``."""
+    sys.modules["network"] = sys.modules["sim.network"]
 
 
 def set_link(up):

@@ -5,9 +5,11 @@ ports from a range of its own, so two workers' brokers never take the same one.
 
 ``broker`` skips a test with the reason when Debian's mosquitto is missing
 (``make hall-tools`` installs it; CI does). ``Recorder`` subscribes with an
-account and keeps every message it receives. ``Proxy`` sits between a
-clock and the broker and can pass, refuse, hang or slow the connection, to
-break the network at chosen instants.
+account and keeps every message it receives. ``Client`` is a plain MQTT
+client of the tests (paho). ``Proxy`` sits between a clock and the broker
+and can pass, refuse, hang, slow, stall in the middle of a packet or trickle
+a byte a second, and cut every connection, to break the network at chosen
+instants.
 """
 
 import os
@@ -79,8 +81,41 @@ class Recorder:
         self.client.disconnect()
 
 
+class Client:
+    """A plain MQTT 3.1.1 client of the tests (paho) logged in as ``account``: an arbiter,
+    a forger, a clock's account. ``code`` is the broker's answer to the login."""
+
+    def __init__(self, broker, account, client_id=None, password=None):
+        self.client = paho.Client(
+            paho.CallbackAPIVersion.VERSION2,
+            client_id=client_id or account,
+            protocol=paho.MQTTv311,
+        )
+        self.client.username_pw_set(account, password or broker.passwords[account])
+        self.code = None
+        self.client.on_connect = self._connected
+        self.client.connect(broker.host, broker.port, 30)
+        self.client.loop_start()
+        deadline = time.monotonic() + 5
+        while self.code is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    def _connected(self, client, userdata, flags, code, properties):
+        self.code = code
+
+    def publish(self, topic, payload, retain=False):
+        self.client.publish(topic, payload, qos=0, retain=retain).wait_for_publish(5)
+
+    def disconnect(self):
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
 class Proxy:
-    """A TCP proxy on 127.0.0.1 to ``port``; ``mode``: pass, refuse, hang or slow."""
+    """A TCP proxy on 127.0.0.1 to ``port``; ``mode``: pass, refuse, hang (nothing
+    passes), slow (0.3 s before each chunk), stall (the first byte of what the broker
+    sends next, then nothing more: a packet cut after its first byte) or trickle
+    (one byte a second, both ways)."""
 
     def __init__(self, port):
         self.target = port
@@ -125,6 +160,7 @@ class Proxy:
             return
         self.open += [client, upstream]
         peers = {client: upstream, upstream: client}
+        stalled = False
         try:
             while self.running and client in self.open:
                 readable, _, _ = select.select(list(peers), [], [], 0.1)
@@ -132,10 +168,22 @@ class Proxy:
                     data = sock.recv(4096)
                     if not data:
                         return
-                    if self.mode == "hang":
+                    mode = self.mode
+                    if mode == "hang" or stalled:
                         continue  # swallowed: the other side waits for nothing
-                    if self.mode == "slow":
+                    if mode == "stall" and sock is upstream:
+                        peers[sock].sendall(data[:1])  # a packet's first byte, then silence
+                        stalled = True
+                        continue
+                    if mode == "slow":
                         time.sleep(0.3)
+                    if mode == "trickle":
+                        for index in range(len(data)):
+                            if not self.running or client not in self.open:
+                                return
+                            time.sleep(1.0)
+                            peers[sock].sendall(data[index : index + 1])
+                        continue
                     peers[sock].sendall(data)
         except OSError:
             pass

@@ -57,7 +57,7 @@ def test_the_hall_code_loads_only_with_a_network_and_a_hall_file():
     assert booted_modules("pico_w", False)[0] == set()  # no hall file: offline as ever
     loaded, app = booted_modules("pico_w", True)
     assert loaded == {"hal.hall_link"}  # the hall file's reading is let go after boot
-    assert app.hall.hall.board == 1
+    assert app.hall.board == 1
     # The radio draws too: the low-battery mark comes at the hall's threshold.
     assert app.hardware.battery.low_mv == pico_w.BATTERY_LOW_HALL_MV
 
@@ -83,7 +83,7 @@ def test_the_board_number_in_the_setup_menu():
         with open(clock.flash + "/hall.json") as handle:
             stored = json.load(handle)
         assert stored["board"] == 9 and stored["password"] == "secret-pw"
-        assert clock.link.topic == "hall/board/9" and clock.link.hall.user == "clock-9"
+        assert clock.link.topic == b"hall/board/9" and clock.link.user == "clock-9"
         assert "secret" not in clock.board.display_text()
     finally:
         clock.close()

@@ -1,12 +1,19 @@
-"""The network never touches timing: one seeded game, played offline and then through a
-broker that is stopped, restarted, hangs, slows and refuses at random instants, gives
-the same state line after every move, and the main loop never waits long enough for
+"""The network never touches timing, through a real broker: one seeded game, played offline
+and then through a proxy that stalls in the middle of a packet, trickles a byte a
+second, hangs, slows, refuses and cuts, and a broker that is stopped and restarted,
+gives the same state line after every move, and no turn of the link comes near
 the watchdog.
 
-Both games are the firmware on a simulated Pico W in virtual time; the second has
-a hall file and reaches a real Mosquitto through a proxy that breaks the
-connection in the chosen ways. The link gets its turn after every tick, as on the
-board; its calls are real socket calls, timed in wall time.
+Both games are the firmware on a simulated Pico W in virtual time; the second
+has a hall file and reaches a real Mosquitto through the proxy
+(``tests/hall_helpers.Proxy``). The link gets its turn after every tick, as on
+the board; its calls are real socket calls, timed in wall time
+(``HallClock.longest_poll_s``). Virtual time is paced a little by wall time so
+the broker's answers can come. A link that waited on its socket (micropython-lib's
+``umqtt.simple`` after the first byte of a packet) would never return from the
+stall; one whose connect or write waits for its timeout would take a quarter
+of a second or more. The chip's own time for each call is the subject of
+tests/test_hall_faults.py.
 """
 
 import random
@@ -15,7 +22,6 @@ import time
 import pytest
 
 from firmware import engine, hall_message
-from hal import hall_link
 from hall.broker import Broker
 from hall.clock import HallClock
 from sim import machine as sim_machine
@@ -28,8 +34,12 @@ pytestmark = pytest.mark.xdist_group("hall-timing")
 MOVES = 70
 SEED = 14
 ACTIONS = (
+    "stall",
+    "pass",
     "halt",
     "start",
+    "trickle",
+    "pass",
     "hang",
     "pass",
     "slow",
@@ -37,9 +47,11 @@ ACTIONS = (
     "refuse",
     "pass",
     "cut",
-    "halt",
-    "start",
+    "stall",
+    "pass",
 )
+LONGEST_TURN_S = 0.1  # far under the watchdog's 5 s, and under any socket timeout
+STEP_MS = 100  # virtual time between two short sleeps of wall time
 
 
 def state_line(clock):
@@ -53,6 +65,12 @@ def think_times():
     return [chooser.randint(200, 5000) for _ in range(MOVES)]
 
 
+def paced(clock, until_ms):
+    while vclock.now_ms() < until_ms:
+        clock.advance(min(vclock.now_ms() + STEP_MS, until_ms))
+        time.sleep(0.001)
+
+
 def play(hall_data, chaos=None):
     """The seeded game; ``chaos``: (virtual ms, action) pairs done when their time comes."""
     clock = HallClock(hall_data, control="180+2")
@@ -63,14 +81,14 @@ def play(hall_data, chaos=None):
         for think in think_times():
             while events and events[0][0] <= at:
                 when, action = events.pop(0)
-                clock.advance(when)
+                paced(clock, when)
                 action()
-            clock.advance(at)
+            paced(clock, at)
             lines.append(state_line(clock))
             if clock.app.clock.state in (engine.SETUP, engine.RUNNING):
                 clock.press_running_lever()
             at += think
-        clock.advance(at + 5000)
+        paced(clock, at + 5000)
         lines.append(state_line(clock))
         feeds = sim_machine.watchdog().feeds
         return lines, feeds, clock
@@ -114,12 +132,10 @@ def test_a_broken_network_changes_no_state_line(broker):
         chaos = list(zip(instants, [act(name) for name in ACTIONS], strict=True))
         hall = broker.hall_file(1)
         hall["port"] = proxy.port
-        started = time.monotonic()
         online, online_feeds, clock = play(hall, chaos)
-        took = time.monotonic() - started
     finally:
         proxy.close()
-        if broker.process is None:
+        if broker.process is None or broker.process.poll() is not None:
             broker.start()
         watch.close()
     assert online == offline  # the same game, line for line, display included
@@ -127,7 +143,6 @@ def test_a_broken_network_changes_no_state_line(broker):
     link = clock.link
     assert link.failures >= 3  # the network really broke, more than once
     assert link.published >= 10  # and the game was published around the breaks
-    # Every turn of the link was far under the watchdog's 5 s: a connect is bounded by
-    # CONNECT_TIMEOUT_S (1 s) plus a tick's work, a publish does not wait at all.
-    assert clock.longest_poll_s < hall_link.CONNECT_TIMEOUT_S + 0.5
-    assert took < 60
+    # No turn of the link waited on the network: each is the host's time for a few
+    # non-blocking calls.
+    assert clock.longest_poll_s < LONGEST_TURN_S, clock.longest_poll_s

@@ -124,7 +124,7 @@ def test_package_json_version_and_deps():
     data = package_json()
     assert data["version"] == project_version()
     assert isinstance(data.get("deps", []), list)
-    assert ["umqtt.simple", "latest"] in data["deps"]  # the hall's MQTT client, from mip
+    assert data["deps"] == []  # the hall's MQTT client is the clock's own (hal/mqtt.py)
     for dependency in data.get("deps", []):
         assert isinstance(dependency, list) and len(dependency) == 2
 
@@ -175,8 +175,6 @@ def install_with_mpremote(monkeypatch, package, version, served):
 
 def served_dependencies():
     served = {url: b"# " + url.encode() for _d, url in package_json()["urls"] if "://" in url}
-    umqtt = "https://micropython.org/pi/v2/package/6/umqtt.simple/latest.json"
-    served[umqtt] = b'{"hashes": [], "version": "1.6.0"}'
     return served
 
 
@@ -193,7 +191,7 @@ def test_mpremote_mip_installs_a_clone_with_the_pinned_libraries(monkeypatch):
         + mip_package.pinned_versions()["adafruit-circuitpython-ht16k33"].encode()
         + b"/adafruit_ht16k33/ht16k33.py"
     )
-    assert requested[-1].endswith("/umqtt.simple/latest.json")
+    assert not any("micropython.org" in url for url in requested)  # nothing from the index
 
 
 def test_mpremote_mip_installs_a_tag_of_the_repository_with_the_pinned_libraries(monkeypatch):
@@ -275,7 +273,7 @@ def test_manifest_calls(monkeypatch):
     assert calls.of("include") == [(("$(PORT_DIR)/boards/manifest.py",), {})]
     own = [args[0] for args, kwargs in calls.of("package") if "base_path" not in kwargs]
     assert own == list(PACKAGES)
-    assert calls.of("require") == [(("umqtt.simple",), {})]  # the hall's MQTT client
+    assert calls.of("require") == []  # the hall's MQTT client is the clock's own
     assert calls.of("freeze") == []
 
 

@@ -48,8 +48,8 @@ ADAFRUIT = (
         ("adafruit_ticks.py",),
     ),
 )
-# From micropython-lib's index: the hall's MQTT client (hal/hall_link.py).
-DEPS = (("umqtt.simple", "latest"),)
+# From micropython-lib's index: none (the hall's MQTT client is the clock's own, hal/mqtt.py).
+DEPS = ()
 
 
 def own_modules(root=ROOT):
@@ -131,7 +131,7 @@ def main(argv=None):
         return 2
     with open(PACKAGE_JSON, "w", encoding="utf-8") as handle:
         handle.write(wanted)
-    print("package.json: %d files and %d dependency" % (len(package()["urls"]), len(DEPS)))
+    print("package.json: %d files and %d dependencies" % (len(package()["urls"]), len(DEPS)))
     return 0
 
 

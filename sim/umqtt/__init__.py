@@ -1,16 +1,14 @@
-"""The simulator's stand-in for micropython-lib's ``umqtt`` package (``simple.py``).
+"""The simulator's network for a board with a hall file: ``install()``.
 
-``install()`` puts it and the simulator's ``network`` in place of MicroPython's,
-so a board definition with ``NETWORK`` boots its hall link on the host.
+It puts the simulator's ``network`` (``sim/network.py``) in place of
+MicroPython's, so a board definition with ``NETWORK`` boots its hall link on
+the host. The link's MQTT client is the clock's own (``hal/mqtt.py``) over the
+host's sockets: it needs no stand-in. (The name stays for the callers that
+install the network through it: ``hall.clock``, ``live.session``.)
 """
-
-import sys
 
 
 def install():
-    import sim.umqtt.simple
     from sim import network
 
-    sys.modules["network"] = network
-    sys.modules["umqtt"] = sys.modules["sim.umqtt"]
-    sys.modules["umqtt.simple"] = sim.umqtt.simple
+    network.install()

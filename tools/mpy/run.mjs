@@ -27,11 +27,11 @@ const BENCH_MODULES = [
   "__init__.py",
   "boot_fuzz.py",
   "boot_heap.py",
+  "hall_alloc.py",
   "hall_heap.py",
   "hall_probe.py",
   "tournament_heap.py",
   "measure.py",
-  "mqtt_null.py",
 ];
 
 function findSitePackages() {
