@@ -240,8 +240,8 @@ def test_the_desktop_simulator_joins_the_hall_as_one_more_board(broker, recorder
             wall[0] += 0.1
             session.advance()
             time.sleep(0.01)
-            if watch.on("hall/board/3/status")[-1:] == [b"online"]:
-                break  # (a retained state from an earlier test may be there already)
+            if watch.on("hall/board/3/status")[-1:] == [b"online"] and last(watch, 3):
+                break  # online, and its state sent after (a write of 96 bytes a pass)
         assert last(watch, 3)["state"] == "setup"
         assert watch.on("hall/board/3/status")[-1] == b"online"
     finally:
