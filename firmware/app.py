@@ -63,6 +63,7 @@ class App:
         self.battery_mark = None  # bAtt Lo while the clock stands (loaded when first shown)
         self.notices = None  # boot messages (firmware.notices), loaded only if there are any
         self.journal = None  # the game journal (firmware.journal): ``attach_journal``
+        self.hall = None  # the link to the hall's broker (hal.hall_link): ``join_hall``
         self.waiting_key = -1  # a menu key whose press is not classified yet
         self.waiting_slot = 0  # its slot in the inputs' ring
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
@@ -91,6 +92,11 @@ class App:
     def attach_journal(self, journal):
         """Journal the game through ``journal`` from the next step on (boot)."""
         self.journal = journal
+
+    def join_hall(self, link):
+        """The board joined a hall through ``link`` (boot; None: it works offline). The
+        main loop gives the link its turns between steps (hal.runtime.loop)."""
+        self.hall = link
 
     def allow_rest(self, allowed):
         """Whether the main loop may pass over ticks that change nothing (``resting``);

@@ -31,7 +31,7 @@ _U16_FULL = const(65535)
 class Battery:
     """The pack behind ``adc`` (a ``machine.ADC``), read on the tick."""
 
-    def __init__(self, adc, divider, full_scale_mv, low_mv, now=0):
+    def __init__(self, adc, divider, full_scale_mv, low_mv, now=0, radio_low_mv=None):
         numerator, denominator = divider
         if not 0 < numerator <= denominator:
             raise ValueError("battery divider %r is not (numerator, denominator)" % (divider,))
@@ -42,6 +42,7 @@ class Battery:
         self.denominator = denominator
         self.full_scale_mv = full_scale_mv
         self.low_mv = low_mv
+        self.radio_low_mv = radio_low_mv  # the mark with the radio on (a hall), if any
         self.readings = [0] * SAMPLES
         self.next_index = 0
         first = self.read_mv()
@@ -75,6 +76,13 @@ class Battery:
         self.next_index = (index + 1) % SAMPLES
         self.millivolts = self.total_mv // SAMPLES
         self.judge()
+
+    def use_radio(self):
+        """The radio joins the load (the board joined a hall): the mark comes earlier,
+        at ``radio_low_mv`` (the board's ``BATTERY_LOW_HALL_MV``)."""
+        if self.radio_low_mv is not None:
+            self.low_mv = self.radio_low_mv
+            self.judge()
 
     def judge(self):
         millivolts = self.millivolts

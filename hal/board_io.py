@@ -107,4 +107,5 @@ def _battery(board):
         board.BATTERY_ADC_FULL_SCALE_MV,
         board.BATTERY_LOW_MV,
         ticks_ms(),
+        getattr(board, "BATTERY_LOW_HALL_MV", None),
     )

@@ -50,7 +50,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
-        app.hall = hall_link.attach(app, storage)
+        app.join_hall(hall_link.attach(app, storage))
     # What boot alone uses: the files read at boot, the journal's reading and the
     # restoring of a game (firmware/boot/), the settings file and the parsing of
     # the controls (the menus load them again), and this module (``run`` goes on
@@ -60,24 +60,11 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     lifetime.let_go(firmware, "settings_file")
     lifetime.let_go(firmware, "strict_json")
     lifetime.let_go(hal, "boot")
-    disarm_held(hardware.inputs)
-    hardware.start()
-    return app
-
-
-def disarm_held(inputs):
-    """Leave disarmed every lever and key whose contact is already closed: it was
-    pressed before the clock could see it (while the power was off, or held
-    through a cut), so neither its release nor the bounce of that release is a
-    press. It counts once it has been open and quiet for ``hal.edges.QUIET_MS``
-    (``EdgeRing.rearm``) and closes anew. Boot-only code: not kept on the heap."""
     from hal.tick_source import ticks_ms
 
-    now = ticks_ms()
-    for index in range(inputs.count):
-        if inputs.pins[index].value() == inputs.active[index]:
-            inputs.armed[index] = 0
-            inputs.last_edge[index] = now
+    hardware.inputs.disarm_closed(ticks_ms())
+    hardware.start()
+    return app
 
 
 def run(board_name=DEFAULT_BOARD):
@@ -87,4 +74,4 @@ def run(board_name=DEFAULT_BOARD):
     app = start(board_name)
     from hal.runtime import loop
 
-    loop(app, app.hardware, getattr(app, "hall", None))
+    loop(app, app.hardware, app.hall)

@@ -6,7 +6,7 @@ the tick in a preallocated ring and disarms the input; bounce that follows
 is ignored. The main loop re-arms an input once its contact has been open
 and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
 release never counts as a press. A contact found closed at boot starts
-disarmed (``hal.boot.disarm_held``): it counts only once it
+disarmed (``disarm_closed``, at boot): it counts only once it
 has been open and quiet and closes again.
 The handler allocates nothing.
 
@@ -88,6 +88,19 @@ class EdgeRing:
             self.ring_open[head] = 1
             self.slot_of[index] = head
             self.head = following
+
+    def disarm_closed(self, now):
+        """Leave disarmed every input whose contact is closed at ``now`` (boot): it was
+        pressed before the clock could see it (while the power was off, or held
+        through a cut), so neither its release nor the bounce of that release is a
+        press. It counts once it has been open and quiet for ``QUIET_MS``
+        (``rearm``) and closes anew."""
+        index = 0
+        while index < self.count:
+            if self.pins[index].value() == self.active[index]:
+                self.armed[index] = 0
+                self.last_edge[index] = now
+            index += 1
 
     def pending(self):
         """Whether a stored event waits for the main loop (``pop`` would give one)."""

@@ -217,10 +217,8 @@ def attach(app, storage):
     if hall is None:
         return None
     battery = app.hardware.battery
-    if hasattr(battery, "low_mv"):  # the radio draws too: the mark comes earlier
-        # (written here, not asked of the battery: a method costs every board about
-        # 300 B of boot heap, measured, which the 64 KiB budget has no room for)
-        battery.low_mv = getattr(app.hardware.board, "BATTERY_LOW_HALL_MV", battery.low_mv)
+    if hasattr(battery, "use_radio"):  # the radio draws too: the mark comes earlier
+        battery.use_radio()
     import network
 
     from hal import net_stream

@@ -113,3 +113,147 @@ def test_the_check_finds_the_writes_it_forbids():
         "claims.quickplay",
         "app.clock.turn_used",
     ]
+
+
+# The app, the journal and the hardware objects: each field is assigned only by
+# its own class. Their field names are too common to forbid everywhere (``low``,
+# ``due``, ``errors``), so an assignment counts as theirs by the name the code
+# gives the object it writes to, the names the project uses for them.
+OBJECTS = {
+    "firmware/app.py": ("App", ("app",)),
+    "firmware/journal.py": ("Journal", ("journal",)),
+    "hal/board_io.py": ("Hardware", ("hardware",)),
+    "hal/battery.py": ("Battery", ("battery",)),
+    "hal/buzzer.py": ("Buzzer", ("buzzer",)),
+    "hal/displays.py": ("SegmentDisplay", ("display", "displays", "left", "right")),
+    "hal/edges.py": ("EdgeRing", ("inputs", "ring", "edges")),
+    "hal/journal_store.py": ("JournalStore", ("store", "journal_store")),
+    "hal/keys.py": ("KeyButtons", ("keys",)),
+    "hal/leds.py": ("StatusLeds", ("leds",)),
+    "hal/storage.py": ("Storage", ("storage",)),
+    "hal/ticker.py": ("Ticker", ("ticker",)),
+    "hal/watchdog.py": ("Watchdog", ("watchdog",)),
+}
+FOLDERS = ("firmware", "hal", "boards", "sim", "live", "hall", "bench", "tools", "tests")
+
+
+def receiver_name(node):
+    """The name the code gives the object of ``node.attr``: ``app`` for
+    ``board.app.drawn``, ``displays`` for ``hardware.displays[0].valid``."""
+    value = node.value
+    while isinstance(value, ast.Subscript):
+        value = value.value
+    if isinstance(value, ast.Attribute):
+        return value.attr
+    if isinstance(value, ast.Name):
+        return value.id
+    return None
+
+
+def object_writes(source, owners):
+    """``(line, target)`` of every assignment to ``RECEIVER.FIELD`` where ``owners``
+    maps ``RECEIVER`` to the fields its class owns."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            for sub in ast.walk(target):
+                if not (isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)):
+                    continue
+                name = receiver_name(sub)
+                if name != "self" and sub.attr in owners.get(name, ()):
+                    found.append((node.lineno, ast.unparse(sub)))
+    return found
+
+
+def object_owners():
+    """``{owner file: {receiver name: the fields its class assigns}}``."""
+    rules = {}
+    for owner, (class_name, receivers) in OBJECTS.items():
+        fields = own_fields(ROOT / owner, (class_name,))
+        assert fields, "%s defines no fields of %s" % (owner, class_name)
+        rules[owner] = {receiver: fields for receiver in receivers}
+    return rules
+
+
+def test_no_module_writes_a_field_of_the_app_the_journal_or_the_hardware():
+    rules = object_owners()
+    problems = []
+    for folder in FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            owners = {}
+            for owner, receivers in rules.items():
+                if owner != name:
+                    owners.update(receivers)
+            for line, target in object_writes(path.read_text(), owners):
+                problems.append("%s:%d assigns %s" % (name, line, target))
+    assert problems == []
+
+
+def test_the_object_check_finds_the_writes_it_forbids():
+    source = (
+        "def boot(app, board, hardware, settings):\n"
+        "    app.settings = settings\n"
+        "    board.app.drawn = -1\n"
+        "    hardware.displays[0].valid = False\n"
+        "    hardware.battery.low_mv = 3400\n"
+        "    app.journal.failures += 1\n"
+        "    self.drawn = 0\n"  # a class's own field
+        "    app.settings.tenths = True\n"  # the settings' field, not the app's
+        "    app.colour = 1\n"  # not a field of the app
+    )
+    owners = {}
+    for receivers in object_owners().values():
+        owners.update(receivers)
+    found = [target for _, target in object_writes(source, owners)]
+    assert found == [
+        "app.settings",
+        "board.app.drawn",
+        "hardware.displays[0].valid",
+        "hardware.battery.low_mv",
+        "app.journal.failures",
+    ]
+
+
+# What the core may read of a hardware object besides its methods: the fields each
+# class's docstring names as read by the app.
+PUBLISHED = {
+    "hal/battery.py": {"low", "due", "millivolts"},
+    "hal/edges.py": {"popped_tick", "popped_slot"},
+    "hal/displays.py": {"valid"},
+    "hal/keys.py": {"tick"},
+    "hal/journal_store.py": {"storage"},
+}
+
+
+def test_the_core_reads_only_the_published_fields_of_the_hardware():
+    rules = object_owners()
+    problems = []
+    for path in sorted((ROOT / "firmware").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)):
+                continue
+            name = receiver_name(node)
+            for owner, receivers in rules.items():
+                if not owner.startswith("hal/") or owner == "hal/board_io.py":
+                    continue  # the app's own objects, and the hardware's list of parts
+                if node.attr in receivers.get(name, ()) and node.attr not in PUBLISHED.get(
+                    owner, ()
+                ):
+                    problems.append(
+                        "%s:%d reads %s" % (path.relative_to(ROOT), node.lineno, ast.unparse(node))
+                    )
+    assert problems == []
+
+
+def test_the_published_fields_are_named_in_their_class_docstrings():
+    for owner, fields in PUBLISHED.items():
+        text = (ROOT / owner).read_text()
+        for field in fields:
+            assert "``%s``" % field in text, (owner, field)

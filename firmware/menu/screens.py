@@ -326,7 +326,7 @@ class MenuScreens:
         except (OSError, ValueError, KeyError, TypeError):
             self.message(items.BOARD_ITEM, "Err", now, TOP)
             return
-        link = getattr(self.app, "hall", None)
+        link = self.app.hall
         if link is not None:
             link.renumber(hall.board, hall.user)
         self.message(items.BOARD_ITEM, "%4d" % number, now)
