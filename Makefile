@@ -12,6 +12,10 @@ SCENARIOS := $(sort $(filter-out tests/scenarios/refused/%,$(wildcard tests/scen
 	$(sort $(wildcard docs/pictures/*.clock))
 # pytest's workers (pytest-xdist): one a core; the scenario shards spread over them.
 TEST_WORKERS ?= auto
+# Python keeps its compiled modules (__pycache__, git-ignored) even where the machine's
+# environment says not to: boot lets modules go and imports them again, and each
+# import would otherwise compile the source anew (half the time of the boot fuzz).
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help
 

@@ -15,8 +15,13 @@ _FULL = 15
 
 
 def lit_colour(brightness):
-    """The lit colour at HT16K33 brightness 0..15 (duty 1/16 .. 16/16), between DARK and LIT."""
-    share = (brightness + 1) / (_FULL + 1)
+    """The lit colour at HT16K33 brightness 0..15 (duty 1/16 .. 16/16), between DARK and LIT.
+
+    The eye sees brightness about as the square root of the light (Stevens's power
+    law, exponent near 0.5 for a small bright source), so a segment lit 2/16 of the
+    time (the clock's default) looks about a third as bright as at full duty, not
+    an eighth: the colour steps follow the square root of the duty."""
+    share = ((brightness + 1) / (_FULL + 1)) ** 0.5
     channels = []
     for index in (1, 3, 5):
         dark = int(DARK[index : index + 2], 16)

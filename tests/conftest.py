@@ -9,6 +9,11 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+# Keep compiled modules (git-ignored __pycache__) in this process and the ones it
+# starts: a boot lets modules go and imports them again, each time compiled anew
+# where the environment forbids the cache.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from live.segments_view import DARK, LIT
+from live.segments_view import DARK, lit_colour
 from live.session import LiveSession, header_text
 from sim import ht16k33
 from tests import xserver
@@ -101,7 +101,7 @@ def drawn_matches_chips(window):
     for view, chip in zip(window.views, window.session.board.chips, strict=True):
         assert chip.oscillator_on and chip.display_on
         for element, item in view.items:
-            wanted = LIT if element.lit(chip.ram) else DARK
+            wanted = lit_colour(chip.brightness) if element.lit(chip.ram) else DARK
             assert window.canvas.itemcget(item, "fill") == wanted, element.name
         texts.append(ht16k33.decode_seg7x4(chip.ram))
     return "|".join(texts)
@@ -188,7 +188,7 @@ def test_the_screen_shows_lit_and_dark_segments_where_the_chips_say(screen, wind
             else:
                 x, y = element.centre
             pixel = shot.pixel(origin_x + round(x), origin_y + round(y))
-            wanted = rgb(LIT) if element.lit(chip.ram) else rgb(DARK)
+            wanted = rgb(lit_colour(chip.brightness) if element.lit(chip.ram) else DARK)
             assert pixel == wanted, (element.name, pixel, wanted)
             checked += 1
     assert checked == 2 * (4 * 8 + 2)  # every segment, point and colon dot of both displays
