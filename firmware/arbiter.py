@@ -254,7 +254,7 @@ class Arbiter:
         control (by default +2:00 in standard, +1:00 in rapid and blitz)."""
         if self.side == engine.NOBODY:
             return
-        refused = self.claims.add_time(self.side, self.claims.penalty(self.side), now)
+        refused = self.claims.add_time(self.side, self.claims.penalty(), now)
         if refused is not None:
             self.refuse(refused, now)
         else:

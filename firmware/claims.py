@@ -52,7 +52,14 @@ QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDE_NAMES = ("left", "right")
 CLASSES = ("standard", "rapid", "blitz")
-PENALTY_DEFAULT_MS = (120_000, 60_000, 60_000)  # 7.5.5, A.4, B under the current Laws
+# The quick penalty's default per class (CLASSES) in each edition (EDITIONS): the
+# current Laws (7.5.5, A.3, B.3); the 2015 and older texts' rapid Article 15.3
+# applies the standard game's articles, two minutes, and one in blitz.
+PENALTY_DEFAULT_MS = (
+    (120_000, 60_000, 60_000),
+    (120_000, 120_000, 60_000),
+    (120_000, 120_000, 60_000),
+)
 
 _CLAIM_BELOW_MS = const(120_000)  # "less than two minutes"
 _EXTRA_MS = const(120_000)  # the opponent's two extra minutes
@@ -142,16 +149,16 @@ class Claims:
     the claim's two minutes were given (at ``postpone+2``); ``result``:
     ``"none"`` or ``"draw"``; ``record``: the G.6 record; ``log``: ``(now,
     what, detail)`` tuples; ``penalty_ms``: the quick penalty per class, in the
-    order of ``CLASSES``. Methods return None, or a refusal code and change
-    nothing."""
+    order of ``CLASSES``, set by hand, or None: the edition's default. Methods
+    return None, or a refusal code and change nothing."""
 
-    def __init__(self, clock, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
+    def __init__(self, clock, quickplay, edition, penalty_ms=None):
         self.clock = clock
         self.log = []
         self.changes = 0  # bumped by every change of the claim, the result or the log
         self.configure(quickplay, edition, penalty_ms)
 
-    def configure(self, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
+    def configure(self, quickplay, edition, penalty_ms=None):
         """New event settings (raises ValueError, changing nothing, for a pair that
         cannot go together): a new game under them. The event log goes on."""
         check_setting(quickplay, edition)
@@ -191,13 +198,19 @@ class Claims:
             return "none"
         return "%s-%s" % (self.state, SIDE_NAMES[self.claimant])
 
-    def game_class(self, index):
-        """The class of side ``index``'s own control (the event's, never a G.4 mode)."""
-        return classify(self.clock.sides[index].control, self.edition)
+    def game_class(self):
+        """The game's one class (A.1, B.1 "for each player"): the higher of the two
+        sides' own controls (the event's, never a G.4 mode), blitz < rapid < standard."""
+        sides = self.clock.sides
+        left = CLASSES.index(classify(sides[0].control, self.edition))
+        right = CLASSES.index(classify(sides[1].control, self.edition))
+        return CLASSES[min(left, right)]
 
-    def penalty(self, index):
-        """The quick penalty's time for side ``index``: the event's amount for the class."""
-        return self.penalty_ms[CLASSES.index(self.game_class(index))]
+    def penalty(self):
+        """The quick penalty's time: the event's amount for the game's class, by
+        default the edition's (``PENALTY_DEFAULT_MS``)."""
+        amounts = self.penalty_ms or PENALTY_DEFAULT_MS[EDITIONS.index(self.edition)]
+        return amounts[CLASSES.index(self.game_class())]
 
     def refusal(self, now):
         """Why the player to move cannot claim at ``now`` (a refusal code), or None.
@@ -220,8 +233,8 @@ class Claims:
                 return "special-control"
             if control.has_bonus() or side.added_mode != tc.NONE:
                 return "has-bonus"
-            if classify(control, self.edition) == "blitz":
-                return "blitz"
+        if self.game_class() == "blitz":
+            return "blitz"
         side = clock.sides[mover]
         if side.flagged:
             return "flag-fallen"

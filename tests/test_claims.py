@@ -578,15 +578,43 @@ def test_g4_grant_keeps_every_period_still_to_come():
 )
 def test_penalty_by_the_games_own_class(control, edition, kind, default_ms, event_ms):
     box = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition)
-    assert box.game_class(LEFT) == kind and box.penalty(LEFT) == default_ms
+    assert box.game_class() == kind and box.penalty() == default_ms
     event = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition, (180_000, 90_000, 30_000))
-    assert event.penalty(LEFT) == event_ms
+    assert event.penalty() == event_ms
+
+
+# One class for the game (A.1, B.1 "for each player"): the higher of the two sides'.
+@pytest.mark.parametrize(
+    "left, right, edition, kind, penalty_ms, claim",
+    [
+        ("2/900:300", "3600", "appendix-g", "standard", 120_000, None),  # 20 + 5 vs 60
+        ("1200", "3600", "appendix-g", "standard", 120_000, True),
+        ("600", "1200", "appendix-g", "rapid", 60_000, True),  # blitz vs rapid: rapid
+        ("600", "1200", "2015", "rapid", 120_000, True),
+        ("300", "600", "appendix-g", "blitz", 60_000, False),  # both blitz
+        ("600", "840", "2015", "blitz", 60_000, False),  # both under 15 (15.1)
+    ],
+)
+def test_one_class_for_the_game_the_higher_sides(left, right, edition, kind, penalty_ms, claim):
+    for controls in ((left, right), (right, left)):
+        clock = engine.Clock(tc.parse(controls[0]), tc.parse(controls[1]))
+        box = claims.Claims(clock, "g5", edition)
+        assert box.game_class() == kind
+        assert box.penalty() == penalty_ms
+        if claim is None:
+            continue
+        clock.press(RIGHT, 0)  # left is White
+        clock.pause(1000)
+        clock.add_time(LEFT, 100_000 - clock.shown_ms(LEFT, 1000))  # under two minutes
+        refused = box.refusal(1000)
+        assert (refused is None) == claim, refused
+        assert claim or refused == "blitz"
 
 
 def test_penalty_after_a_grant_still_judges_the_game():
     clock, box = left_to_move("g4-increment", control="5400", pause_at=5_300_000)
     assert box.open(5_300_000) is None and box.decide("grant", 5_300_000) is None
-    assert box.game_class(RIGHT) == "standard" and box.penalty(RIGHT) == 120_000
+    assert box.game_class() == "standard" and box.penalty() == 120_000
 
 
 # --- G.6, older Article 11 ----------------------------------------------------------
