@@ -200,11 +200,12 @@ class Claims:
 
     def game_class(self):
         """The game's one class (A.1, B.1 "for each player"): the higher of the two
-        sides' own controls (the event's, never a G.4 mode), blitz < rapid < standard."""
+        sides' own controls (the event's, never a G.4 mode). The names sort as the
+        classes rank: blitz < rapid < standard."""
         sides = self.clock.sides
-        left = CLASSES.index(classify(sides[0].control, self.edition))
-        right = CLASSES.index(classify(sides[1].control, self.edition))
-        return CLASSES[min(left, right)]
+        return max(
+            classify(sides[0].control, self.edition), classify(sides[1].control, self.edition)
+        )
 
     def penalty(self):
         """The quick penalty's time: the event's amount for the game's class, by
@@ -305,15 +306,15 @@ class Claims:
         ``delta_ms``: for the side to move, ``remaining_ms`` is the time at the
         start of the turn and the turn's use is taken off it when shown. A side
         left at exactly zero has a fallen flag; time given to a side whose flag
-        has fallen clears its flag (the log keeps that it fell). With ``now``
-        the change goes into the log. Refused for byo-yomi (the time shown
-        there is a period's, not the main time), below zero, and above what the
-        display shows (99:59:59.999: the journal and a 32-bit board hold it).
+        has fallen clears its flag (the log keeps that it fell). In byo-yomi
+        (6.10.2 and 7.5.5 apply to every control) the change goes to the main
+        time while the side is in it (main time brought to zero starts its
+        byo-yomi, no flag), else to the period or block it is in. With ``now`` the change
+        goes into the log. Refused below zero, and above what the display shows
+        (99:59:59.999: the journal and a 32-bit board hold it).
         """
         clock = self.clock
         side = clock.sides[index]
-        if side.control.kind == tc.JAPANESE or side.control.kind == tc.CANADIAN:
-            return "special-control"
         at = clock.turn_start if now is None else now  # while still, any instant will do
         fallen = side.flagged and not side.can_flag
         shown = 0 if fallen else clock.shown_ms(index, at)
@@ -322,14 +323,14 @@ class Claims:
             return "bad-time"
         if fallen:
             clock.flag_at_zero(index)  # the turn's use is spent: the side stands at zero
-            if delta_ms > 0:
-                clock.clear_flag(index)
-                if now is not None:
-                    self.note(now, "flag-cleared", SIDE_NAMES[index])
-        clock.add_time(index, delta_ms)
+        clock.add_time(index, delta_ms, at)
+        if fallen and delta_ms > 0:
+            clock.clear_flag(index)
+            if now is not None:
+                self.note(now, "flag-cleared", SIDE_NAMES[index])
         if now is not None:
             self.note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
-        if after == 0 and not fallen:
+        if after == 0 and not fallen and (not side.in_byo or side.block_ms == 0):
             clock.flag_at_zero(index)
             if now is not None:
                 self.note(now, "flag", SIDE_NAMES[index])
