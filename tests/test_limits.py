@@ -16,7 +16,13 @@ PAUSED = "control 300\nat 0 press right\nat 1 pause\n"  # left to move, paused a
 
 # (name, inside, outside, line of the refusal, words)
 LIMITS = [
-    ("script time", "control 300\nat 86400 show\n", "control 300\nat 86400.001 show\n", 2, "86400 s"),
+    (
+        "script time",
+        "control 300\nat 86400 show\n",
+        "control 300\nat 86400.001 show\n",
+        2,
+        "86400 s",
+    ),
     (
         "a huge time",
         "control 300\nat 000000000000004 show\n",
