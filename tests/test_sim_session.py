@@ -278,3 +278,23 @@ def test_the_terminal_help_line_names_only_keys_the_terminal_accepts():
     for letter, keys in (("h", controls.HOLD_TERMINAL_KEYS), ("o", controls.POWER_TERMINAL_KEYS)):
         assert letter in keys and letter.upper() in keys
     assert "q" in controls.QUIT_TERMINAL_KEYS and "Q" in controls.QUIT_TERMINAL_KEYS
+
+
+def test_a_hold_longer_than_a_script_can_say_lets_go_and_the_record_replays():
+    # At --speed 20 a key held 3.7 s of wall time is held 74 s of virtual time;
+    # a script's hold is at most 60 s, so the contact opens by itself at 60 s.
+    session, at = live("300", speed=20)
+    at(1.0)
+    session.tap("lever_right")  # left (White) runs from 20 s of virtual time
+    at(2.0)
+    session.tap("play")  # paused at 40 s
+    at(3.0)
+    session.down("plus")
+    at(6.7)  # 74 s later
+    assert "plus" not in session.held
+    session.up("plus")  # the hand lets go: already open
+    at(8.0)
+    end, text, status, lines = replay(session)
+    assert "hold plus 60.000" in text and "73." not in text
+    assert status == 0, lines
+    assert lines[-1].endswith("end: " + end)
