@@ -32,8 +32,9 @@ other player, to move with under two minutes, claims in turn, the earlier
 claim is closed without an award (logged) and his opens.
 
 Choices where the texts leave the clock open: the G.3 conditions are checked
-on both sides' controls (they are conditions on the game); hourglass and
-byo-yomi are refused (their time grows or renews each move: neither "two
+on both sides' controls (they are conditions on the game; the class is the
+game's one, the higher of the two sides', A.1 and B.1 "for each player");
+claims in hourglass and byo-yomi are refused (their time grows or renews each move: neither "two
 minutes left" nor a 5-second mode means anything there); a claim is refused
 once the opponent's flag has fallen (the flag decides; no time can be added
 to it); a grant after a flag is refused; after ``refuse`` or ``reject`` the
