@@ -207,6 +207,7 @@ board-args:
 deploy: board-args
 	@$(MAKE) --no-print-directory mpy
 	@$(PY) -m hal.board_check $(BOARD)
+	@$(PY) tools/board_port.py '$(PORT)'
 	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
 	@echo "mpremote connect $(PORT): /hold.txt, reset (the clock and its watchdog stay off while copying)"
 	@$(MPREMOTE) connect '$(PORT)' exec "open('/hold.txt', 'w').write('deploy')" + reset

@@ -210,7 +210,8 @@ def _unusable(app):
         control = side.control
         if side.remaining_ms < 0 or side.period >= len(control.periods):
             problems.append("time %r, period %r" % (side.remaining_ms, side.period))
-        if side.byo_left > control.byo_count or not 0 <= side.block_ms <= control.byo_ms:
+        # a correction may lengthen a period or block up to 99:59:59.999 (firmware.claims)
+        if side.byo_left > control.byo_count or not 0 <= side.block_ms <= 359_999_999:
             problems.append("byo-yomi %r, %r" % (side.byo_left, side.block_ms))
     if (app.claims.state == "none") != (app.claims.claimant == -1):
         problems.append("claim %r by %r" % (app.claims.state, app.claims.claimant))

@@ -50,7 +50,7 @@ class App:
         right_control=None,
         quickplay="off",
         edition="appendix-g",
-        penalty_ms=claims_module.PENALTY_DEFAULT_MS,
+        penalty_ms=None,
     ):
         self.hardware = hardware
         self.clock = engine.Clock(left_control, right_control)

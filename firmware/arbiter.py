@@ -15,7 +15,7 @@ do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
   change the amount by the unit shown; ``set`` changes the unit (1 min,
   1 s, 0.1 s, 0.01 s, 0.001 s); ``play`` applies it. Holding ``plus`` there
   gives the chosen side the event's penalty amount for the game's class
-  at once (by default +2:00 in a standard game, +1:00 in rapid and blitz).
+  at once (by default the edition's: ``claims.PENALTY_DEFAULT_MS``).
 - a lever moved while the clock is paused changes nothing; the display says
   ``LEvr`` (left) or ``rLEv`` (right) for 3 s and the event log keeps it.
 - hold ``minus``: correct the move counter. ``plus``/``minus`` change it,
@@ -263,11 +263,11 @@ class Arbiter:
 
     def _bonus(self, now):
         """The quick penalty or bonus (7.5, 12.9), to the side chosen with its lever, in
-        one long press of plus: the event's amount for the class of the game's own
-        control (by default +2:00 in standard, +1:00 in rapid and blitz)."""
+        one long press of plus: the event's amount for the game's class (by default
+        the edition's, ``claims.PENALTY_DEFAULT_MS``)."""
         if self.side == engine.NOBODY:
             return
-        refused = self.claims.add_time(self.side, self.claims.penalty(self.side), now)
+        refused = self.claims.add_time(self.side, self.claims.penalty(), now)
         if refused is not None:
             self.refuse(refused, now)
         else:

@@ -32,8 +32,9 @@ other player, to move with under two minutes, claims in turn, the earlier
 claim is closed without an award (logged) and his opens.
 
 Choices where the texts leave the clock open: the G.3 conditions are checked
-on both sides' controls (they are conditions on the game); hourglass and
-byo-yomi are refused (their time grows or renews each move: neither "two
+on both sides' controls (they are conditions on the game; the class is the
+game's one, the higher of the two sides', A.1 and B.1 "for each player");
+claims in hourglass and byo-yomi are refused (their time grows or renews each move: neither "two
 minutes left" nor a 5-second mode means anything there); a claim is refused
 once the opponent's flag has fallen (the flag decides; no time can be added
 to it); a grant after a flag is refused; after ``refuse`` or ``reject`` the
@@ -52,7 +53,14 @@ QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDE_NAMES = ("left", "right")
 CLASSES = ("standard", "rapid", "blitz")
-PENALTY_DEFAULT_MS = (120_000, 60_000, 60_000)  # 7.5.5, A.4, B under the current Laws
+# The quick penalty's default per class (CLASSES) in each edition (EDITIONS): the
+# current Laws (7.5.5, A.3, B.3); the 2015 and older texts' rapid Article 15.3
+# applies the standard game's articles, two minutes, and one in blitz.
+PENALTY_DEFAULT_MS = (
+    (120_000, 60_000, 60_000),
+    (120_000, 120_000, 60_000),
+    (120_000, 120_000, 60_000),
+)
 
 _CLAIM_BELOW_MS = const(120_000)  # "less than two minutes"
 _EXTRA_MS = const(120_000)  # the opponent's two extra minutes
@@ -142,16 +150,16 @@ class Claims:
     the claim's two minutes were given (at ``postpone+2``); ``result``:
     ``"none"`` or ``"draw"``; ``record``: the G.6 record; ``log``: ``(now,
     what, detail)`` tuples; ``penalty_ms``: the quick penalty per class, in the
-    order of ``CLASSES``. Methods return None, or a refusal code and change
-    nothing."""
+    order of ``CLASSES``, set by hand, or None: the edition's default. Methods
+    return None, or a refusal code and change nothing."""
 
-    def __init__(self, clock, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
+    def __init__(self, clock, quickplay, edition, penalty_ms=None):
         self.clock = clock
         self.log = []
         self.changes = 0  # bumped by every change of the claim, the result or the log
         self.configure(quickplay, edition, penalty_ms)
 
-    def configure(self, quickplay, edition, penalty_ms=PENALTY_DEFAULT_MS):
+    def configure(self, quickplay, edition, penalty_ms=None):
         """New event settings (raises ValueError, changing nothing, for a pair that
         cannot go together): a new game under them. The event log goes on."""
         check_setting(quickplay, edition)
@@ -191,13 +199,20 @@ class Claims:
             return "none"
         return "%s-%s" % (self.state, SIDE_NAMES[self.claimant])
 
-    def game_class(self, index):
-        """The class of side ``index``'s own control (the event's, never a G.4 mode)."""
-        return classify(self.clock.sides[index].control, self.edition)
+    def game_class(self):
+        """The game's one class (A.1, B.1 "for each player"): the higher of the two
+        sides' own controls (the event's, never a G.4 mode). The names sort as the
+        classes rank: blitz < rapid < standard."""
+        sides = self.clock.sides
+        return max(
+            classify(sides[0].control, self.edition), classify(sides[1].control, self.edition)
+        )
 
-    def penalty(self, index):
-        """The quick penalty's time for side ``index``: the event's amount for the class."""
-        return self.penalty_ms[CLASSES.index(self.game_class(index))]
+    def penalty(self):
+        """The quick penalty's time: the event's amount for the game's class, by
+        default the edition's (``PENALTY_DEFAULT_MS``)."""
+        amounts = self.penalty_ms or PENALTY_DEFAULT_MS[EDITIONS.index(self.edition)]
+        return amounts[CLASSES.index(self.game_class())]
 
     def refusal(self, now):
         """Why the player to move cannot claim at ``now`` (a refusal code), or None.
@@ -220,8 +235,8 @@ class Claims:
                 return "special-control"
             if control.has_bonus() or side.added_mode != tc.NONE:
                 return "has-bonus"
-            if classify(control, self.edition) == "blitz":
-                return "blitz"
+        if self.game_class() == "blitz":
+            return "blitz"
         side = clock.sides[mover]
         if side.flagged:
             return "flag-fallen"
@@ -292,15 +307,15 @@ class Claims:
         ``delta_ms``: for the side to move, ``remaining_ms`` is the time at the
         start of the turn and the turn's use is taken off it when shown. A side
         left at exactly zero has a fallen flag; time given to a side whose flag
-        has fallen clears its flag (the log keeps that it fell). With ``now``
-        the change goes into the log. Refused for byo-yomi (the time shown
-        there is a period's, not the main time), below zero, and above what the
-        display shows (99:59:59.999: the journal and a 32-bit board hold it).
+        has fallen clears its flag (the log keeps that it fell). In byo-yomi
+        (6.10.2 and 7.5.5 apply to every control) the change goes to the main
+        time while the side is in it (main time brought to zero starts its
+        byo-yomi, no flag), else to the period or block it is in. With ``now`` the change
+        goes into the log. Refused below zero, and above what the display shows
+        (99:59:59.999: the journal and a 32-bit board hold it).
         """
         clock = self.clock
         side = clock.sides[index]
-        if side.control.kind == tc.JAPANESE or side.control.kind == tc.CANADIAN:
-            return "special-control"
         at = clock.turn_start if now is None else now  # while still, any instant will do
         fallen = side.flagged and not side.can_flag
         shown = 0 if fallen else clock.shown_ms(index, at)
@@ -309,14 +324,14 @@ class Claims:
             return "bad-time"
         if fallen:
             clock.flag_at_zero(index)  # the turn's use is spent: the side stands at zero
-            if delta_ms > 0:
-                clock.clear_flag(index)
-                if now is not None:
-                    self.note(now, "flag-cleared", SIDE_NAMES[index])
-        clock.add_time(index, delta_ms)
+        clock.add_time(index, delta_ms, at)
+        if fallen and delta_ms > 0:
+            clock.clear_flag(index)
+            if now is not None:
+                self.note(now, "flag-cleared", SIDE_NAMES[index])
         if now is not None:
             self.note(now, "add", "%s %d" % (SIDE_NAMES[index], delta_ms))
-        if after == 0 and not fallen:
+        if after == 0 and not fallen and (not side.in_byo or side.block_ms == 0):
             clock.flag_at_zero(index)
             if now is not None:
                 self.note(now, "flag", SIDE_NAMES[index])

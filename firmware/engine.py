@@ -43,7 +43,7 @@ class Side:
         self.can_flag = True  # False once the flag fell and the time shown stays at zero
         self.final = False  # the flag fell in the last period: nothing is added any more
         self.byo_left = control.byo_count  # Japanese periods, Canadian moves left in the block
-        self.block_ms = control.byo_ms  # Canadian block time left
+        self.block_ms = control.byo_ms  # the Canadian block's time left, the Japanese period's
         self.in_byo = control.kind in (tc.JAPANESE, tc.CANADIAN) and self.remaining_ms == 0
         self.added_mode = tc.NONE  # a G.4 grant's 5-second mode over every period (NONE: none)
         self.added_ms = 0
@@ -78,8 +78,8 @@ class Side:
         kind = self.control.kind
         if not self.in_byo or kind == tc.STAGES or kind == tc.HOURGLASS:
             return self.remaining_ms
-        if kind == tc.JAPANESE:
-            return self.control.byo_ms if self.byo_left > 0 else 0
+        if kind == tc.JAPANESE and self.byo_left == 0:
+            return 0
         return self.block_ms
 
 
@@ -160,8 +160,10 @@ class Clock:
         elif kind == tc.JAPANESE:
             if elapsed < left:
                 return left - elapsed
-            over = elapsed - left
-            if over // control.byo_ms >= side.byo_left:
+            over = elapsed - left - side.block_ms  # past the current period
+            if over < 0:
+                return -over
+            if over // control.byo_ms >= side.byo_left - 1:
                 return 0
             return control.byo_ms - over % control.byo_ms
         elif side.in_byo:
@@ -187,8 +189,8 @@ class Clock:
             if side.flagged:
                 return "byo0"
             if running and elapsed >= side.remaining_ms:
-                used = (elapsed - side.remaining_ms) // control.byo_ms
-                return "byo%d" % (side.byo_left - used)
+                over = elapsed - side.remaining_ms - side.block_ms
+                return "byo%d" % (side.byo_left - (0 if over < 0 else over // control.byo_ms + 1))
             return "byo%d" % side.byo_left if side.in_byo else "1"
         if side.in_byo:
             return "can%d" % side.byo_left
@@ -224,7 +226,7 @@ class Clock:
         if kind == tc.STAGES:
             return left + side.period_bonus_ms() if side.period_mode() == tc.DELAY else left
         if kind == tc.JAPANESE:
-            return left + side.byo_left * control.byo_ms
+            return left + side.block_ms + (side.byo_left - 1) * control.byo_ms
         if kind == tc.CANADIAN:
             return side.block_ms if side.in_byo else left + control.byo_ms
         return left
@@ -297,8 +299,11 @@ class Clock:
             if elapsed < side.remaining_ms:
                 side.remaining_ms -= elapsed
             else:
-                side.byo_left -= (elapsed - side.remaining_ms) // control.byo_ms
+                over = elapsed - side.remaining_ms - side.block_ms
+                if over >= 0:
+                    side.byo_left -= over // control.byo_ms + 1
                 side.remaining_ms = 0
+                side.block_ms = control.byo_ms  # every move's period starts whole
                 side.in_byo = True
         else:
             self._settle_canadian(side, elapsed)
@@ -361,10 +366,36 @@ class Clock:
             mover.remaining_ms += bonus_ms
         self.changes += 1
 
-    def add_time(self, index, delta_ms):
-        """Side ``index`` gets ``delta_ms`` more (negative: less) of its own time;
-        the checks and the flag are the caller's (``firmware.claims``)."""
-        self.sides[index].remaining_ms += delta_ms
+    def add_time(self, index, delta_ms, now):
+        """Side ``index`` gets ``delta_ms`` more (negative: less) of its own time:
+        in byo-yomi, of the period or block it is in (for the side to move the
+        turn so far is charged first, the move not completed), the periods to
+        come keeping their length; main time brought to zero starts the
+        byo-yomi. The checks and the flag are the caller's (``firmware.claims``)."""
+        side = self.sides[index]
+        byo = side.control.kind >= tc.JAPANESE
+        if byo and index == self.mover and self.in_turn() and side.can_flag:
+            elapsed = self.elapsed(now)
+            self.turn_used = 0
+            if elapsed < side.remaining_ms:
+                side.remaining_ms -= elapsed
+            else:
+                over = elapsed - side.remaining_ms - side.block_ms  # past the period or block
+                side.remaining_ms = 0
+                side.in_byo = True
+                if over < 0 or side.control.kind == tc.CANADIAN:
+                    side.block_ms = -over
+                else:
+                    byo_ms = side.control.byo_ms
+                    side.byo_left -= over // byo_ms + 1
+                    side.block_ms = byo_ms - over % byo_ms
+        if side.in_byo:
+            side.block_ms += delta_ms
+            if side.byo_left == 0:  # time given after the flag: a last period, a block's move
+                side.byo_left = 1
+        else:
+            side.remaining_ms += delta_ms
+            side.in_byo = byo and side.remaining_ms == 0
         self.changes += 1
 
     def finish(self, now):
@@ -386,6 +417,10 @@ class Clock:
         side.can_flag = False
         control = side.control
         side.final = control.kind != tc.STAGES or side.period == len(control.periods) - 1
+        if control.kind >= tc.JAPANESE:  # byo-yomi: no period or block time left
+            side.in_byo = True
+            side.block_ms = 0
+            side.byo_left = 0
         if self.first_flag == NOBODY:
             self.first_flag = index
         self.changes += 1

@@ -95,26 +95,28 @@ def render_side(frame, clock, index, now, tenths=False):
 
 def steady_ms(clock, now, tenths=False):
     """How long from ``now`` both sides' frames stay as ``render_side`` draws them
-    if nothing but time passes: -1 for as long as the clock does not run, 1 (the
-    next tick) when an hourglass's other side gains time.
+    if nothing but time passes: -1 for as long as the clock does not run.
 
     Early is safe, late is not: the running side's time falls at most 1 ms per
     ms and jumps only where it would reach zero, so its digits hold until it
     reaches the next lower multiple of the unit shown (1 s; 0.1 s under 20 s
     with ``tenths``): every ``H:MM`` and format change lies on such a multiple,
-    as does the flag. The running mark turns every 500 ms, the delay mark at
-    the delay's end."""
+    as does the flag. An hourglass's other side gains 1 ms per ms, so its
+    digits turn 1 ms past each multiple of its unit. The running mark turns
+    every 500 ms, the delay mark at the delay's end."""
     if clock.state != engine.RUNNING:
         return -1
     mover = clock.mover
-    if clock.sides[1 - mover].control.kind == tc.HOURGLASS:
-        return 1
     elapsed = clock.elapsed(now)
     wait = _BLINK_ON_MS - elapsed % _BLINK_ON_MS
     shown = clock.shown_ms(mover, now)
     if shown > 0:
         unit = 100 if tenths and shown <= 20_000 else 1000
         wait = min(wait, (shown - 1) % unit + 1)
+    if clock.sides[1 - mover].control.kind == tc.HOURGLASS:
+        gained = clock.shown_ms(1 - mover, now)  # rounded up: it turns 1 ms past a multiple
+        unit = 100 if tenths and gained < 20_000 else 1000
+        wait = min(wait, (unit - gained % unit) % unit + 1)
     if clock.in_delay(now):
         wait = min(wait, clock.sides[mover].period_bonus_ms() - elapsed)
     return wait

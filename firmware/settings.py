@@ -6,7 +6,7 @@ is loaded only at boot, in the setup menus and for a settings push from the
 hall, and let go after them; ``Settings.apply`` and ``Settings.to_dict`` load it.
 """
 
-from firmware import claims, timecontrol
+from firmware import timecontrol
 
 DEFAULT_CONTROL = "5400+30"
 # The displays' brightness in sixteenths of full duty (the HT16K33's 16 dimming steps):
@@ -26,7 +26,7 @@ class Settings:
         self.warn_last10 = False  # warning beeps in the last 10 s of a side's time
         self.tenths = False  # tenths of a second below 20 s (docs/display.md)
         self.locked = False  # a locked clock keeps its settings (docs/menus.md)
-        self.penalty_ms = claims.PENALTY_DEFAULT_MS  # the quick penalty per class
+        self.penalty_ms = None  # the quick penalty per class; None: the edition's default
         self.brightness = DEFAULT_BRIGHTNESS  # 1..16: the displays' duty in sixteenths
         self.error = None
 

@@ -6,7 +6,9 @@ after each (``firmware.lifetime``); the settings in force are a
 
 The event's penalty amounts (7.5.5, A.4, B) are ``penalty_s`` in the file:
 whole seconds per class of game, ``{"standard": 120, "rapid": 60, "blitz":
-60}`` by default (the current Laws).
+60}`` say. Without it (or ``null``) the amounts follow the edition
+(``claims.PENALTY_DEFAULT_MS``), and a change of edition changes them; amounts
+in the file stay as they are set.
 
 A missing or unreadable settings file, or a control that cannot be played,
 leaves the defaults in force; ``error`` then says what was wrong.
@@ -70,15 +72,18 @@ def checked(data):
         switches.append(value)
     timecontrol.check_pair(timecontrol.parse(left), timecontrol.parse(right))
     claims.check_setting(quickplay, edition)
-    penalties = claims.PENALTY_DEFAULT_MS
-    if "penalty_s" in data:
+    penalties = None  # the edition's default
+    if data.get("penalty_s") is not None:
         penalties = penalty_ms(data["penalty_s"])
     sound, warn_last10, tenths, locked = switches
     return left, right, quickplay, edition, sound, warn_last10, tenths, locked, penalties
 
 
 def penalty_s(settings):
-    """The penalty amounts as the file keeps them: seconds per class."""
+    """The penalty amounts as the file keeps them: seconds per class (None: the
+    edition's default)."""
+    if settings.penalty_ms is None:
+        return None
     amounts = {}
     for index in range(len(claims.CLASSES)):
         amounts[claims.CLASSES[index]] = settings.penalty_ms[index] // 1000
@@ -87,7 +92,7 @@ def penalty_s(settings):
 
 def to_dict(settings):
     """The settings as the file keeps them."""
-    return {
+    data = {
         "control_left": settings.control_left,
         "control_right": settings.control_right,
         "quickplay": settings.quickplay,
@@ -96,9 +101,11 @@ def to_dict(settings):
         "warn_last10": settings.warn_last10,
         "tenths": settings.tenths,
         "locked": settings.locked,
-        "penalty_s": penalty_s(settings),
         "brightness": settings.brightness,
     }
+    if settings.penalty_ms is not None:
+        data["penalty_s"] = penalty_s(settings)
+    return data
 
 
 def load(storage):

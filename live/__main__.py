@@ -9,6 +9,7 @@ the session as a clock script that ``python -m sim run`` replays.
 
 import argparse
 import os
+import shlex
 import signal
 import sys
 import time
@@ -17,6 +18,24 @@ from live.session import LiveSession, header_text
 from sim import script as script_module
 
 DEFAULT_CONTROL = "300+3"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def replay_command(record, cwd=None):
+    """The shell command that replays ``record``, to be typed where the user stands
+    (``cwd``): the interpreter running now (the project's ``.venv``, where ``make
+    setup`` put the dependencies) with ``-m sim`` from the repository's root."""
+    cwd = os.getcwd() if cwd is None else cwd
+    python = sys.executable
+    if os.path.realpath(cwd) == os.path.realpath(ROOT):
+        inside = os.path.relpath(python, cwd)
+        python = inside if not inside.startswith("..") else python
+        return "%s -m sim run %s" % (shlex.quote(python), shlex.quote(record))
+    return "cd %s && %s -m sim run %s" % (
+        shlex.quote(ROOT),
+        shlex.quote(python),
+        shlex.quote(os.path.abspath(os.path.join(cwd, record))),
+    )
 
 
 class OptionError(Exception):
@@ -149,8 +168,7 @@ def main(arguments):
             with open(arguments.record, "w") as handle:
                 handle.write(session.script_text_recorded(how))
             print(
-                "recorded to %s; replay: python -m sim run %s"
-                % (arguments.record, arguments.record)
+                "recorded to %s; replay: %s" % (arguments.record, replay_command(arguments.record))
             )
     finally:
         session.close()

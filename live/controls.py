@@ -14,22 +14,32 @@ class Control:
         self.label = label
         self.window_keys = window_keys  # Tk keysyms
         self.terminal_keys = terminal_keys  # characters
-        self.hint = hint  # how the shortcut is written on screen
+        self.hint = hint  # how the window's shortcut is written on screen
+
+    def terminal_hint(self):
+        """The terminal's shortcuts as its help line writes them (``A or Z``), from
+        the very characters it accepts: a letter in either case, ``space``."""
+        names = []
+        for char in self.terminal_keys:
+            name = "space" if char == " " else char.upper()
+            if name not in names:
+                names.append(name)
+        return " or ".join(names)
 
 
 CONTROLS = (
-    Control("lever_left", "left lever", ("a", "z", "A", "Z"), "az", "A or Z"),
-    Control("play", "play / pause", ("space", "p", "P"), " p", "space"),
-    Control("set", "set", ("s", "S"), "s", "S"),
+    Control("lever_left", "left lever", ("a", "z", "A", "Z"), "azAZ", "A or Z"),
+    Control("play", "play / pause", ("space", "p", "P"), " pP", "space"),
+    Control("set", "set", ("s", "S"), "sS", "S"),
     Control("plus", "plus", ("plus", "equal", "KP_Add", "Up"), "+=", "+ or Up"),
     Control("minus", "minus", ("minus", "underscore", "KP_Subtract", "Down"), "-_", "- or Down"),
-    Control("lever_right", "right lever", ("l", "m", "L", "M"), "lm", "L or M"),
+    Control("lever_right", "right lever", ("l", "m", "L", "M"), "lmLM", "L or M"),
 )
 POWER_WINDOW_KEYS = ("o", "O")  # the power switch, where the board has one in the simulator
 POWER_TERMINAL_KEYS = "oO"
 QUIT_WINDOW_KEYS = ("q", "Q", "Escape")
 QUIT_TERMINAL_KEYS = "qQ"
-HOLD_TERMINAL_KEY = "h"  # the terminal has no key releases: h, then a key, holds that key
+HOLD_TERMINAL_KEYS = "hH"  # the terminal has no key releases: h, then a key, holds that key
 
 _BLINK_PERIOD_MS = (0, 500, 1000, 2000)  # HT16K33 blink rates off, 2 Hz, 1 Hz, 0.5 Hz
 _DARK = bytes(16)

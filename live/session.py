@@ -135,6 +135,7 @@ class LiveSession:
         opens before that instant's timer tick, as it does in a replay.
         """
         reached = max(self.wall_ms() - 1, vclock.now_ms())
+        self._let_go_long_holds(reached)
         self.board.run_due(reached)
         self.poll_hall()
         return reached
@@ -167,6 +168,7 @@ class LiveSession:
 
     def up(self, name):
         """The contact ``name`` opens: now, or 80 ms after it closed if that is later."""
+        self._let_go_long_holds(self.wall_ms() - 1)
         if name not in self.held:
             return
         closed_ms, order = self.held.pop(name)
@@ -182,6 +184,22 @@ class LiveSession:
         board.open_contact(name, release)
         statement = press_statement(name, release - closed_ms)
         self.presses.append((closed_ms, order, statement))
+
+    def _let_go_long_holds(self, reached):
+        """A contact held ``script.MAX_HOLD_MS`` (the longest ``hold`` a script can
+        say) by ``reached`` opens at that instant by itself, so that whatever the
+        session records replays, at any ``speed``."""
+        for name in list(self.held):
+            closed_ms, order = self.held[name]
+            release = closed_ms + script_module.MAX_HOLD_MS
+            if release > reached:
+                continue
+            del self.held[name]
+            while self._contact_moving(release, release + self.board.bounce_ms):
+                release -= 1
+            self.board.run_due(release - 1)  # it opens before the timer ticks of its instant
+            self.board.open_contact(name, release)
+            self.presses.append((closed_ms, order, press_statement(name, release - closed_ms)))
 
     def tap(self, name):
         """A press of the runner's 80 ms (what ``key NAME`` and ``press SIDE`` do)."""

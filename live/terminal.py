@@ -75,7 +75,7 @@ def display_rows(ram, style):
 
 
 def help_lines():
-    words = ["%s: %s" % (control.hint, control.label) for control in controls.CONTROLS]
+    words = ["%s: %s" % (control.terminal_hint(), control.label) for control in controls.CONTROLS]
     return [
         "  ".join(words[:3]),
         "  ".join(words[3:]),
@@ -153,7 +153,7 @@ class TerminalClock:
         if char in controls.POWER_TERMINAL_KEYS and session.can_cut_power():
             session.toggle_power()
             return
-        if char == controls.HOLD_TERMINAL_KEY:
+        if char in controls.HOLD_TERMINAL_KEYS:
             self.hold_next = not self.hold_next
             return
         control = controls.control_for_terminal_key(char)

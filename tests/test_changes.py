@@ -32,7 +32,7 @@ def test_each_clock_operation_counts_once_and_a_refused_one_not_at_all():
     assert bumps(clock, lambda: clock.press(1, 2000)) == 1
     assert bumps(clock, lambda: clock.pause(3000)) == 1
     assert bumps(clock, lambda: clock.pause(3500)) == 0  # already paused
-    assert bumps(clock, lambda: clock.add_time(1, 60_000)) == 1
+    assert bumps(clock, lambda: clock.add_time(1, 60_000, 0)) == 1
     assert bumps(clock, lambda: move_count.set_moves(clock, 3)) == 1
     assert bumps(clock, lambda: clock.resume(4000)) == 1
     # left, to move from 2000 ms, used 1 s before the pause and has 299 s from the

@@ -578,15 +578,43 @@ def test_g4_grant_keeps_every_period_still_to_come():
 )
 def test_penalty_by_the_games_own_class(control, edition, kind, default_ms, event_ms):
     box = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition)
-    assert box.game_class(LEFT) == kind and box.penalty(LEFT) == default_ms
+    assert box.game_class() == kind and box.penalty() == default_ms
     event = claims.Claims(engine.Clock(tc.parse(control)), "g5", edition, (180_000, 90_000, 30_000))
-    assert event.penalty(LEFT) == event_ms
+    assert event.penalty() == event_ms
+
+
+# One class for the game (A.1, B.1 "for each player"): the higher of the two sides'.
+@pytest.mark.parametrize(
+    "left, right, edition, kind, penalty_ms, claim",
+    [
+        ("2/900:300", "3600", "appendix-g", "standard", 120_000, None),  # 20 + 5 vs 60
+        ("1200", "3600", "appendix-g", "standard", 120_000, True),
+        ("600", "1200", "appendix-g", "rapid", 60_000, True),  # blitz vs rapid: rapid
+        ("600", "1200", "2015", "rapid", 120_000, True),
+        ("300", "600", "appendix-g", "blitz", 60_000, False),  # both blitz
+        ("600", "840", "2015", "blitz", 60_000, False),  # both under 15 (15.1)
+    ],
+)
+def test_one_class_for_the_game_the_higher_sides(left, right, edition, kind, penalty_ms, claim):
+    for controls in ((left, right), (right, left)):
+        clock = engine.Clock(tc.parse(controls[0]), tc.parse(controls[1]))
+        box = claims.Claims(clock, "g5", edition)
+        assert box.game_class() == kind
+        assert box.penalty() == penalty_ms
+        if claim is None:
+            continue
+        clock.press(RIGHT, 0)  # left is White
+        clock.pause(1000)
+        clock.add_time(LEFT, 100_000 - clock.shown_ms(LEFT, 1000), 1000)  # under two minutes
+        refused = box.refusal(1000)
+        assert (refused is None) == claim, refused
+        assert claim or refused == "blitz"
 
 
 def test_penalty_after_a_grant_still_judges_the_game():
     clock, box = left_to_move("g4-increment", control="5400", pause_at=5_300_000)
     assert box.open(5_300_000) is None and box.decide("grant", 5_300_000) is None
-    assert box.game_class(RIGHT) == "standard" and box.penalty(RIGHT) == 120_000
+    assert box.game_class() == "standard" and box.penalty() == 120_000
 
 
 # --- G.6, older Article 11 ----------------------------------------------------------
@@ -697,6 +725,88 @@ def test_a_correction_to_zero_is_a_fallen_flag():
     assert [entry[1] for entry in box.log] == ["add", "flag", "add", "flag"]
 
 
-def test_add_time_refused_in_byo_yomi():
-    byo = engine.Clock(tc.parse("600j30x5"))
-    assert claims.Claims(byo, "g5", "2015").add_time(LEFT, 1000) == "special-control"
+# Corrections and penalties in byo-yomi (6.10.2, 7.5.5 apply to every control):
+# main time while the side is in it; in byo-yomi the period or block it is in,
+# the periods to come keeping their length.
+
+
+def byo_game(text, think_ms):
+    """Left (White) to move, paused after thinking ``think_ms``."""
+    clock = engine.Clock(tc.parse(text))
+    box = claims.Claims(clock, "off", "appendix-g")
+    clock.press(RIGHT, 0)
+    clock.pause(think_ms)
+    return clock, box
+
+
+def test_a_penalty_in_japanese_main_time_goes_to_the_main_time():
+    clock, box = byo_game("3600j30x3", 100_000)  # left 3600 - 100 = 3500
+    assert box.add_time(LEFT, box.penalty(), 100_000) is None  # standard: +2:00
+    assert clock.shown_ms(LEFT, 100_000) == 3_620_000 and clock.stage(LEFT, 100_000) == "1"
+    assert box.add_time(RIGHT, -600_000, 100_000) is None  # right 3600 - 600
+    assert clock.shown_ms(RIGHT, 100_000) == 3_000_000
+    clock.resume(200_000)
+    clock.press(LEFT, 3_820_000)  # 3620 s used up exactly: into the periods, all 3 kept
+    assert clock.stage(LEFT, 3_820_000) == "byo3" and clock.shown_ms(LEFT, 3_820_000) == 30_000
+
+
+def test_a_penalty_in_a_japanese_period_lengthens_that_period_only():
+    clock, box = byo_game("60j30x3", 70_000)  # 60 s main, then 10 s into period 1
+    assert clock.shown_ms(LEFT, 70_000) == 20_000 and clock.stage(LEFT, 70_000) == "byo3"
+    assert box.add_time(LEFT, 60_000, 70_000) is None  # this period: 20 + 60 = 80 s
+    assert clock.shown_ms(LEFT, 70_000) == 80_000 and clock.stage(LEFT, 70_000) == "byo3"
+    clock.resume(100_000)
+    assert clock.shown_ms(LEFT, 150_000) == 30_000  # 80 - 50
+    clock.press(LEFT, 150_000)  # within the period: kept, and the next is 30 s again
+    assert clock.shown_ms(LEFT, 150_000) == 30_000 and clock.stage(LEFT, 150_000) == "byo3"
+    clock.press(RIGHT, 151_000)
+    assert clock.shown_ms(LEFT, 171_000) == 10_000  # 30 - 20
+    assert clock.shown_ms(LEFT, 191_000) == 20_000 and clock.stage(LEFT, 191_000) == "byo2"
+
+
+def test_a_correction_past_the_japanese_period_uses_up_periods_only_as_play_does():
+    clock, box = byo_game("60j30x3", 70_000)
+    assert box.add_time(LEFT, -15_000, 70_000) is None  # period 1: 20 - 15 = 5 s
+    clock.resume(80_000)
+    assert clock.shown_ms(LEFT, 84_000) == 1_000
+    assert clock.shown_ms(LEFT, 86_000) == 29_000 and clock.stage(LEFT, 86_000) == "byo2"
+
+
+def test_a_correction_to_zero_in_a_period_is_a_fallen_flag():
+    clock, box = byo_game("60j30x3", 70_000)
+    assert box.add_time(LEFT, -20_000, 70_000) is None
+    assert clock.sides[LEFT].flagged and clock.first_flag == LEFT
+    assert clock.shown_ms(LEFT, 70_000) == 0
+    assert box.add_time(LEFT, 45_000, 70_000) is None  # the flag cleared, a last period
+    assert not clock.sides[LEFT].flagged and clock.shown_ms(LEFT, 70_000) == 45_000
+    clock.resume(70_000)
+    clock.update(114_999)
+    assert not clock.sides[LEFT].flagged
+    clock.update(115_000)  # 45 s later
+    assert clock.sides[LEFT].flagged
+
+
+def test_main_time_brought_to_zero_starts_the_byo_yomi_no_flag():
+    clock, box = byo_game("600j30x3", 100_000)  # left 500 s of main time
+    assert box.add_time(LEFT, -500_000, 100_000) is None
+    assert not clock.sides[LEFT].flagged
+    assert clock.shown_ms(LEFT, 100_000) == 30_000 and clock.stage(LEFT, 100_000) == "byo3"
+
+
+def test_a_penalty_in_a_canadian_block_goes_to_the_block():
+    clock, box = byo_game("60c10/300", 100_000)  # main 60, then 40 s into the block
+    assert clock.shown_ms(LEFT, 100_000) == 260_000 and clock.stage(LEFT, 100_000) == "can10"
+    assert box.add_time(LEFT, 120_000, 100_000) is None  # the block: 260 + 120
+    assert clock.shown_ms(LEFT, 100_000) == 380_000 and clock.stage(LEFT, 100_000) == "can10"
+    clock.resume(100_000)
+    clock.press(LEFT, 180_000)  # 380 - 80 = 300, 9 moves left in the block
+    assert clock.shown_ms(LEFT, 180_000) == 300_000 and clock.stage(LEFT, 180_000) == "can9"
+
+
+def test_a_penalty_in_canadian_main_time_goes_to_the_main_time():
+    clock, box = byo_game("600c10/300", 100_000)  # left 500 s of main time
+    assert box.add_time(RIGHT, 60_000, 100_000) is None
+    assert box.add_time(LEFT, 60_000, 100_000) is None
+    assert clock.shown_ms(LEFT, 100_000) == 560_000 and clock.shown_ms(RIGHT, 100_000) == 660_000
+    clock.resume(100_000)
+    assert clock.shown_ms(LEFT, 660_000) == 300_000 and clock.stage(LEFT, 660_000) == "can10"

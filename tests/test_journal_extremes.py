@@ -5,7 +5,7 @@ Bounds (docs/spec/scripts.md, "Limits"; sim.script): 9 periods, 999 moves a peri
 999 byo-yomi periods or Canadian moves, 9:59:59 at the start and in one
 correction, 99:59:59.999 after corrections, the move counter set to 9999 and
 at most 10,000 timed statements (so 19,999 moves, and times up to
-9:59:59 + 10,000 x 60 s of increments), 4,000 s of script. The script
+9:59:59 + 10,000 x 60 s of increments), 24 hours of script. The script
 ``tests/scenarios/power/extremes.clock`` takes a game through a cut with
 them; here every field of a record goes to its bound and back.
 """

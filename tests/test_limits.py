@@ -16,7 +16,13 @@ PAUSED = "control 300\nat 0 press right\nat 1 pause\n"  # left to move, paused a
 
 # (name, inside, outside, line of the refusal, words)
 LIMITS = [
-    ("script time", "control 300\nat 4000 show\n", "control 300\nat 4000.001 show\n", 2, "4000 s"),
+    (
+        "script time",
+        "control 300\nat 86400 show\n",
+        "control 300\nat 86400.001 show\n",
+        2,
+        "86400 s",
+    ),
     (
         "a huge time",
         "control 300\nat 000000000000004 show\n",
@@ -37,8 +43,8 @@ LIMITS = [
     ("setmoves, huge", PAUSED, PAUSED + "at 2 setmoves 99999999\n", 4, "9999"),
     (
         "the arbiter's key sequences count",
-        PAUSED + "at 2 setmoves 9000\n",  # 2.42 + (9000 + 1 + 5) x 0.4 = 3604.82 s, + 2
-        PAUSED + "at 2 setmoves 9999\n",  # 2.42 + (9999 + 6) x 0.4 = 4004.42 s: over
+        PAUSED + "at 82400 setmoves 9000\n",  # 2.42 + (9000 + 1 + 5) x 0.4 = 3604.82 s
+        PAUSED + "at 82400 setmoves 9999\n",  # 2.42 + (9999 + 6) x 0.4 = 4004.42 s: over 24 h
         4,
         "4004.420 s of it the arbiter's key sequences",
     ),
@@ -107,17 +113,18 @@ def test_the_budget_uses_the_runners_own_key_timing():
 
 def test_moves_made_by_presses_count_toward_a_later_setmoves():
     # 3001 presses may make 3001 moves; setmoves 0 may then need 3001 presses of minus:
-    # 2.42 + (3001 + 1 + 5) x 0.4 = 1205.22 s of key sequences, + 3001 s of script: over 4000 s
+    # 2.42 + (3001 + 1 + 5) x 0.4 = 1205.22 s of key sequences, + 85500 s of script: over 24 h;
+    # without the presses' moves 85500 + 2.42 + 6 x 0.4 = 85504.82 s would pass
     lines = ["control 300+60", "at 0 press right"]
     for number in range(3000):
         lines.append("at %d press %s" % (number + 1, "left" if number % 2 == 0 else "right"))
-    lines.append("at 3001 pause")
-    lines.append("at 3001 setmoves 0")
+    lines.append("at 85500 pause")
+    lines.append("at 85500 setmoves 0")
     with pytest.raises(ScriptError) as refused:
         parse("\n".join(lines) + "\n")
     assert refused.value.line == len(lines)
     assert (
-        "4206.220 s of virtual time (1205.220 s of it the arbiter's key sequences"
+        "86705.220 s of virtual time (1205.220 s of it the arbiter's key sequences"
         in refused.value.message
     )
 

@@ -389,3 +389,24 @@ def run_board_main(monkeypatch, tmp_path, content):
 )
 def test_board_main_runs_the_board_of_board_txt(monkeypatch, tmp_path, content, expected):
     assert run_board_main(monkeypatch, tmp_path, content) == [expected]
+
+
+def shell_lines(path):
+    """The lines of the ``sh`` code blocks of the Markdown file ``path``."""
+    with open(os.path.join(ROOT, path)) as handle:
+        text = handle.read()
+    return [
+        line for block in re.findall(r"```sh\n(.*?)```", text, re.S) for line in block.splitlines()
+    ], text
+
+
+@pytest.mark.parametrize("path", ["README.md", "docs/boards.md"])
+def test_the_mip_commands_work_as_typed_and_say_what_to_replace(path):
+    lines, text = shell_lines(path)
+    commands = [line for line in lines if re.match(r"\s*(\S*/)?mpremote\b", line)]
+    assert commands
+    for line in commands:
+        assert line.strip().startswith(".venv/bin/mpremote "), line  # make setup's mpremote
+    if "OWNER/REPO" in "\n".join(lines):
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)
+        assert re.search(r"`OWNER/REPO`[^.]*placeholder", prose), "OWNER/REPO is not explained"

@@ -2,15 +2,58 @@
 
 import pytest
 
-from firmware import claims, settings
+from firmware import claims, engine, settings
 from firmware.menu import items as menu_items
 
 
 def test_the_default_is_the_current_laws():
     fresh = settings.Settings()
-    assert fresh.penalty_ms == (120_000, 60_000, 60_000)
-    assert fresh.to_dict()["penalty_s"] == {"standard": 120, "rapid": 60, "blitz": 60}
-    assert menu_items.value_text(fresh, "PEn") == " 211"
+    assert fresh.penalty_ms is None  # the edition's default, appendix-g: the current Laws
+    assert "penalty_s" not in fresh.to_dict()
+    assert menu_items.value_text(fresh, "PEn") == "d211"
+
+
+# Expected from the Laws: the current Laws (A.3, B.3) 2, 1, 1 minutes; the 2015 and
+# older texts' rapid Article 15.3 applies the standard articles to rapid: 2, 2, 1.
+@pytest.mark.parametrize(
+    "edition, control, minutes",
+    [
+        ("appendix-g", "5400", 2),
+        ("appendix-g", "1800", 1),
+        ("appendix-g", "300", 1),
+        ("2015", "5400", 2),
+        ("2015", "1800", 2),
+        ("2015", "300", 1),
+        ("older", "1800", 2),
+        ("older", "600", 1),
+    ],
+)
+def test_the_default_follows_the_edition(edition, control, minutes):
+    chosen = settings.Settings()
+    chosen.apply({"control_left": control, "edition": edition})
+    box = claims.Claims(engine.Clock(*chosen.controls()), "off", edition, chosen.penalty_ms)
+    assert box.penalty() == minutes * 60_000
+
+
+def test_changing_the_edition_changes_the_default_not_an_amount_set_by_hand():
+    default = settings.Settings()
+    default.apply({"control_left": "1800"})
+    data = default.to_dict()
+    data["edition"] = "2015"
+    default.apply(data)
+    assert menu_items.value_text(default, "PEn") == "d221"
+    box = claims.Claims(engine.Clock(*default.controls()), "off", "2015", default.penalty_ms)
+    assert box.penalty() == 120_000
+    by_hand = settings.Settings()
+    by_hand.apply({"control_left": "1800", "penalty_s": menu_items.penalty_file(1)})  # 2 1 1
+    data = by_hand.to_dict()
+    data["edition"] = "2015"
+    by_hand.apply(data)
+    assert by_hand.penalty_ms == (120_000, 60_000, 60_000)
+    assert menu_items.value_text(by_hand, "PEn") == " 211"
+    back = settings.Settings()
+    back.apply(dict(data, penalty_s=menu_items.penalty_file(0)))  # the menu's d: default again
+    assert back.penalty_ms is None and "penalty_s" not in back.to_dict()
 
 
 def test_the_file_sets_any_whole_seconds_per_class():
@@ -45,7 +88,7 @@ def test_a_bad_amount_is_refused_and_changes_nothing(penalty, message):
 
 
 def test_every_menu_choice_round_trips_through_the_file():
-    for choice in range(len(menu_items.PENALTY_CHOICES)):
+    for choice in range(1, len(menu_items.PENALTY_CHOICES)):
         chosen = settings.Settings()
         chosen.apply({"penalty_s": menu_items.penalty_file(choice)})
         assert menu_items.penalty_choice(chosen) == choice

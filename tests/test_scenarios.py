@@ -16,7 +16,17 @@ from tests.scripting import expected_exit, run_cli, scenario_names, shard_of
 NAMES = scenario_names()
 PLAYABLE = [name for name in NAMES if expected_exit(name) == 0]
 REFUSED = [name for name in NAMES if expected_exit(name) != 0]
-TOPICS = ("arbiter", "display", "flags", "menus", "power", "refused", "speed", "timing")
+TOPICS = (
+    "arbiter",
+    "display",
+    "flags",
+    "games",
+    "menus",
+    "power",
+    "refused",
+    "speed",
+    "timing",
+)
 
 
 def by_shard(names):

@@ -45,7 +45,9 @@ class Device:
 
 def run_main(arguments, device=None):
     lines = []
-    status = selftest.main(arguments, run_command=device or Device(), out=lines.append)
+    status = selftest.main(
+        arguments, run_command=device or Device(), out=lines.append, port_exists=lambda port: True
+    )
     return status, lines
 
 
@@ -354,8 +356,10 @@ def test_make_deploy_holds_the_clock_before_copying(tmp_path):
         "printf '\\036' >> '%s'\n" % (log, log)
     )
     fake.chmod(0o755)
+    port = tmp_path / "ttyFAKE"  # a serial device that is there
+    port.write_text("")
     done = subprocess.run(
-        ["make", "-s", "deploy", "BOARD=pico", "PORT=/dev/ttyFAKE", "MPREMOTE=%s" % fake],
+        ["make", "-s", "deploy", "BOARD=pico", "PORT=%s" % port, "MPREMOTE=%s" % fake],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -367,15 +371,68 @@ def test_make_deploy_holds_the_clock_before_copying(tmp_path):
     hold, copy = calls
     assert hold == [
         "connect",
-        "/dev/ttyFAKE",
+        str(port),
         "exec",
         "open('/hold.txt', 'w').write('deploy')",
         "+",
         "reset",
     ]
-    assert copy[:3] == ["connect", "/dev/ttyFAKE", "exec"]
+    assert copy[:3] == ["connect", str(port), "exec"]
     assert copy[-5:] == ["+", "exec", "import os; os.remove('/hold.txt')", "+", "reset"]
     assert ["cp", "tools/board_main.py", ":main.py"] == copy[
         copy.index("tools/board_main.py") - 1 : copy.index("tools/board_main.py") + 2
     ]
     assert "build/mpy/hal/watchdog.mpy" in copy
+
+
+# --- no board at PORT --------------------------------------------------------
+
+NO_BOARD = "/dev/ttyNOBOARD9"
+
+
+def test_no_board_at_the_port_is_one_clear_message_and_nothing_runs():
+    device = Device()
+    lines = []
+    status = selftest.main(
+        ["--board", "pico", "--port", NO_BOARD], run_command=device, out=lines.append
+    )
+    assert status == 2 and device.commands == []
+    assert len(lines) == 1
+    assert lines[0].startswith("selftest: no board answers at %s:" % NO_BOARD)
+    assert "mpremote devs" in lines[0]
+
+
+def test_a_port_where_mpremote_reaches_nothing_is_one_clear_message():
+    class Silent(Device):
+        def __call__(self, command, **options):
+            Device.__call__(self, command, **options)
+            return types.SimpleNamespace(returncode=1, stdout="", stderr="failed to access")
+
+    lines = []
+    status = selftest.main(
+        ["--board", "pico", "--port", "/dev/ttyACM0"],
+        run_command=Silent(),
+        out=lines.append,
+        port_exists=lambda port: True,
+    )
+    assert status == 1
+    assert lines == [
+        "selftest: no board answers at /dev/ttyACM0 (mpremote could not reach it: another "
+        "program may hold the port); `.venv/bin/mpremote devs` lists the boards"
+    ]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is missing")
+@pytest.mark.parametrize("goal", ["selftest", "deploy"])
+def test_make_with_no_board_plugged_in_says_so_without_a_traceback(goal):
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-C", ROOT, goal, "BOARD=pico", "PORT=" + NO_BOARD],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert "Traceback" not in output and "may be in use" not in output
+    assert "no board answers at %s" % NO_BOARD in output
+    assert output.count("no board answers") == 1

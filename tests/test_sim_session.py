@@ -228,7 +228,7 @@ def test_every_control_is_a_firmware_input_with_distinct_shortcuts():
     terminal = [char for control in controls.CONTROLS for char in control.terminal_keys]
     assert len(window) == len(set(window))
     assert len(terminal) == len(set(terminal))
-    for char in controls.QUIT_TERMINAL_KEYS + controls.HOLD_TERMINAL_KEY:
+    for char in controls.QUIT_TERMINAL_KEYS + controls.HOLD_TERMINAL_KEYS:
         assert char not in terminal
 
 
@@ -255,4 +255,46 @@ def test_a_power_cut_and_its_return_are_recorded_and_replay(trace):
     status, lines = run_text(text, "recorded.clock")
     assert trace == live_events
     assert status == 0, "\n".join([text] + lines)
+    assert lines[-1].endswith("end: " + end)
+
+
+def test_the_terminal_help_line_names_only_keys_the_terminal_accepts():
+    from live import terminal
+
+    lines = terminal.help_lines()
+    named = 0
+    for line in lines[:2]:
+        for item in line.split("  "):
+            hint, label = item.split(": ")
+            control = [c for c in controls.CONTROLS if c.label == label][0]
+            for name in hint.split(" or "):
+                char = " " if name == "space" else name
+                for typed in {char, char.lower(), char.upper()}:  # as typed, caps lock or not
+                    assert controls.control_for_terminal_key(typed) is control, (name, typed)
+                named += 1
+    assert named >= len(controls.CONTROLS)
+    rest = lines[2]
+    assert rest.startswith("H then a key") and "O: power" in rest and "Q: quit" in rest
+    for letter, keys in (("h", controls.HOLD_TERMINAL_KEYS), ("o", controls.POWER_TERMINAL_KEYS)):
+        assert letter in keys and letter.upper() in keys
+    assert "q" in controls.QUIT_TERMINAL_KEYS and "Q" in controls.QUIT_TERMINAL_KEYS
+
+
+def test_a_hold_longer_than_a_script_can_say_lets_go_and_the_record_replays():
+    # At --speed 20 a key held 3.7 s of wall time is held 74 s of virtual time;
+    # a script's hold is at most 60 s, so the contact opens by itself at 60 s.
+    session, at = live("300", speed=20)
+    at(1.0)
+    session.tap("lever_right")  # left (White) runs from 20 s of virtual time
+    at(2.0)
+    session.tap("play")  # paused at 40 s
+    at(3.0)
+    session.down("plus")
+    at(6.7)  # 74 s later
+    assert "plus" not in session.held
+    session.up("plus")  # the hand lets go: already open
+    at(8.0)
+    end, text, status, lines = replay(session)
+    assert "hold plus 60.000" in text and "73." not in text
+    assert status == 0, lines
     assert lines[-1].endswith("end: " + end)

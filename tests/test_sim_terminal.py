@@ -177,6 +177,29 @@ def test_keys_in_digits_out_and_the_session_replays(style, tmp_path):
     status, replayed, errors = run_cli([str(record)])
     assert status == 0, replayed + errors
     assert replayed.strip().endswith("end: " + end)
+    # the replay hint works as typed, in a shell with no environment set up
+    command = re.search(r"replay: (.*)\r?\n", ESCAPE.sub("", terminal.output)).group(1).strip()
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    typed = subprocess.run(
+        command, shell=True, cwd=ROOT, env=bare, capture_output=True, text=True, timeout=120
+    )
+    assert typed.returncode == 0, command + "\n" + typed.stdout + typed.stderr
+    assert typed.stdout.strip().endswith("end: " + end)
+
+
+def test_the_replay_hint_works_from_anywhere(tmp_path):
+    from live.__main__ import replay_command
+
+    record = tmp_path / "game.clock"
+    record.write_text("control 300\nat 0 press right\nat 2 expect left=4:58 running=left\n")
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    for cwd in (ROOT, str(tmp_path)):
+        command = replay_command(os.path.relpath(record, cwd), cwd)
+        typed = subprocess.run(
+            command, shell=True, cwd=cwd, env=bare, capture_output=True, text=True, timeout=120
+        )
+        assert typed.returncode == 0, command + "\n" + typed.stdout + typed.stderr
+        assert "end: at=2.000" in typed.stdout
 
 
 def test_a_bad_option_is_a_clear_error_and_nothing_runs(tmp_path):

@@ -285,7 +285,9 @@ def parse(argv):
     return parser.parse_args(argv)
 
 
-def main(argv=None, run_command=subprocess.run, out=print):
+def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.exists):
+    from board_port import port_problem  # tools/, beside this file
+
     arguments = parse(argv)
     problems = check_arguments(arguments.board, arguments.port, arguments.scripts)
     if problems:
@@ -307,10 +309,20 @@ def main(argv=None, run_command=subprocess.run, out=print):
     if not arguments.frozen and not os.path.isdir(build_mpy):
         out("selftest: no %s: run `make mpy` first" % build_mpy)
         return 2
+    problem = port_problem(arguments.port, port_exists)
+    if problem is not None:
+        out("selftest: " + problem)
+        return 2
     prepare(arguments.mpy_cross, [] if arguments.frozen else modules, build_sim, scripts)
     expected, expected_status = expected_lines(scripts)
     stop_clock, run, clean_up = commands
-    run_command(stop_clock, check=True)
+    if run_command(stop_clock).returncode != 0:
+        out(
+            "selftest: no board answers at %s (mpremote could not reach it: another "
+            "program may hold the port); `.venv/bin/mpremote devs` lists the boards"
+            % arguments.port
+        )
+        return 1
     time.sleep(arguments.reset_wait)
     done = run_command(run, capture_output=True, text=True)
     run_command(clean_up)

@@ -46,6 +46,7 @@ def log_count(buf):
 
 
 _MAX_MS = 0x3FFFFFFF  # a time the clock can hold: a small integer on a 32-bit board
+_MAX_SHOWN_MS = 359_999_999  # 99:59:59.999: the most a correction leaves (firmware.claims)
 _MAX_GAME = 0x7FFFFFFE  # a game id: the next one still fits the record's 32 bits
 
 
@@ -82,7 +83,8 @@ def check(buf, controls):
         _check(period < len(control.periods), "period %d" % (period + 1))
         _check(flags < 16, "flag bits %d" % flags)
         _check(byo_left <= control.byo_count, "byo-yomi count")
-        _check(0 <= block_ms <= control.byo_ms, "byo-yomi time")
+        # a correction may make a period or block longer, up to what the display shows
+        _check(0 <= block_ms <= _MAX_SHOWN_MS, "byo-yomi time %d ms" % block_ms)
     _check_ms(left_ms, "recorded time")
     _check_ms(right_ms, "recorded time")
 

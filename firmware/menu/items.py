@@ -47,8 +47,9 @@ QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.Q
 EDITION_TEXT = ("APPG", "2015", "oLd")  # in the order of claims.EDITIONS
 CLASS_TEXT = {"blitz": "bLIt", "rapid": "rAPd", "standard": "StAn"}
 # The quick penalty's amounts the menu offers, minutes per class (claims.CLASSES):
-# the current Laws (7.5.5, A.4.2, B), rapid as standard (earlier editions), all 2, all 1.
-PENALTY_CHOICES = ((2, 1, 1), (2, 2, 1), (2, 2, 2), (1, 1, 1))
+# the edition's default (None: shown ``d211`` or ``d221``), then by hand the current
+# Laws (7.5.5, A.3, B.3), rapid as standard (earlier editions), all 2, all 1.
+PENALTY_CHOICES = (None, (2, 1, 1), (2, 2, 1), (2, 2, 2), (1, 1, 1))
 # The first preset of each group; a long press of plus/minus jumps between them.
 PRESET_GROUPS = (1, 8, 15, 23, 31, 32, 34, 36)
 
@@ -79,14 +80,20 @@ def class_text(control_text, edition):
         return "Err"
 
 
-def penalty_text(minutes):
-    """`` 211``: the minutes of the standard, rapid and blitz penalty."""
+def penalty_text(minutes, edition="appendix-g"):
+    """`` 211``: the minutes of the standard, rapid and blitz penalty set by hand;
+    ``d221``: ``minutes`` None, the edition's default."""
+    if minutes is None:
+        default = claims.PENALTY_DEFAULT_MS[claims.EDITIONS.index(edition)]
+        return "d%d%d%d" % tuple(amount // 60_000 for amount in default)
     return " %d%d%d" % minutes
 
 
 def penalty_choice(settings):
     """The index of the settings' penalty amounts in ``PENALTY_CHOICES``, or -1."""
-    for index in range(len(PENALTY_CHOICES)):
+    if settings.penalty_ms is None:
+        return 0
+    for index in range(1, len(PENALTY_CHOICES)):
         minutes = PENALTY_CHOICES[index]
         if all(minutes[k] * 60_000 == settings.penalty_ms[k] for k in range(3)):
             return index
@@ -94,8 +101,11 @@ def penalty_choice(settings):
 
 
 def penalty_file(choice):
-    """Choice ``choice`` as the settings file keeps it (``penalty_s``)."""
+    """Choice ``choice`` as the settings file keeps it (``penalty_s``; None: the
+    edition's default)."""
     minutes = PENALTY_CHOICES[choice]
+    if minutes is None:
+        return None
     return {claims.CLASSES[k]: minutes[k] * 60 for k in range(3)}
 
 
@@ -142,11 +152,18 @@ def value_text(settings, name):
         return QUICKPLAY_TEXT[claims.QUICKPLAY.index(settings.quickplay)]
     if name == "Ed":
         return EDITION_TEXT[claims.EDITIONS.index(settings.edition)]
-    if name == "CAt":
-        return class_text(settings.control_left, settings.edition)
+    if name == "CAt":  # the game's one class: the higher of the two sides'
+        left = class_text(settings.control_left, settings.edition)
+        right = class_text(settings.control_right, settings.edition)
+        for text in ("StAn", "rAPd"):
+            if text == left or text == right:
+                return text
+        return left
     if name == "PEn":
         choice = penalty_choice(settings)
-        return penalty_text(PENALTY_CHOICES[choice]) if choice >= 0 else "----"
+        if choice < 0:
+            return "----"
+        return penalty_text(PENALTY_CHOICES[choice], settings.edition)
     if name == "brIt":
         return "%4d" % settings.brightness
     if name in SWITCHES:
@@ -191,5 +208,5 @@ def choice_text(name, choice, side, slots, edition="appendix-g"):
     if name == "Ed":
         return EDITION_TEXT[choice]
     if name == "PEn":
-        return penalty_text(PENALTY_CHOICES[choice])
+        return penalty_text(PENALTY_CHOICES[choice], edition)
     return "on" if choice else "oFF"

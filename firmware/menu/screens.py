@@ -253,7 +253,7 @@ class MenuScreens:
         elif name == "Ed":
             self._commit({"edition": claims.EDITIONS[choice]}, now, "Ed", "SEt")
         elif name == "PEn":
-            text = items.penalty_text(items.PENALTY_CHOICES[choice])
+            text = items.penalty_text(items.PENALTY_CHOICES[choice], self._settings().edition)
             self._commit({"penalty_s": items.penalty_file(choice)}, now, "PEn", text)
         elif name == "brIt":
             self._commit({"brightness": choice}, now, name, "%4d" % choice)
