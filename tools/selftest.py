@@ -313,17 +313,18 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
     if problem is not None:
         out("selftest: " + problem)
         return 2
-    prepare(arguments.mpy_cross, [] if arguments.frozen else modules, build_sim, scripts)
-    expected, expected_status = expected_lines(scripts)
     stop_clock, run, clean_up = commands
-    if run_command(stop_clock).returncode != 0:
+    if run_command(stop_clock).returncode != 0:  # first: a missing board is said at once
         out(
             "selftest: no board answers at %s (mpremote could not reach it: another "
             "program may hold the port); `.venv/bin/mpremote devs` lists the boards"
             % arguments.port
         )
         return 1
-    time.sleep(arguments.reset_wait)
+    began = time.monotonic()
+    prepare(arguments.mpy_cross, [] if arguments.frozen else modules, build_sim, scripts)
+    expected, expected_status = expected_lines(scripts)
+    time.sleep(max(0.0, arguments.reset_wait - (time.monotonic() - began)))
     done = run_command(run, capture_output=True, text=True)
     run_command(clean_up)
     actual, summary = board_lines(done.stdout)
