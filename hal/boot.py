@@ -44,7 +44,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 
-    resume.attach(app, JournalStore(storage), settings, board.TICK_MS)
+    ring = getattr(board, "JOURNAL_RING_BLOCKS", 0)
+    store = JournalStore(storage, ring, hardware.watchdog.feed)
+    resume.attach(app, store, settings, board.TICK_MS)
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 

@@ -14,21 +14,47 @@
   it, so a cut leaves at most a partial last line, which is not counted.
   A new game moves it to ``events.old``.
 
-Reading them back at boot is ``firmware.boot.journal_read``.
+On a board with ``JOURNAL_RING_BLOCKS`` the entries go to the journal's ring
+instead (``hal.journal_ring``): flash erased at the game's setup and only
+programmed in play, so that no erase holds a press back while a clock runs.
+The slots take the entries again if the ring is full or cannot be found.
+
+Reading them back at boot is ``firmware.boot.journal_read`` (and ``ring_entries``).
 """
 
 import json
 
+from firmware import lifetime
 from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
 
 
 class JournalStore:
     """The journal's files in ``storage`` (which boot reads the journal back from)."""
 
-    def __init__(self, storage):
+    def __init__(self, storage, ring_blocks=0, feed=None):
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
+        self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
+        self.ring = None  # the located ring (hal.journal_ring.Ring), or None
+        self.feed = feed  # the watchdog's feed, while a ring is prepared
+
+    def ring_entries(self):
+        """Find the ring (boot): its last two used slots, newest first ([] if none)."""
+        if not self.ring_blocks:
+            return []
+        return _ring_setup("entries", self)
+
+    def preparing(self):
+        """True while the ring lacks blocks the clock may add while it stands."""
+        ring = self.ring
+        if ring is None:
+            return self.ring_blocks > 0
+        return not ring.complete and len(ring.blocks) < self.ring_blocks
+
+    def prepare(self):
+        """Add one block to the ring, or start one (the clock stands)."""
+        _ring_setup("prepare", self)
 
     def open_slots(self, header):
         """Take ``header`` (the decoded header read at boot, or None) as the one in
@@ -43,7 +69,11 @@ class JournalStore:
     # --- during a game ---------------------------------------------------
 
     def write_record(self, buf, seq):
-        """Write entry ``seq`` into its slot and flush it (allocates nothing)."""
+        """Write entry ``seq`` into the ring, or its slot (flushed); allocates nothing."""
+        ring = self.ring
+        if ring is not None and ring.next < ring.capacity:
+            ring.write(buf)
+            return
         handle = self.handles[seq & 1]
         if handle is None:
             raise OSError(5)  # EIO: the slot could not be opened at boot
@@ -81,12 +111,13 @@ class JournalStore:
         if self.storage.exists(EVENTS):
             self.storage.remove(OLD_EVENTS)
             self.storage.files.rename(self.storage.path(EVENTS), self.storage.path(OLD_EVENTS))
-        if same:
-            return game
-        game += 1
-        wanted["game"] = game
-        self.storage.write_json(JOURNAL_HEADER, wanted)
-        self.header = wanted
+        if not same:
+            game += 1
+            wanted["game"] = game
+            self.storage.write_json(JOURNAL_HEADER, wanted)
+            self.header = wanted
+        if self.ring is not None and self.ring.next > 0:
+            self.ring = None  # a used ring: the next ``prepare`` starts a fresh one
         return game
 
     def close(self):
@@ -94,3 +125,14 @@ class JournalStore:
             if self.handles[index] is not None:
                 self.handles[index].close()
                 self.handles[index] = None
+
+
+def _ring_setup(name, store):
+    """``hal.journal_ring_setup.<name>(store)``, the module loaded for it and let go."""
+    import hal
+    from hal import journal_ring_setup
+
+    try:
+        return getattr(journal_ring_setup, name)(store)
+    finally:
+        lifetime.let_go(hal, "journal_ring_setup")

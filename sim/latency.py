@@ -119,13 +119,20 @@ class ChipLatency:
         prog = self.prog_bytes
         commit = -(-(data_bytes + _COMMIT_OVERHEAD) // prog) * prog
         if self.block_used + commit > self.sector_bytes:
-            self.erases += 1
-            if self.in_play():
-                self.erases_in_play += 1
-            self.call(self.erase_us, self.flash_masks)
+            self.erase_block()
             self.block_used = 0
         self.block_used += commit
-        pages = -(-commit // self.page_bytes)
+        self.program_pages(-(-commit // self.page_bytes))
+
+    def erase_block(self):
+        """One 4 KiB sector erase (a block device's, or littlefs's before a commit)."""
+        self.erases += 1
+        if self.in_play():
+            self.erases_in_play += 1
+        self.call(self.erase_us, self.flash_masks)
+
+    def program_pages(self, pages):
+        """``pages`` page programs in one call (one ``writeblocks`` at an offset)."""
         self.programs += pages
         self.call(pages * self.program_us, self.flash_masks)
 
