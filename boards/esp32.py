@@ -74,6 +74,6 @@ WATCHDOG_MS = 5000
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"
-# The journal's ring (hal/journal_ring.py): 32 blocks of 4 KiB, erased at a game's
+# The journal's ring (hal/journal_setup.py): 32 blocks of 4 KiB, erased at a game's
 # setup, only programmed in play (as on the Pico, boards/pico.py).
 JOURNAL_RING_BLOCKS = 32

@@ -65,7 +65,7 @@ WATCHDOG_MS = 5000
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"
-# The journal's ring (hal/journal_ring.py): a littlefs file of this many 4 KiB blocks,
+# The journal's ring (hal/journal_setup.py): a littlefs file of this many 4 KiB blocks,
 # erased at a game's setup and only programmed in play, 45 entries a block: 1,440
 # entries, two hours of a clock running at one entry per 5 s and a move every 15 s.
 # 128 KiB of the Pico's 1.4 MiB filesystem (twice that while a new ring is written).

@@ -37,7 +37,6 @@ from firmware import timecontrol as tc
 from firmware.tickmath import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
-PREPARE_MS = const(500)  # while the clock stands: a step of the store's preparation so often
 VERSION = const(1)
 AWARDED = const(0x80)  # in the claim state byte: the claim's two minutes were given
 MODE_MS = const(5000)  # the G.4 mode's increment or delay
@@ -223,7 +222,6 @@ class Journal:
         self.log_base = 0  # where this game's entries start in ``claims.log``
         self.buf = bytearray(RECORD_SIZE)
         self.last_entry = 0  # the instant of the newest entry (a tick)
-        self.prepared_at = 0  # the instant of the store's last preparation step (a tick)
         self.writes = 0
         self.failures = 0  # writes the flash refused (the clock goes on regardless)
         self.note = None  # an event to log at the first step (a restored game)
@@ -266,8 +264,7 @@ class Journal:
             late = ticks_diff(now, self.last_entry) - self.period_ms
             if late >= 0:
                 self.write(now, late)
-        elif self.store.preparing() and ticks_diff(now, self.prepared_at) >= PREPARE_MS:
-            self.prepared_at = now
+        elif self.store.preparing:  # the clock stands: the store may erase flash
             self.store.prepare()
 
     def quiet_ms(self, now, wait):
@@ -277,10 +274,7 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            if not self.store.preparing():
-                return wait
-            left = PREPARE_MS - ticks_diff(now, self.prepared_at)
-            return 0 if left < 0 else left if left < wait else wait
+            return 0 if self.store.preparing else wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 

@@ -15,124 +15,99 @@
   A new game moves it to ``events.old``.
 
 On a board with ``JOURNAL_RING_BLOCKS`` the entries go to the journal's ring
-instead (``hal.journal_ring``): flash erased at the game's setup and only
-programmed in play, so that no erase holds a press back while a clock runs.
+instead (programmed by ``write_record``, found and prepared by ``hal.journal_setup``): flash
+erased while the clock stands and only programmed in play, so that no erase
+holds a press back while a clock runs.
 The slots take the entries again if the ring is full or cannot be found.
 
-Reading them back at boot is ``firmware.boot.journal_read`` (and ``ring_entries``).
+Reading them back at boot is ``firmware.boot.journal_read`` (and
+``setup("ring_entries")``). What the store does only at boot or while the
+clock stands (opening the slots, a new game's header, the event log, the
+ring's finding and preparation) is ``hal.journal_setup``, which ``setup``
+loads for it and lets go after.
 """
 
-import json
+from micropython import const
 
 from firmware import lifetime
-from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
+
+_PAGE = const(256)
+_ENTRY = const(68)  # firmware.journal.RECORD_SIZE
+_PER_PAGE = const(3)
+_PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
 
 
 class JournalStore:
     """The journal's files in ``storage`` (which boot reads the journal back from)."""
 
-    def __init__(self, storage, ring_blocks=0, feed=None):
+    def __init__(self, storage, ring_blocks=0):
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
         self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
-        self.ring = None  # the located ring (hal.journal_ring.Ring), or None
-        self.feed = feed  # the watchdog's feed, while a ring is prepared
-
-    def ring_entries(self):
-        """Find the ring (boot): its last two used slots, newest first ([] if none)."""
-        if not self.ring_blocks:
-            return []
-        return _ring_setup("entries", self)
-
-    def preparing(self):
-        """True while the ring lacks blocks the clock may add while it stands."""
-        ring = self.ring
-        if ring is None:
-            return self.ring_blocks > 0
-        return not ring.complete and len(ring.blocks) < self.ring_blocks
+        self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
+        # The located ring (hal.journal_setup.locate_ring): the block device, the device
+        # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
+        # next slot to program, and a page of 0xFF but the entry being programmed.
+        self.device = None
+        self.blocks = None
+        self.nonce = 0
+        self.capacity = 0
+        self.next = 0
+        self.page = None
 
     def prepare(self):
-        """Add one block to the ring, or start one (the clock stands)."""
-        _ring_setup("prepare", self)
-
-    def open_slots(self, header):
-        """Take ``header`` (the decoded header read at boot, or None) as the one in
-        force, and open both slot files for writing in place (creating a missing one)."""
-        self.header = header
-        files = self.storage.files
-        for index, name in enumerate(JOURNAL_SLOTS):
-            path = self.storage.path(name)
-            mode = "r+b" if files.exists(path) else "wb"
-            self.handles[index] = files.open(path, mode)
+        """Add one block to the ring, or start one (the clock stands: one erase)."""
+        self.setup("prepare")
 
     # --- during a game ---------------------------------------------------
 
     def write_record(self, buf, seq):
         """Write entry ``seq`` into the ring, or its slot (flushed); allocates nothing."""
-        ring = self.ring
-        if ring is not None and ring.next < ring.capacity:
-            ring.write(buf)
+        slot = self.next
+        if slot < self.capacity:
+            self.next = slot + 1  # a failed program leaves the slot torn: never again
+            block = self.blocks[slot // _PER_BLOCK]
+            slot %= _PER_BLOCK
+            page_at = (1 + slot // _PER_PAGE) * _PAGE
+            at = (slot % _PER_PAGE) * _ENTRY
+            page = self.page
+            index = 0
+            while index < _ENTRY:
+                page[at + index] = buf[index]
+                index += 1
+            try:
+                self.device.writeblocks(block, page, page_at)
+            finally:
+                index = 0
+                while index < _ENTRY:
+                    page[at + index] = 0xFF
+                    index += 1
             return
         handle = self.handles[seq & 1]
-        if handle is None:
-            raise OSError(5)  # EIO: the slot could not be opened at boot
+        if handle is None:  # the ring is full or gone: the slots, opened now (or OSError)
+            self.setup("open_slot_files")
+            handle = self.handles[seq & 1]
         handle.seek(0)
         handle.write(buf)
         handle.flush()
 
+    # --- while the clock stands (hal.journal_setup) ---------------------------
+
     def append_event(self, game, entry, clock):
         """Add one event-log entry, with the move counter and both times at that moment."""
-        tick, what, detail = entry
-        shown = (clock.shown_ms(0, tick), clock.shown_ms(1, tick))
-        line = json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
-        self.storage.append_line(EVENTS, line)
-
-    # --- a new game --------------------------------------------------------
+        self.setup("append_event", game, entry, clock)
 
     def begin_game(self, clock, claims, game):
-        """Make the header describe a game with ``clock``'s controls; return its id.
+        """Make the header describe a game with ``clock``'s controls; return its id."""
+        return self.setup("begin_game", clock, claims, game)
 
-        The header is rewritten (with the next id) only if what it says differs:
-        a clock switched on and off again writes nothing. The previous game's
-        event log becomes ``events.old``.
-        """
-        wanted = {
-            "control_left": clock.sides[0].control.text,
-            "control_right": clock.sides[1].control.text,
-            "quickplay": claims.quickplay,
-            "edition": claims.edition,
-        }
-        header = self.header
-        same = header is not None and header.get("game") == game
-        for key in wanted:
-            if header is None or header.get(key) != wanted[key]:
-                same = False
-        if self.storage.exists(EVENTS):
-            self.storage.remove(OLD_EVENTS)
-            self.storage.files.rename(self.storage.path(EVENTS), self.storage.path(OLD_EVENTS))
-        if not same:
-            game += 1
-            wanted["game"] = game
-            self.storage.write_json(JOURNAL_HEADER, wanted)
-            self.header = wanted
-        if self.ring is not None and self.ring.next > 0:
-            self.ring = None  # a used ring: the next ``prepare`` starts a fresh one
-        return game
+    def setup(self, name, *args):
+        """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go."""
+        import hal
+        from hal import journal_setup
 
-    def close(self):
-        for index in (0, 1):
-            if self.handles[index] is not None:
-                self.handles[index].close()
-                self.handles[index] = None
-
-
-def _ring_setup(name, store):
-    """``hal.journal_ring_setup.<name>(store)``, the module loaded for it and let go."""
-    import hal
-    from hal import journal_ring_setup
-
-    try:
-        return getattr(journal_ring_setup, name)(store)
-    finally:
-        lifetime.let_go(hal, "journal_ring_setup")
+        try:
+            return getattr(journal_setup, name)(self, *args)
+        finally:
+            lifetime.let_go(hal, "journal_setup")

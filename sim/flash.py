@@ -127,7 +127,8 @@ class BlockDevice:
     def __init__(self, flash, count):
         self.flash = flash
         self.count = count
-        self.blocks = {}  # block number: its bytes (a block never written reads 0xFF)
+        # Every block's bytes, erased (allocated here, beside the firmware's heap figures).
+        self.blocks = [bytearray(b"\xff" * BLOCK_BYTES) for _ in range(count)]
         self.erases = 0
         self.page_programs = 0
 
@@ -141,11 +142,7 @@ class BlockDevice:
     def _block(self, block):
         if not 0 <= block < self.count:
             raise OSError(EIO)
-        data = self.blocks.get(block)
-        if data is None:
-            data = bytearray(b"\xff" * BLOCK_BYTES)
-            self.blocks[block] = data
-        return data
+        return self.blocks[block]
 
     def readblocks(self, block, buf, offset=0):
         self.flash._check()

@@ -4,12 +4,12 @@ The model's own figures are checked against the datasheets and the bus
 (boards/chips/), and its rule: on the rp2 only a flash call (interrupts
 off) holds a pin handler back, on the esp32 (soft handlers) any C call.
 Then the clock is played on the model: a press must be charged at its
-lever's edge on the chip too. Once the journal's ring is prepared (the
-clock stood in setup for it, docs/power.md) no erase falls in play. Tests
-still marked ``xfail(strict=True)`` fail today: a game started at power-on
-on a flash that holds no ring yet journals into the slot files, which
-erase; the esp32's soft handlers wait for the hall link's socket calls and
-collections (docs/power.md, "What a chip can delay").
+lever's edge on the chip too: the journal's entries are page programs
+into its ring, prepared while the clock stands (docs/power.md), and no
+erase falls in play. Tests still marked ``xfail(strict=True)`` fail today:
+replies at the maxima at the instant of power-on, under the erase of the
+ring's first block; the esp32's soft handlers waiting for the hall link's
+socket calls and collections (docs/power.md, "What a chip can delay").
 """
 
 import os
@@ -29,8 +29,8 @@ LONG_THINKS = os.path.join(ROOT, "tests", "chip", "long-thinks.clock")
 REPLIES_SET_UP = os.path.join(ROOT, "tests", "chip", "replies-after-setup.clock")
 LONG_THINKS_SET_UP = os.path.join(ROOT, "tests", "chip", "long-thinks-after-setup.clock")
 NOT_YET = "the esp32's soft handlers still wait for the hall link's socket calls and collections"
-NO_RING_YET = "a game started at power-on, before its journal's ring is prepared, erases in play"
-SETUP_MS = 20_000  # the journal's ring of 32 blocks, one every 0.5 s, is ready before
+NO_RING_YET = "the first block of the ring, prepared at power-on, erases under the first presses"
+SETUP_MS = 20_000  # the ring's 32 blocks: 12.8 s of erases at their maxima
 
 
 def _model(board_name, level="typical"):
@@ -122,10 +122,16 @@ def test_the_model_runs_alike_on_both_lanes():
 
 
 def test_a_press_released_inside_an_erase_is_not_seen_on_the_rp2():
-    """The rp2 serves the lever's latched interrupt once, when the 400 ms erase of the
-    periodic entry at 4.98 s ends; the press at 5.0 s, released 80 ms later, reads
+    """The rp2 serves the lever's latched interrupt once, when a 400 ms erase from
+    4.98 s ends; the press at 5.0 s, released 80 ms later, reads
     open by then: left's clock runs on, 5:00 - 5.5 s = 4:54.5 at 5.5 s, right 5:00."""
-    assert _press_after_a_think("pico", "max", _full_block) == (294_500, 300_000)
+    assert _press_after_a_think("pico", "max", _erase_at_4_98) == (294_500, 300_000)
+
+
+def _erase_at_4_98(model):
+    """A 400 ms erase from 4.98 s (the chip's maximum), as littlefs's would be."""
+    model.cursor_us = max(model.cursor_us, 4_980_000)
+    model.erase_block()
 
 
 # --- the clock on the chip ---------------------------------------------------
@@ -154,12 +160,13 @@ def _full_block(model):
     model.block_used = model.sector_bytes  # the next commit erases
 
 
-@pytest.mark.xfail(strict=True, reason=NO_RING_YET)
 @pytest.mark.parametrize("board_name", ["pico", "esp32"])
 @pytest.mark.parametrize("level", ["typical", "max"])
 def test_an_erase_never_falls_under_a_press(board_name, level):
     """The press at 5.0 s is charged at 5.0 s (FIDE 6.2: the clock is stopped when
-    the lever is pressed): left 5:00 - 5.0 s = 4:55.0; right, running since, 4:59.5."""
+    the lever is pressed): left 5:00 - 5.0 s = 4:55.0; right, running since, 4:59.5.
+    The game starts at power-on: the ring's first block, prepared at boot, takes the
+    entries; littlefs's metadata block, full, is never committed to in play."""
     assert _press_after_a_think(board_name, level, _full_block) == (295_000, 299_500)
 
 
@@ -225,16 +232,20 @@ def test_presses_are_charged_at_their_edges_on_the_chip(script, level, mpy):
     _play_on_the_chip(script, level, mpy)
 
 
+@pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])
+def test_a_game_started_at_power_on_is_charged_at_its_edges(mpy):
+    """tests/chip/long-thinks.clock, started at power-on on a flash that holds no ring
+    yet, with the typical figures: the ring's first block (45 entries) is prepared at
+    boot, and the game's 21 presses and their periodic entries fit in it."""
+    _play_on_the_chip(LONG_THINKS, "typical", mpy)
+
+
 @pytest.mark.xfail(strict=True, reason=NO_RING_YET)
 @pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])
-@pytest.mark.parametrize(
-    "script, level",
-    [(REPLIES, "max"), (LONG_THINKS, "typical")],
-    ids=["replies-at-the-maxima", "long-thinks-typical"],
-)
-def test_a_game_started_at_power_on_is_charged_at_its_edges(script, level, mpy):
-    """The same games started at power-on, on a flash that holds no ring yet."""
-    _play_on_the_chip(script, level, mpy)
+def test_replies_at_power_on_are_charged_at_their_edges_at_the_maxima(mpy):
+    """tests/chip/replies.clock, started at power-on: at the maxima the ring's first
+    block takes a 400 ms erase at boot, under the first presses."""
+    _play_on_the_chip(REPLIES, "max", mpy)
 
 
 def test_the_chip_scripts_hold_on_the_ideal_board():

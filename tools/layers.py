@@ -34,7 +34,8 @@ _BUILT_IN = ("micropython", "sys", "gc", "json", "struct", "array")
 OUTSIDE = {
     "firmware": _BUILT_IN,  # no machine, no time: the core never reads a clock
     "boards": (),  # data: nothing at all
-    "hal": _BUILT_IN + ("os", "time", "errno", "select", "machine", "network", "umqtt"),
+    "hal": _BUILT_IN
+    + ("os", "time", "errno", "select", "random", "machine", "network", "umqtt", "rp2", "esp32"),
 }
 OUTSIDE_PREFIXES = {"hal": ("adafruit_",)}
 # Folders that may not import every layer below them: the board definitions are data.
