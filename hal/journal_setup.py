@@ -56,7 +56,8 @@ SLOTS_PER_BLOCK = const(45)  # hal.journal_store: 15 pages of 3 slots a block
 
 def pointer_bytes(index):
     """littlefs's skip-list pointers at the start of a file's block ``index``: none in
-    the first, ctz(index) + 1 words of 4 bytes in the others (littlefs SPEC.md)."""
+    the first, ctz(index) + 1 words of 4 bytes in the others (littlefs's on-disk
+    specification)."""
     if index == 0:
         return 0
     count = 1

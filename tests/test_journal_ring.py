@@ -73,7 +73,8 @@ def test_a_power_cut_stops_a_program_at_its_byte():
 
 
 def test_the_skip_list_pointers_are_littlefs_s():
-    """littlefs SPEC.md: block n > 0 of a file opens with ctz(n) + 1 pointers of 4 bytes."""
+    """littlefs's on-disk specification: block n > 0 of a file opens with ctz(n) + 1
+    pointers of 4 bytes."""
     assert [pointer_bytes(n) for n in range(9)] == [0, 4, 8, 4, 12, 4, 8, 4, 16]
     assert journal_setup.pointer_bytes(8) == 16
 
