@@ -87,14 +87,20 @@ def device_of(files):
 
 def add_block(files, path, index, nonce):
     """Write the ring file's block ``index`` (the clock stands: littlefs erases the
-    block it allocates): block 0 starts a new file, the others are appended."""
-    chunk = bytearray(b"\xff" * (_BLOCK - pointer_bytes(index)))
-    chunk[0:4] = MAGIC
+    block it allocates): block 0 starts a new file, the others are appended. Written
+    a page at a time: nothing larger than a page is allocated."""
+    page = bytearray(b"\xff" * _PAGE)
+    page[0:4] = MAGIC
     for at, value in ((4, nonce), (8, index)):
         for byte in range(4):
-            chunk[at + byte] = (value >> (8 * byte)) & 0xFF
+            page[at + byte] = (value >> (8 * byte)) & 0xFF
+    left = _BLOCK - pointer_bytes(index)
     with files.open(path, "ab" if index else "wb") as handle:
-        handle.write(chunk)
+        while left > 0:
+            count = left if left < _PAGE else _PAGE
+            handle.write(page if count == _PAGE else page[:count])
+            left -= count
+            page[0:_MARK] = b"\xff" * _MARK
 
 
 def blocks_in(size):

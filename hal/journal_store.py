@@ -35,6 +35,7 @@ _PAGE = const(256)
 _ENTRY = const(68)  # firmware.journal.RECORD_SIZE
 _PER_PAGE = const(3)
 _PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
+_PREPARE_STEPS = const(25)  # steps of 20 ms ticks between two blocks added: 0.5 s
 
 
 class JournalStore:
@@ -46,6 +47,7 @@ class JournalStore:
         self.header = None  # the decoded header in force
         self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
         self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
+        self.wait = 0  # steps before the next block is added
         # The located ring (hal.journal_setup.locate_ring): the block device, the device
         # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
         # next slot to program, and a page of 0xFF but the entry being programmed.
@@ -57,8 +59,12 @@ class JournalStore:
         self.page = None
 
     def prepare(self):
-        """Add one block to the ring, or start one (the clock stands: one erase)."""
-        self.setup("prepare")
+        """Add one block to the ring, or start one, every ``_PREPARE_STEPS`` steps while
+        the clock stands: one erase (0.4 s at most), over before the next."""
+        self.wait -= 1
+        if self.wait <= 0:
+            self.wait = _PREPARE_STEPS
+            self.setup("prepare")
 
     # --- during a game ---------------------------------------------------
 
@@ -92,18 +98,13 @@ class JournalStore:
         handle.write(buf)
         handle.flush()
 
-    # --- while the clock stands (hal.journal_setup) ---------------------------
-
-    def append_event(self, game, entry, clock):
-        """Add one event-log entry, with the move counter and both times at that moment."""
-        self.setup("append_event", game, entry, clock)
-
-    def begin_game(self, clock, claims, game):
-        """Make the header describe a game with ``clock``'s controls; return its id."""
-        return self.setup("begin_game", clock, claims, game)
+    # --- at boot and while the clock stands (hal.journal_setup) ------------------
 
     def setup(self, name, *args):
-        """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go."""
+        """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
+        ``begin_game`` (clock, claims, game id: the header of a new game, the event log
+        set aside; returns the game's id), ``append_event`` (game id, entry, clock),
+        ``ring_entries`` and ``open_slots`` (header) at boot, ``prepare``."""
         import hal
         from hal import journal_setup
 

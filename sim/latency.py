@@ -24,9 +24,10 @@ inside any call, at its end. The chip latches the line's interrupt and
 runs the handler once, which reads the level the line has then: a press
 held for less than what is left of the call is not seen at all. (The
 main loop's passes at the ticks that fall inside a call are not held back:
-they change no stamp.) ``sim.world.SimBoard`` applies this when it
-is given a model (``latency=``); clock scripts run without one unless the
-runner is asked for it (docs/spec/scripts.md).
+they change no stamp; the journal's ring adds a block only every 25 passes,
+0.5 s, after an erase of at most 0.4 s.) ``sim.world.SimBoard`` applies
+this when it is given a model (``latency=``); clock scripts run without one
+unless the runner is asked for it (docs/spec/scripts.md).
 """
 
 from firmware import engine

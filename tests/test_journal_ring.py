@@ -15,7 +15,7 @@ from sim import vclock
 from sim.flash import BLOCK_BYTES, Flash, PowerCut, pointer_bytes
 from sim.world import SimBoard, fresh_flash, remove_flash
 
-SETUP_MS = 20_000  # the ring's 32 blocks: 12.8 s of erases at their maxima
+SETUP_MS = 20_000  # the ring holds 40 of its 96 blocks by then, one every 0.5 s
 
 
 def _device(blocks=4):
@@ -93,29 +93,30 @@ def test_a_ring_file_is_found_on_the_device_by_its_markers(tmp_path):
     assert len(flash.read_device_file(path)) == 3 * BLOCK_BYTES - 4 - 8
 
 
-def _ring_game(folder, board_name="pico"):
-    board = SimBoard(folder, board_name=board_name)
+def _ring_game(folder, setup_ms=SETUP_MS):
+    board = SimBoard(folder, board_name="pico")
     board.boot()
-    board.run_due(SETUP_MS)
+    board.run_due(setup_ms)
     return board
 
 
 def test_the_ring_is_prepared_while_the_clock_stands_and_never_erased_in_play():
-    """32 blocks, one erase each in setup; then 60 s of play with a move every 3 s:
-    every entry a program into the ring, no erase and no slot file write."""
+    """96 blocks, one every 0.5 s of setup (48 s); then 60 s of play with a move every
+    3 s: every entry a program into the ring, no erase and no slot file write."""
     folder = fresh_flash("300+3")
+    start = 50_000
     try:
-        board = _ring_game(folder)
+        board = _ring_game(folder, start)
         store = board.app.journal.store
-        assert len(store.blocks) == 32
+        assert len(store.blocks) == 96 and not store.preparing
         erases = board.flash.device.erases
         writes = board.flash.writes
         side = "lever_right"
         for second in range(0, 60, 3):
-            board.run_due(SETUP_MS + second * 1000)
+            board.run_due(start + second * 1000)
             board.press(side)
             side = "lever_left" if side == "lever_right" else "lever_right"
-        board.run_due(SETUP_MS + 60_000)
+        board.run_due(start + 60_000)
         assert board.flash.device.erases == erases
         assert board.app.journal.writes >= 20  # one entry a press at least
         assert store.next == board.flash.writes - writes  # each entry one program
