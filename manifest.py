@@ -66,6 +66,7 @@ SELFTEST_RUNNER = [
     "__init__.py",
     "flash.py",
     "ht16k33.py",
+    "latency.py",
     "machine.py",
     "runner.py",
     "script.py",
