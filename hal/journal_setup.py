@@ -277,15 +277,9 @@ def locate_ring(store, found):
 
 def open_slots(store, header):
     """Take ``header`` (the decoded header read at boot, or None) as the one in force,
-    and open the slot files, unless the ring takes the entries (then the first entry
-    it cannot take opens them)."""
+    and open both slot files for writing in place (creating a missing one): the ring
+    may fill, and then an entry opens nothing in play."""
     store.header = header
-    if not store.capacity:
-        open_slot_files(store)
-
-
-def open_slot_files(store):
-    """Open both slot files for writing in place (creating a missing one)."""
     files = store.storage.files
     for index, name in enumerate(JOURNAL_SLOTS):
         path = store.storage.path(name)

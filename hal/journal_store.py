@@ -91,9 +91,8 @@ class JournalStore:
                     index += 1
             return
         handle = self.handles[seq & 1]
-        if handle is None:  # the ring is full or gone: the slots, opened now (or OSError)
-            self.setup("open_slot_files")
-            handle = self.handles[seq & 1]
+        if handle is None:
+            raise OSError(5)  # EIO: the slot could not be opened at boot
         handle.seek(0)
         handle.write(buf)
         handle.flush()
