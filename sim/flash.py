@@ -269,6 +269,34 @@ class _DeviceFile:
         return False
 
 
+class _DeviceReader:
+    """A device file opened for reading: its bytes as they are when read."""
+
+    def __init__(self, flash, path):
+        self.flash = flash
+        self.path = path
+        self.position = 0
+
+    def read(self, count=-1):
+        data = self.flash.read_device_file(self.path, self.position, count)
+        self.position += len(data)
+        return data
+
+    def seek(self, offset, whence=0):
+        size = self.flash.device_files[self.path][1]
+        self.position = offset + (size if whence == 2 else self.position if whence else 0)
+        return self.position
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, trace):
+        return False
+
+
 class Flash:
     """The filesystem as ``hal.storage.Files`` offers it, with power and cuts."""
 
@@ -326,14 +354,24 @@ class Flash:
                 return block
         raise OSError(28)  # ENOSPC
 
-    def read_device_file(self, path):
-        """The committed file's bytes, read from its blocks as they are now."""
+    def read_device_file(self, path, offset=0, count=-1):
+        """``count`` bytes (-1: all) of the committed file from ``offset``, read from
+        its blocks as they are now."""
         blocks, size = self.device_files[path]
+        end = size if count < 0 else min(size, offset + count)
         out = bytearray()
+        start_of_block = 0
         for index, block in enumerate(blocks):
             start = pointer_bytes(index)
-            take = min(BLOCK_BYTES - start, size - len(out))
-            out.extend(self.device._block(block)[start : start + take])
+            room = BLOCK_BYTES - start
+            low = max(offset, start_of_block)
+            high = min(end, start_of_block + room)
+            if low < high:
+                at = start + low - start_of_block
+                out.extend(self.device._block(block)[at : at + high - low])
+            start_of_block += room
+            if start_of_block >= end:
+                break
         return bytes(out)
 
     def open(self, path, mode):
@@ -342,9 +380,7 @@ class Flash:
             if "w" not in mode and "a" not in mode and "+" not in mode:
                 if path not in self.device_files:
                     raise OSError(2)  # ENOENT
-                import io
-
-                return io.BytesIO(self.read_device_file(path))
+                return _DeviceReader(self, path)
             handle = _DeviceFile(self, path, mode)
             self.handles = [h for h in self.handles if h.open] + [handle]
             return handle
