@@ -147,6 +147,7 @@ def _measure(board, boot):
     board.app.hardware.stop()
     sound = _sounding_ticks()
     passing = _passing_control()
+    ring = _ring_presses()
 
     print(
         json.dumps(
@@ -168,6 +169,7 @@ def _measure(board, boot):
                 "led_lit_under_heap_lock": sound["led"],
                 "buzzer_ticks_run_with_heap_locked": sound["locked"],
                 "control_passed_under_heap_lock": passing,
+                "ring_entries_under_heap_lock": ring,
             }
         )
     )
@@ -209,6 +211,37 @@ def _passing_control():
     tones = hardware.buzzer.started - started
     hardware.stop()
     return {"left_display": shown, "tones": tones}
+
+
+def _ring_presses():
+    """On the Pico, whose journal has a ring: one block prepared at boot (a game
+    started at once), then 20 presses under heap_lock, each entry a page program
+    into the ring; the ring entries written, or "MemoryError" if anything allocated."""
+    board = SimBoard(fresh_flash("300+3"), bounce_ms=0, board_name="pico")
+    board.boot()
+    from hal import runtime
+
+    hardware = board.app.hardware
+    store = board.app.journal.store
+    timer = sim_machine.timers()[0]
+    sides = (board.board.INPUTS["lever_right"], board.board.INPUTS["lever_left"])
+    _press(board, sides[0], runtime, hardware)  # left is White: its clock starts
+    _release(board, sides[0], runtime, hardware, timer)
+    before = store.next
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for number in range(20):
+            pin = sides[(number + 1) % 2]
+            _press(board, pin, runtime, hardware)
+            _release(board, pin, runtime, hardware, timer)
+    except MemoryError:
+        micropython.heap_unlock()
+        hardware.stop()
+        return "MemoryError"
+    micropython.heap_unlock()
+    hardware.stop()
+    return store.next - before
 
 
 def _sounding_ticks():

@@ -74,3 +74,7 @@ WATCHDOG_MS = 5000
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"
+# The journal's ring (hal/journal_setup.py): 96 blocks of 4 KiB, erased while the
+# clock stands, only programmed in play (as on the Pico, boards/pico.py): 384 KiB
+# of the 960 KiB vfs partition.
+JOURNAL_RING_BLOCKS = 96

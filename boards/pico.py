@@ -66,3 +66,8 @@ WATCHDOG_MS = 5000
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"
+# The journal's ring (hal/journal_setup.py): a littlefs file of this many 4 KiB blocks,
+# erased while the clock stands and only programmed in play, 45 entries a block:
+# 4,320 entries, 5.6 hours of play at 766 entries an hour (docs/power.md).
+# 384 KiB of the Pico's 1.4 MiB filesystem (the Pico W's is about 850 KiB).
+JOURNAL_RING_BLOCKS = 96

@@ -15,6 +15,7 @@ OLD_USER_SLOTS = "presets.json"  # their name before; boot renames it once (hal.
 HALL = "hall.json"  # the tournament hall's broker and account (firmware.hall_settings)
 JOURNAL_HEADER = "game.json"  # the journalled game's id, controls and event rules
 JOURNAL_SLOTS = ("game.j0", "game.j1")  # the journal's two alternating entries
+JOURNAL_RING = "game.jr"  # the journal's ring, erased before a game (hal.journal_setup)
 EVENTS = "events.log"  # the event log, one JSON line per arbiter action
 OLD_EVENTS = "events.old"  # the previous game's event log
 HOLD = "hold.txt"  # while it exists the board's main.py does not start the clock

@@ -15,7 +15,10 @@ back **paused** with that turn time: the side to move loses at most the
 time since the newest entry, the other side nothing. Writing an entry
 allocates nothing: the record is a preallocated bytearray, filled with small
 integers and a Fletcher checksum, and handed to ``store.write_record``
-(hal.journal_store).
+(hal.journal_store). What the store does only while the clock stands (a
+new game's header, an event-log line, a block of its ring) goes through
+``store.setup(name, ...)`` and ``store.prepare``, code the board loads for
+it and lets go after.
 
 The record's layout is described once, below: each field's offset
 (``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
@@ -235,7 +238,7 @@ class Journal:
             self.note = "restored"
             return
         try:
-            self.game = self.store.begin_game(self.clock, self.claims, self.game)
+            self.game = self.store.setup("begin_game", self.clock, self.claims, self.game)
         except OSError:
             self.failures += 1
 
@@ -264,6 +267,8 @@ class Journal:
             late = ticks_diff(now, self.last_entry) - self.period_ms
             if late >= 0:
                 self.write(now, late)
+        elif self.store.preparing:  # the clock stands: the store may erase flash
+            self.store.prepare()
 
     def quiet_ms(self, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
@@ -272,7 +277,7 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            return wait
+            return 0 if self.store.preparing else wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 
@@ -293,7 +298,7 @@ class Journal:
         """The clock is set up for a new game: a header for its controls, a fresh event log."""
         self.log_base = len(self.claims.log)
         self.logged = 0
-        self.game = self.store.begin_game(self.clock, self.claims, self.game)
+        self.game = self.store.setup("begin_game", self.clock, self.claims, self.game)
 
     def log_events(self):
         """Append the event-log entries not yet on flash (arbiter actions: clock paused)."""
@@ -301,5 +306,5 @@ class Journal:
         clock = self.clock
         while self.log_base + self.logged < len(log):
             entry = log[self.log_base + self.logged]
-            self.store.append_event(self.game, entry, clock)
+            self.store.setup("append_event", self.game, entry, clock)
             self.logged += 1

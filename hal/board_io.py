@@ -4,6 +4,8 @@ indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
+Used at boot only (``hal.boot`` lets it go after): what stays is the
+``hal.hardware.Hardware`` it returns.
 """
 
 import machine
@@ -14,6 +16,7 @@ from hal.battery import Battery, NoBattery
 from hal.buzzer import Buzzer
 from hal.displays import SegmentDisplay
 from hal.edges import EdgeRing
+from hal.hardware import Hardware
 from hal.i2c_bus import I2CBus
 from hal.keys import KeyButtons
 from hal.leds import StatusLeds
@@ -25,54 +28,39 @@ from hal.watchdog import Watchdog
 _PULLS = {"up": "PULL_UP", "down": "PULL_DOWN", "none": None}
 
 
-class Hardware:
-    """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
-    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop."""
-
-    def __init__(self, board, filesystem, flash_root=None):
-        self.board = board
-        _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
-        pull = _input_pull(board)
-        active = 0 if board.ACTIVE_LOW else 1
-        pins = []
-        for name in NAMES:
-            pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
-        self.inputs = EdgeRing(pins, [active] * len(pins))
-        self.keys = KeyButtons(self.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
-        i2c = machine.I2C(
-            board.I2C_ID,
-            scl=machine.Pin(board.I2C_SCL),
-            sda=machine.Pin(board.I2C_SDA),
-            freq=board.I2C_FREQ,
-        )
-        self.bus = I2CBus(i2c)
-        big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
-        self.displays = (
-            SegmentDisplay(self.bus, board.DISPLAY_LEFT, HT16K33, big),
-            SegmentDisplay(self.bus, board.DISPLAY_RIGHT, HT16K33, big),
-        )
-        self.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
-        self.storage = Storage(flash_root or board.FLASH_ROOT, filesystem)
-        self.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
-        self.battery = _battery(board)
-        self.leds = StatusLeds(
-            (_led_pin(board.LED_LEFT), _led_pin(board.LED_RIGHT)), board.LED_ACTIVE_HIGH
-        )
-        self.watchdog = Watchdog(machine.WDT, board.WATCHDOG_MS)
-
-    def start(self):
-        """Enable the interrupts (the lever and key edges, then the tick) and the watchdog."""
-        self.inputs.enable(machine.Pin)
-        self.ticker.start(machine.Timer)
-        self.watchdog.start()
-
-    def stop(self):
-        """Interrupts off, buzzer and LEDs off (the watchdog, once started, cannot stop)."""
-        self.ticker.stop()
-        for pin in self.inputs.pins:
-            pin.irq(handler=None)
-        self.buzzer.stop()
-        self.leds.show(-1)
+def build(board, filesystem, flash_root=None):
+    """The board's ``Hardware`` (hal.hardware), built from its definition ``board``."""
+    hardware = Hardware()
+    hardware.board = board
+    _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
+    pull = _input_pull(board)
+    active = 0 if board.ACTIVE_LOW else 1
+    pins = []
+    for name in NAMES:
+        pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
+    hardware.inputs = EdgeRing(pins, [active] * len(pins))
+    hardware.keys = KeyButtons(hardware.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
+    i2c = machine.I2C(
+        board.I2C_ID,
+        scl=machine.Pin(board.I2C_SCL),
+        sda=machine.Pin(board.I2C_SDA),
+        freq=board.I2C_FREQ,
+    )
+    hardware.bus = I2CBus(i2c)
+    big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
+    hardware.displays = (
+        SegmentDisplay(hardware.bus, board.DISPLAY_LEFT, HT16K33, big),
+        SegmentDisplay(hardware.bus, board.DISPLAY_RIGHT, HT16K33, big),
+    )
+    hardware.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
+    hardware.storage = Storage(flash_root or board.FLASH_ROOT, filesystem)
+    hardware.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
+    hardware.battery = _battery(board)
+    hardware.leds = StatusLeds(
+        (_led_pin(board.LED_LEFT), _led_pin(board.LED_RIGHT)), board.LED_ACTIVE_HIGH
+    )
+    hardware.watchdog = Watchdog(machine.WDT, board.WATCHDOG_MS)
+    return hardware
 
 
 def _set_cpu_freq(board):

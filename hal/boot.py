@@ -4,7 +4,8 @@ the simulator.
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
 The modules only boot uses (the folder ``firmware/boot/``, the time-control
-parser ``firmware.control_parser`` and this module) are let go once the game
+parser ``firmware.control_parser``, the hardware's builder ``hal.board_io``
+and this module) are let go once the game
 is back (``firmware.lifetime``), for a garbage collection to reclaim; their
 names stay interned, as every loaded module's do.
 """
@@ -26,14 +27,14 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     ``filesystem`` is what the storage goes through: the board's own
     (``hal.storage.Files``) unless a simulated board passes its flash model.
     """
-    from hal.board_io import Hardware
+    from hal import board_io
 
     board = boards.load(board_name)
     if filesystem is None:
         from hal.storage import Files
 
         filesystem = Files()
-    hardware = Hardware(board, filesystem, flash_root)
+    hardware = board_io.build(board, filesystem, flash_root)
     storage = hardware.storage
     if storage.exists(files.OLD_USER_SLOTS) and not storage.exists(files.USER_SLOTS):
         storage.rename(files.OLD_USER_SLOTS, files.USER_SLOTS)  # the slots a board saved before
@@ -46,7 +47,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 
-    resume.attach(app, JournalStore(storage), settings, board.TICK_MS)
+    ring = getattr(board, "JOURNAL_RING_BLOCKS", 0)
+    store = JournalStore(storage, ring)
+    resume.attach(app, store, settings, board.TICK_MS)
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
 
@@ -60,6 +63,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     lifetime.let_go(firmware, "settings_file")
     lifetime.let_go(firmware, "strict_json")
     lifetime.let_go(hal, "boot")
+    lifetime.let_go(hal, "board_io")
     from hal.tick_source import ticks_ms
 
     hardware.inputs.disarm_closed(ticks_ms())

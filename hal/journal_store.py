@@ -14,36 +14,85 @@
   it, so a cut leaves at most a partial last line, which is not counted.
   A new game moves it to ``events.old``.
 
-Reading them back at boot is ``firmware.boot.journal_read``.
+On a board with ``JOURNAL_RING_BLOCKS`` the entries go to the journal's ring
+instead (programmed by ``write_record``, found and prepared by ``hal.journal_setup``): flash
+erased while the clock stands and only programmed in play, so that no erase
+holds a press back while a clock runs.
+The slots take the entries again if the ring is full or cannot be found.
+
+Reading them back at boot is ``firmware.boot.journal_read`` (and
+``setup("ring_entries")``). What the store does only at boot or while the
+clock stands (opening the slots, a new game's header, the event log, the
+ring's finding and preparation) is ``hal.journal_setup``, which ``setup``
+loads for it and lets go after.
 """
 
-import json
+from micropython import const
 
-from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_SLOTS, OLD_EVENTS
+from firmware import lifetime
+
+_PAGE = const(256)
+_ENTRY = const(68)  # firmware.journal.RECORD_SIZE
+_PER_PAGE = const(3)
+_PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
+_PREPARE_STEPS = const(25)  # steps of 20 ms ticks between two blocks added: 0.5 s
 
 
 class JournalStore:
-    """The journal's files in ``storage`` (which boot reads the journal back from)."""
+    """The journal's files in ``storage`` (which boot reads the journal back from).
 
-    def __init__(self, storage):
+    The journal reads ``preparing`` (the ring still has blocks to add while the
+    clock stands) and nothing else."""
+
+    def __init__(self, storage, ring_blocks=0):
         self.storage = storage
         self.handles = [None, None]
         self.header = None  # the decoded header in force
+        self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
+        self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
+        self.wait = 0  # steps before the next block is added
+        # The located ring (hal.journal_setup.locate_ring): the block device, the device
+        # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
+        # next slot to program, and a page of 0xFF but the entry being programmed.
+        self.device = None
+        self.blocks = None
+        self.nonce = 0
+        self.capacity = 0
+        self.next = 0
+        self.page = None
 
-    def open_slots(self, header):
-        """Take ``header`` (the decoded header read at boot, or None) as the one in
-        force, and open both slot files for writing in place (creating a missing one)."""
-        self.header = header
-        files = self.storage.files
-        for index, name in enumerate(JOURNAL_SLOTS):
-            path = self.storage.path(name)
-            mode = "r+b" if files.exists(path) else "wb"
-            self.handles[index] = files.open(path, mode)
+    def prepare(self):
+        """Add one block to the ring, or start one, every ``_PREPARE_STEPS`` steps while
+        the clock stands: one erase (0.4 s at most), over before the next."""
+        self.wait -= 1
+        if self.wait <= 0:
+            self.wait = _PREPARE_STEPS
+            self.setup("prepare")
 
     # --- during a game ---------------------------------------------------
 
     def write_record(self, buf, seq):
-        """Write entry ``seq`` into its slot and flush it (allocates nothing)."""
+        """Write entry ``seq`` into the ring, or its slot (flushed); allocates nothing."""
+        slot = self.next
+        if slot < self.capacity:
+            self.next = slot + 1  # a failed program leaves the slot torn: never again
+            block = self.blocks[slot // _PER_BLOCK]
+            slot %= _PER_BLOCK
+            page_at = (1 + slot // _PER_PAGE) * _PAGE
+            at = (slot % _PER_PAGE) * _ENTRY
+            page = self.page
+            index = 0
+            while index < _ENTRY:
+                page[at + index] = buf[index]
+                index += 1
+            try:
+                self.device.writeblocks(block, page, page_at)
+            finally:
+                index = 0
+                while index < _ENTRY:
+                    page[at + index] = 0xFF
+                    index += 1
+            return
         handle = self.handles[seq & 1]
         if handle is None:
             raise OSError(5)  # EIO: the slot could not be opened at boot
@@ -51,46 +100,17 @@ class JournalStore:
         handle.write(buf)
         handle.flush()
 
-    def append_event(self, game, entry, clock):
-        """Add one event-log entry, with the move counter and both times at that moment."""
-        tick, what, detail = entry
-        shown = (clock.shown_ms(0, tick), clock.shown_ms(1, tick))
-        line = json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
-        self.storage.append_line(EVENTS, line)
+    # --- at boot and while the clock stands (hal.journal_setup) ------------------
 
-    # --- a new game --------------------------------------------------------
+    def setup(self, name, *args):
+        """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
+        ``begin_game`` (clock, claims, game id: the header of a new game, the event log
+        set aside; returns the game's id), ``append_event`` (game id, entry, clock),
+        ``ring_entries`` and ``open_slots`` (header) at boot, ``prepare``."""
+        import hal
+        from hal import journal_setup
 
-    def begin_game(self, clock, claims, game):
-        """Make the header describe a game with ``clock``'s controls; return its id.
-
-        The header is rewritten (with the next id) only if what it says differs:
-        a clock switched on and off again writes nothing. The previous game's
-        event log becomes ``events.old``.
-        """
-        wanted = {
-            "control_left": clock.sides[0].control.text,
-            "control_right": clock.sides[1].control.text,
-            "quickplay": claims.quickplay,
-            "edition": claims.edition,
-        }
-        header = self.header
-        same = header is not None and header.get("game") == game
-        for key in wanted:
-            if header is None or header.get(key) != wanted[key]:
-                same = False
-        if self.storage.exists(EVENTS):
-            self.storage.remove(OLD_EVENTS)
-            self.storage.files.rename(self.storage.path(EVENTS), self.storage.path(OLD_EVENTS))
-        if same:
-            return game
-        game += 1
-        wanted["game"] = game
-        self.storage.write_json(JOURNAL_HEADER, wanted)
-        self.header = wanted
-        return game
-
-    def close(self):
-        for index in (0, 1):
-            if self.handles[index] is not None:
-                self.handles[index].close()
-                self.handles[index] = None
+        try:
+            return getattr(journal_setup, name)(self, *args)
+        finally:
+            lifetime.let_go(hal, "journal_setup")

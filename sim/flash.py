@@ -15,6 +15,15 @@ does. What it adds:
   power going would stop it. Tests sweep ``count`` over every byte of a
   write to prove each file holds the old or the new version.
 - ``writes`` and ``bytes_written``: what the firmware wrote, for the figures.
+- ``device`` (``BlockDevice``, on a board with a journal ring): the flash under
+  the filesystem as ``rp2.Flash`` or ``esp32.Partition`` offers it, a block
+  erased whole and programmed page by page, a program only clearing bits. A
+  file named in ``DEVICE_FILES`` lives on it as littlefs keeps a file: its
+  data in blocks the filesystem erases as it allocates them (round-robin, so
+  the blocks of an older version stay behind unerased), every block after
+  the first opening with littlefs's skip-list pointers, the file's new
+  version in force only once committed (a flush or a close). A power cut
+  falls at any byte of a program, as of a file write.
 
 Runs on CPython and inside MicroPython; the write path allocates nothing.
 """
@@ -22,6 +31,9 @@ Runs on CPython and inside MicroPython; the write path allocates nothing.
 import os
 
 EIO = 5
+BLOCK_BYTES = 4096  # littlefs's block on both ports: the flash's 4 KiB sector
+PAGE_BYTES = 256  # the unit of a program (rp2: flash_range_program takes whole pages)
+DEVICE_FILES = ("game.jr",)  # firmware.files.JOURNAL_RING: stored on the block device
 _NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
 
 
@@ -91,11 +103,210 @@ class _Handle:
         return False
 
 
+def pointer_bytes(index):
+    """The bytes littlefs's skip-list pointers take at the start of a file's block
+    ``index``: none in the first, ctz(index) + 1 words of 4 bytes in the others."""
+    if index == 0:
+        return 0
+    count = 1
+    while index & 1 == 0:
+        index >>= 1
+        count += 1
+    return 4 * count
+
+
+class BlockDevice:
+    """A NOR flash partition through the extended block protocol (``readblocks(block,
+    buf, offset)``, ``writeblocks(block, buf[, offset])``, ``ioctl``): ``writeblocks``
+    without an offset erases the blocks it covers first, with one it only programs.
+    An erase sets every byte of its block to 0xFF; a program clears bits: a 0xFF byte
+    of its buffer leaves the flash as it is, any other must fall on an erased byte
+    (else OSError: the flash cannot set a bit again without an erase). Programs at an
+    offset take whole pages (the rp2's rule). The power can fail at any byte."""
+
+    def __init__(self, flash, count):
+        self.flash = flash
+        self.count = count
+        # Every block's bytes, erased (allocated here, beside the firmware's heap figures).
+        self.blocks = [bytearray(b"\xff" * BLOCK_BYTES) for _ in range(count)]
+        self.erases = 0
+        self.page_programs = 0
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.count
+        if op == 5:
+            return BLOCK_BYTES
+        return 0
+
+    def _block(self, block):
+        if not 0 <= block < self.count:
+            raise OSError(EIO)
+        return self.blocks[block]
+
+    def readblocks(self, block, buf, offset=0):
+        self.flash._check()
+        data = self._block(block)
+        size = len(buf)
+        if offset + size > BLOCK_BYTES:
+            raise OSError(EIO)
+        buf[:size] = data[offset : offset + size]
+
+    def writeblocks(self, block, buf, offset=None):
+        self.flash._check()
+        if offset is None:
+            self.erase(block)
+            offset = 0
+        elif offset % PAGE_BYTES or len(buf) % PAGE_BYTES:
+            raise ValueError("a program at an offset takes whole pages")
+        self.program(block, offset, buf)
+
+    def erase(self, block):
+        """Erase ``block`` (every byte 0xFF); a cut during it leaves it erased or not."""
+        self.flash._check()
+        data = self._block(block)
+        latency = self.flash.latency
+        if latency is not None:
+            latency.erase_block()
+        self.flash._spend(1)
+        self.erases += 1
+        for index in range(BLOCK_BYTES):
+            data[index] = 0xFF
+
+    def program(self, block, offset, buf):
+        """Program ``buf`` at ``offset`` of ``block``, byte after byte (a cut stops it)."""
+        flash = self.flash
+        flash._check()
+        data = self._block(block)
+        size = len(buf)
+        if offset + size > BLOCK_BYTES:
+            raise OSError(EIO)
+        for index in range(size):
+            value = buf[index]
+            if value != 0xFF and data[offset + index] != 0xFF:
+                raise OSError(EIO)  # a program over programmed bytes: the firmware's error
+        pages = (offset + size - 1) // PAGE_BYTES - offset // PAGE_BYTES + 1
+        self.page_programs += pages
+        if flash.latency is not None:
+            flash.latency.program_pages(pages)
+        flash.writes += 1
+        for index in range(size):
+            flash._spend(1)
+            data[offset + index] &= buf[index]
+            flash.bytes_written += 1
+
+
+class _DeviceFile:
+    """A file on the block device as littlefs writes it: blocks erased as allocated,
+    each after the first opening with its skip-list pointers; committed at a flush."""
+
+    def __init__(self, flash, path, mode):
+        self.flash = flash
+        self.path = path
+        self.open = True
+        self.blocks = []
+        self.size = 0
+        if "a" in mode or "+" in mode:
+            self.blocks, self.size = flash.device_files.get(path, ([], 0))
+            self.blocks = list(self.blocks)
+
+    def write(self, data):
+        flash = self.flash
+        if not self.open or not flash.powered:
+            raise OSError(EIO)
+        device = flash.device
+        done = 0
+        while done < len(data):
+            index, used = self._position()
+            if index == len(self.blocks):
+                block = flash.allocate()
+                device.erase(block)
+                self.blocks.append(block)
+                pointers = bytearray(pointer_bytes(index))
+                for word in range(len(pointers) // 4):
+                    target = self.blocks[index - (1 << word)]
+                    for byte in range(4):
+                        pointers[4 * word + byte] = (target >> (8 * byte)) & 0xFF
+                if pointers:
+                    device.program(block, 0, pointers)
+                used = len(pointers)
+            count = min(BLOCK_BYTES - used, len(data) - done)
+            device.program(self.blocks[index], used, data[done : done + count])
+            done += count
+            self.size += count
+        return done
+
+    def _position(self):
+        """(the block the next byte goes to, the bytes used in it)."""
+        left = self.size
+        index = 0
+        while index < len(self.blocks):
+            room = BLOCK_BYTES - pointer_bytes(index)
+            if left < room:
+                return index, pointer_bytes(index) + left
+            left -= room
+            index += 1
+        return index, 0
+
+    def flush(self):
+        flash = self.flash
+        if not self.open or not flash.powered:
+            raise OSError(EIO)
+        flash._operation()  # littlefs commits the file's new size and blocks
+        flash.device_files[self.path] = (list(self.blocks), self.size)
+
+    def close(self):
+        if self.open:
+            if self.flash.powered:
+                self.flush()
+            self.open = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, trace):
+        self.close()
+        return False
+
+
+class _DeviceReader:
+    """A device file opened for reading: its bytes as they are when read."""
+
+    def __init__(self, flash, path):
+        self.flash = flash
+        self.path = path
+        self.position = 0
+
+    def read(self, count=-1):
+        data = self.flash.read_device_file(self.path, self.position, count)
+        self.position += len(data)
+        return data
+
+    def seek(self, offset, whence=0):
+        size = self.flash.device_files[self.path][1]
+        self.position = offset + (size if whence == 2 else self.position if whence else 0)
+        return self.position
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, trace):
+        return False
+
+
 class Flash:
     """The filesystem as ``hal.storage.Files`` offers it, with power and cuts."""
 
-    def __init__(self):
+    def __init__(self, device_blocks=0):
         self.powered = True
+        # The block device under the filesystem (boards with a journal ring, sized
+        # for two versions of the ring and some room for littlefs's allocator).
+        self.device = BlockDevice(self, device_blocks) if device_blocks else None
+        self.device_files = {}  # path: (its blocks, its size) as last committed
+        self.next_block = 0  # where littlefs's allocator looks next
         self.budget = None  # bytes that may still be written before an armed cut
         self.handles = []
         self.writes = 0
@@ -107,6 +318,13 @@ class Flash:
         if not self.powered:
             raise OSError(EIO)
 
+    def _spend(self, count):
+        """``count`` bytes written: an armed cut falls before the first that exceeds it."""
+        if self.budget is not None:
+            if self.budget < count:
+                self.cut()
+            self.budget -= count
+
     def _operation(self):
         """A rename or remove: one indivisible step, which an armed cut may prevent."""
         self._check()
@@ -117,8 +335,55 @@ class Flash:
         if self.latency is not None:
             self.latency.flash_commit(_NAME_COMMIT_BYTES)
 
+    def _on_device(self, path):
+        return self.device is not None and path.rsplit("/", 1)[-1] in DEVICE_FILES
+
+    def allocate(self):
+        """The next free block, as littlefs's allocator finds it: onward from the last
+        one taken, wrapping, past the blocks of committed files and open ones."""
+        used = []
+        for blocks, _ in self.device_files.values():
+            used.extend(blocks)
+        for handle in self.handles:
+            if isinstance(handle, _DeviceFile) and handle.open:
+                used.extend(handle.blocks)
+        for step in range(self.device.count):
+            block = (self.next_block + step) % self.device.count
+            if block not in used:
+                self.next_block = block + 1
+                return block
+        raise OSError(28)  # ENOSPC
+
+    def read_device_file(self, path, offset=0, count=-1):
+        """``count`` bytes (-1: all) of the committed file from ``offset``, read from
+        its blocks as they are now."""
+        blocks, size = self.device_files[path]
+        end = size if count < 0 else min(size, offset + count)
+        out = bytearray()
+        start_of_block = 0
+        for index, block in enumerate(blocks):
+            start = pointer_bytes(index)
+            room = BLOCK_BYTES - start
+            low = max(offset, start_of_block)
+            high = min(end, start_of_block + room)
+            if low < high:
+                at = start + low - start_of_block
+                out.extend(self.device._block(block)[at : at + high - low])
+            start_of_block += room
+            if start_of_block >= end:
+                break
+        return bytes(out)
+
     def open(self, path, mode):
         self._check()
+        if self._on_device(path):
+            if "w" not in mode and "a" not in mode and "+" not in mode:
+                if path not in self.device_files:
+                    raise OSError(2)  # ENOENT
+                return _DeviceReader(self, path)
+            handle = _DeviceFile(self, path, mode)
+            self.handles = [h for h in self.handles if h.open] + [handle]
+            return handle
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return open(path, mode)
         handle = _Handle(self, open(path, mode))
@@ -130,19 +395,31 @@ class Flash:
     def rename(self, old, new):
         self._operation()
         self.renames += 1
+        if old in self.device_files:
+            self.device_files[new] = self.device_files.pop(old)
+            return
         os.rename(old, new)
 
     def remove(self, path):
         self._operation()
+        if path in self.device_files:
+            del self.device_files[path]
+            return
         os.remove(path)
 
     def exists(self, path):
         """The board's own ``Files.exists`` (looking never writes). Imported at the
         first call, by boot, so that the heap figures count ``hal.storage`` as the
         firmware's (bench.boot_heap loads the simulator before its first figure)."""
+        if path in self.device_files:
+            return True
         from hal.storage import Files
 
         return Files.exists(self, path)
+
+    def block_device(self):
+        """The block device under the filesystem (``hal.storage.Files.block_device``)."""
+        return self.device
 
     def cut_after(self, count):
         """Arm a power cut after ``count`` more bytes (renames and removes count 1)."""

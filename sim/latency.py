@@ -24,9 +24,10 @@ inside any call, at its end. The chip latches the line's interrupt and
 runs the handler once, which reads the level the line has then: a press
 held for less than what is left of the call is not seen at all. (The
 main loop's passes at the ticks that fall inside a call are not held back:
-they change no stamp.) ``sim.world.SimBoard`` applies this when it
-is given a model (``latency=``); clock scripts run without one unless the
-runner is asked for it (docs/spec/scripts.md).
+they change no stamp; the journal's ring adds a block only every 25 passes,
+0.5 s, after an erase of at most 0.4 s.) ``sim.world.SimBoard`` applies
+this when it is given a model (``latency=``); clock scripts run without one
+unless the runner is asked for it (docs/spec/scripts.md).
 """
 
 from firmware import engine
@@ -119,13 +120,20 @@ class ChipLatency:
         prog = self.prog_bytes
         commit = -(-(data_bytes + _COMMIT_OVERHEAD) // prog) * prog
         if self.block_used + commit > self.sector_bytes:
-            self.erases += 1
-            if self.in_play():
-                self.erases_in_play += 1
-            self.call(self.erase_us, self.flash_masks)
+            self.erase_block()
             self.block_used = 0
         self.block_used += commit
-        pages = -(-commit // self.page_bytes)
+        self.program_pages(-(-commit // self.page_bytes))
+
+    def erase_block(self):
+        """One 4 KiB sector erase (a block device's, or littlefs's before a commit)."""
+        self.erases += 1
+        if self.in_play():
+            self.erases_in_play += 1
+        self.call(self.erase_us, self.flash_masks)
+
+    def program_pages(self, pages):
+        """``pages`` page programs in one call (one ``writeblocks`` at an offset)."""
         self.programs += pages
         self.call(pages * self.program_us, self.flash_masks)
 

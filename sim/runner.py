@@ -437,13 +437,14 @@ class ReportingPlayer(Player):
 def run_script(path, text, out, rests=True, latency=None):
     """Run one script's bytes (or text); return its exit status. With ``rests=False``
     the clock runs a step at every tick (``SimBoard``); with ``latency`` ("typical" or
-    "max") the board is its chip, latencies and all (``sim.latency``)."""
+    "max") the board is the Pico whose wiring the `sim` board copies, its chip's
+    latencies and its journal's ring and all (``sim.latency``)."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
-    game = Game(script, rests=rests, latency=latency)
+    game = Game(script, "pico" if latency else "sim", rests, latency)
     try:
         player = ReportingPlayer(game, path, out)
         status = player.play(script.statements)

@@ -94,7 +94,10 @@ class SimBoard:
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
-        self.flash = sim_flash.Flash()  # the files in flash_root, with power cuts
+        # The files in flash_root, with power cuts; the block device under them holds
+        # the journal's ring and some room for littlefs's allocator.
+        ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0)
+        self.flash = sim_flash.Flash(ring + 8 if ring else 0)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0

@@ -39,3 +39,6 @@ def test_tick_and_press_allocate_nothing_under_micropython():
     # 60 - 4 * 0.06 + 30 = 89.76 s reads 1.30, with the control-passed point, and
     # one short tone.
     assert figures["control_passed_under_heap_lock"] == {"left_display": " 1.30.", "tones": 1}
+    # On the Pico the entries of 20 presses (one each) are page programs into the
+    # journal's ring, under heap_lock.
+    assert figures["ring_entries_under_heap_lock"] == 20

@@ -34,7 +34,8 @@ _BUILT_IN = ("micropython", "sys", "gc", "json", "struct", "array")
 OUTSIDE = {
     "firmware": _BUILT_IN,  # no machine, no time: the core never reads a clock
     "boards": (),  # data: nothing at all
-    "hal": _BUILT_IN + ("os", "time", "errno", "select", "socket", "machine", "network"),
+    "hal": _BUILT_IN
+    + ("os", "time", "errno", "select", "socket", "random", "machine", "network", "rp2", "esp32"),
 }
 OUTSIDE_PREFIXES = {"hal": ("adafruit_",)}
 # Folders that may not import every layer below them: the board definitions are data.

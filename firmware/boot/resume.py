@@ -59,7 +59,7 @@ def attach(app, store, settings, tick_ms):
             app.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
             seq = 0
     try:
-        store.open_slots(header)
+        store.setup("open_slots", header)
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
     journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, seq, logged)
@@ -75,6 +75,12 @@ def read_journal(app, store):
     try:
         header = journal_read.read_header(store.storage)
         record, spoiled = journal_read.read_slots(store.storage)
+        for entry in store.setup("ring_entries"):  # the ring's newest whole entry, if newer
+            if journal_read.valid(entry):
+                if record is None or journal_read.sequence(entry) > journal_read.sequence(record):
+                    record = entry
+                spoiled = False
+                break
         if spoiled:
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
         if record is not None and header is None and journal_read.state(record) != 0:

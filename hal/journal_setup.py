@@ -1,0 +1,287 @@
+"""What the journal store does while the clock stands: a new game's header, the event log, the ring.
+
+Loaded by ``hal.journal_store`` for each such step and let go after, so that
+nothing of it stays on the heap in play: ``begin_game`` (the header, the
+event log set aside), ``append_event`` (arbiter actions: the clock is
+paused), ``open_slots`` (boot), and the journal's ring below.
+
+The journal's ring: entries programmed into flash erased before the game,
+never erased in play.
+
+A littlefs file, ``game.jr`` (``firmware.files.JOURNAL_RING``), of up to
+``JOURNAL_RING_BLOCKS`` blocks (boards/*.py) is written through the
+filesystem while the clock stands, a block at a time (``add_block``: a new
+file at a new game's setup, then one block appended at each main-loop step
+while the clock is set up, paused or over): every byte 0xFF but a marker at the
+start of each block's data (``MAGIC``, the ring's random nonce, the block's
+index in the file). littlefs erases each block as it allocates it, and then
+leaves the blocks of a file that is not written again where they are (it
+moves metadata, never such data). ``locate`` finds them on the block device
+under the filesystem (``rp2.Flash``, the esp32's ``vfs`` partition) by their
+markers, the nonce read through the file itself.
+
+During play ``JournalStore.write_record`` programs each entry into erased bytes of those
+blocks with ``writeblocks(block, buf, offset)``, which programs without
+erasing: one page program per entry (at most 3 ms, interrupts off on the rp2),
+no erase. The first page of every block is left alone (littlefs's skip-list
+pointers and the marker); pages 1 to 15 hold 3 slots each, 45 a block,
+filled in order. A page is programmed whole (the rp2 programs whole pages),
+0xFF everywhere but the new entry: a 1 bit programs nothing, so the entries
+before it stay as they are. A power cut in a program leaves a torn entry whose
+checksum boot refuses; the one before it is whole. This module finds the
+ring, reads it back at boot (the last two used slots: littlefs checks no file
+data, so the device's bytes are the file's) and adds its blocks;
+only the located ring's fields stay on the heap in play (``hal.journal_store``).
+
+A full ring (or none yet: a game started at once on a flash that never held
+one) hands the entries back to the two littlefs slot files
+(``hal.journal_store``), which erase; the next setup prepares a fresh ring.
+"""
+
+import json
+import random
+
+from micropython import const
+
+from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_RING, JOURNAL_SLOTS, OLD_EVENTS
+
+MAGIC = b"CJRB"
+_BLOCK = const(4096)
+_PAGE = const(256)
+_ENTRY = const(68)  # firmware.journal.RECORD_SIZE
+_PER_PAGE = const(3)
+_MARK = const(12)  # magic, nonce, index
+SLOTS_PER_BLOCK = const(45)  # hal.journal_store: 15 pages of 3 slots a block
+
+
+def pointer_bytes(index):
+    """littlefs's skip-list pointers at the start of a file's block ``index``: none in
+    the first, ctz(index) + 1 words of 4 bytes in the others (littlefs's on-disk
+    specification)."""
+    if index == 0:
+        return 0
+    count = 1
+    while index & 1 == 0:
+        index >>= 1
+        count += 1
+    return 4 * count
+
+
+def _word(buf, at):
+    return buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16 | buf[at + 3] << 24
+
+
+def device_of(files):
+    """The block device under the filesystem: the simulated flash's, else the chip's."""
+    if hasattr(files, "block_device"):
+        return files.block_device()
+    try:
+        import rp2
+
+        return rp2.Flash()
+    except ImportError:
+        import esp32
+
+        return esp32.Partition.find(esp32.Partition.TYPE_DATA, label="vfs")[0]
+
+
+def add_block(files, path, index, nonce):
+    """Write the ring file's block ``index`` (the clock stands: littlefs erases the
+    block it allocates): block 0 starts a new file, the others are appended. Written
+    a page at a time: nothing larger than a page is allocated."""
+    page = bytearray(b"\xff" * _PAGE)
+    page[0:4] = MAGIC
+    for at, value in ((4, nonce), (8, index)):
+        for byte in range(4):
+            page[at + byte] = (value >> (8 * byte)) & 0xFF
+    left = _BLOCK - pointer_bytes(index)
+    with files.open(path, "ab" if index else "wb") as handle:
+        while left > 0:
+            count = left if left < _PAGE else _PAGE
+            handle.write(page if count == _PAGE else page[:count])
+            left -= count
+            page[0:_MARK] = b"\xff" * _MARK
+
+
+def blocks_in(size):
+    """How many whole blocks a ring file of ``size`` bytes holds."""
+    index = 0
+    while size >= _BLOCK - pointer_bytes(index):
+        size -= _BLOCK - pointer_bytes(index)
+        index += 1
+    return index
+
+
+def locate(files, path):
+    """``(device, the ring's blocks on it in the file's order, nonce)``, or None if the
+    file has no whole block or a block's marker is missing or found twice (then
+    the ring is not used). The nonce and the length are read through the file."""
+    with files.open(path, "rb") as handle:
+        head = handle.read(_MARK)
+        size = handle.seek(0, 2)
+    if len(head) < _MARK or head[0:4] != MAGIC:
+        return None
+    nonce = _word(head, 4)
+    count = blocks_in(size)
+    device = device_of(files)
+    blocks = [-1] * count
+    buf = bytearray(64)
+    for block in range(device.ioctl(4, 0)):
+        device.readblocks(block, buf, 0)
+        at = 0
+        while at + _MARK <= 64:
+            if buf[at : at + 4] == MAGIC and _word(buf, at + 4) == nonce:
+                index = _word(buf, at + 8)
+                if index < count and pointer_bytes(index) == at:
+                    if blocks[index] != -1:
+                        return None  # a copy the power cut short: which is the file's?
+                    blocks[index] = block
+            at += 4
+    if count == 0 or -1 in blocks:
+        return None
+    return device, blocks, nonce
+
+
+def find_block(device, nonce, index):
+    """The device block holding the ring's block ``index``, or -1 (none, or two)."""
+    buf = bytearray(64)
+    at = pointer_bytes(index)
+    found = -1
+    for block in range(device.ioctl(4, 0)):
+        device.readblocks(block, buf, 0)
+        if buf[at : at + 4] != MAGIC or _word(buf, at + 4) != nonce:
+            continue
+        if _word(buf, at + 8) == index:
+            if found >= 0:
+                return -1
+            found = block
+    return found
+
+
+def read(store, slot):
+    """The bytes of the ring's ``slot``."""
+    within = slot % SLOTS_PER_BLOCK
+    at = (1 + within // _PER_PAGE) * _PAGE + (within % _PER_PAGE) * _ENTRY
+    buf = bytearray(_ENTRY)
+    store.device.readblocks(store.blocks[slot // SLOTS_PER_BLOCK], buf, at)
+    return buf
+
+
+def used(store, slot):
+    for value in read(store, slot):
+        if value != 0xFF:
+            return True
+    return False
+
+
+def find_next(store):
+    """Set ``store.next`` to the ring's first slot never programmed (the used ones come
+    first: a torn slot is used)."""
+    low = 0
+    high = store.capacity
+    while low < high:
+        middle = (low + high) // 2
+        if used(store, middle):
+            low = middle + 1
+        else:
+            high = middle
+    store.next = low
+
+
+def ring_entries(store):
+    """Find ``store``'s ring at boot: its last two used slots, newest first ([] if none)."""
+    storage = store.storage
+    if not store.ring_blocks or not storage.exists(JOURNAL_RING):
+        return []
+    found = locate(storage.files, storage.path(JOURNAL_RING))
+    if found is None:
+        return []
+    locate_ring(store, found)
+    find_next(store)
+    store.preparing = len(store.blocks) < store.ring_blocks
+    return [read(store, slot) for slot in (store.next - 1, store.next - 2) if slot >= 0]
+
+
+def prepare(store):
+    """Add one block to ``store``'s ring (the clock stands; littlefs erases a block), or
+    start a new ring with one if there is none."""
+    files = store.storage.files
+    path = store.storage.path(JOURNAL_RING)
+    if not store.capacity:
+        add_block(files, path, 0, random.getrandbits(30))
+        found = locate(files, path)
+        store.preparing = found is not None and store.ring_blocks > 1  # else: not again
+        if found is not None:
+            locate_ring(store, found)
+        return
+    index = len(store.blocks)
+    store.preparing = False  # unless the block is added and found once
+    add_block(files, path, index, store.nonce)
+    block = find_block(store.device, store.nonce, index)
+    if block >= 0:  # (two copies: an append a power cut stopped left one)
+        store.blocks.append(block)
+        store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
+        store.preparing = index + 1 < store.ring_blocks
+
+
+def append_event(store, game, entry, clock):
+    """Add one event-log entry, with the move counter and both times at that moment."""
+    tick, what, detail = entry
+    shown = (clock.shown_ms(0, tick), clock.shown_ms(1, tick))
+    line = json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
+    store.storage.append_line(EVENTS, line)
+
+
+def begin_game(store, clock, claims, game):
+    """Make the header describe a game with ``clock``'s controls; return its id.
+
+    The header is rewritten (with the next id) only if what it says differs:
+    a clock switched on and off again writes nothing. The previous game's
+    event log becomes ``events.old``.
+    """
+    wanted = {
+        "control_left": clock.sides[0].control.text,
+        "control_right": clock.sides[1].control.text,
+        "quickplay": claims.quickplay,
+        "edition": claims.edition,
+    }
+    header = store.header
+    same = header is not None and header.get("game") == game
+    for key in wanted:
+        if header is None or header.get(key) != wanted[key]:
+            same = False
+    if store.storage.exists(EVENTS):
+        store.storage.remove(OLD_EVENTS)
+        store.storage.files.rename(store.storage.path(EVENTS), store.storage.path(OLD_EVENTS))
+    if not same:
+        game += 1
+        wanted["game"] = game
+        store.storage.write_json(JOURNAL_HEADER, wanted)
+        store.header = wanted
+    if store.next > 0:
+        store.capacity = 0  # a used ring: the next ``prepare`` starts a fresh one
+        store.next = 0
+        store.preparing = True
+    return game
+
+
+def locate_ring(store, found):
+    """Take what ``locate`` found, ``(device, blocks, nonce)``, as ``store``'s ring, no
+    slot used."""
+    store.device, store.blocks, store.nonce = found
+    store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
+    store.next = 0
+    if store.page is None:
+        store.page = bytearray(b"\xff" * _PAGE)
+
+
+def open_slots(store, header):
+    """Take ``header`` (the decoded header read at boot, or None) as the one in force,
+    and open both slot files for writing in place (creating a missing one): the ring
+    may fill, and then an entry opens nothing in play."""
+    store.header = header
+    files = store.storage.files
+    for index, name in enumerate(JOURNAL_SLOTS):
+        path = store.storage.path(name)
+        mode = "r+b" if files.exists(path) else "wb"
+        store.handles[index] = files.open(path, mode)
