@@ -20,9 +20,9 @@ MicroPython mutate the same bytes and must report the same outcomes:
 """
 
 import json
-import os
 
 from firmware import files
+from sim.readings import exists
 from sim.world import SimBoard, fresh_flash, remove_flash
 
 SETTINGS = (
@@ -179,14 +179,6 @@ def _read(folder, name):
         return handle.read()
 
 
-def _exists(folder, name):
-    try:
-        os.stat(folder + "/" + name)
-    except OSError:
-        return False
-    return True
-
-
 def _boot_modules():
     """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
     from firmware.boot import documents, journal_read, resume
@@ -247,7 +239,7 @@ def boot_once(folder, files, modules=None):
     for code in codes:
         if code[:3] in ("Err", "vEr") and code[3] == "3":
             for name in JOURNAL_FILES:
-                if name in files and not _exists(folder, name + ".bad"):
+                if name in files and not exists(folder, name + ".bad"):
                     problems.append("%s shown but %s not kept aside" % (code, name))
     return codes, state, problems
 

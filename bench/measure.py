@@ -196,21 +196,29 @@ def _passing_control():
         _release(board, pin, runtime, hardware, timer)
     started = hardware.buzzer.started
     locked_presses = (left, right, left)  # left's 4th move ends its period 1
+    if not _locked_presses(board, locked_presses, runtime, hardware, timer):
+        return "MemoryError"
+    shown = ht16k33.decode_seg7x4(board.chips[0].ram)
+    tones = hardware.buzzer.started - started
+    hardware.stop()
+    return {"left_display": shown, "tones": tones}
+
+
+def _locked_presses(board, pins, runtime, hardware, timer):
+    """Press and release each of ``pins`` with the heap locked; False (the hardware
+    stopped) if anything allocated."""
     gc.collect()
     micropython.heap_lock()
     try:
-        for pin in locked_presses:
+        for pin in pins:
             _press(board, pin, runtime, hardware)
             _release(board, pin, runtime, hardware, timer)
     except MemoryError:
         micropython.heap_unlock()
         hardware.stop()
-        return "MemoryError"
+        return False
     micropython.heap_unlock()
-    shown = ht16k33.decode_seg7x4(board.chips[0].ram)
-    tones = hardware.buzzer.started - started
-    hardware.stop()
-    return {"left_display": shown, "tones": tones}
+    return True
 
 
 def _ring_presses():
@@ -228,18 +236,9 @@ def _ring_presses():
     _press(board, sides[0], runtime, hardware)  # left is White: its clock starts
     _release(board, sides[0], runtime, hardware, timer)
     before = store.next
-    gc.collect()
-    micropython.heap_lock()
-    try:
-        for number in range(20):
-            pin = sides[(number + 1) % 2]
-            _press(board, pin, runtime, hardware)
-            _release(board, pin, runtime, hardware, timer)
-    except MemoryError:
-        micropython.heap_unlock()
-        hardware.stop()
+    presses = [sides[(number + 1) % 2] for number in range(20)]
+    if not _locked_presses(board, presses, runtime, hardware, timer):
         return "MemoryError"
-    micropython.heap_unlock()
     hardware.stop()
     return store.next - before
 

@@ -129,7 +129,8 @@ def _write(folder, name, data):
         handle.write(data)
 
 
-def _exists(folder, name):
+def exists(folder, name):
+    """Whether the simulated flash ``folder`` holds the file ``name``."""
     try:
         os.stat(folder + "/" + name)
     except OSError:
@@ -156,7 +157,7 @@ def _file(folder, name, data):
     else:
         hall, code = hall_settings.load(storage)
         outcome = "%s %s" % (code, "none" if hall is None else hall.board)
-    return outcome + (" set aside" if _exists(folder, name + ".bad") else "")
+    return outcome + (" set aside" if exists(folder, name + ".bad") else "")
 
 
 def _push(board, data):

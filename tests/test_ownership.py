@@ -38,9 +38,9 @@ def own_fields(path, class_names):
     return names
 
 
-def field_writes(source, fields):
-    """``(line, target)`` of every assignment to ``something.FIELD`` in ``source``
-    (``=``, ``+=``, tuple targets, ``for`` targets) where ``something`` is not ``self``."""
+def stores(source):
+    """``(line, attribute node)`` of every attribute assigned in ``source`` (``=``,
+    ``+=``, tuple targets, ``for`` targets)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Assign):
@@ -51,13 +51,19 @@ def field_writes(source, fields):
             continue
         for target in targets:
             for sub in ast.walk(target):
-                if not (isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)):
-                    continue
-                if isinstance(sub.value, ast.Name) and sub.value.id == "self":
-                    continue
-                if sub.attr in fields:
-                    found.append((node.lineno, ast.unparse(sub)))
+                if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
+                    found.append((node.lineno, sub))
     return found
+
+
+def field_writes(source, fields):
+    """``(line, target)`` of every assignment to ``something.FIELD`` in ``source``
+    where ``something`` is not ``self``."""
+    return [
+        (line, ast.unparse(sub))
+        for line, sub in stores(source)
+        if not (isinstance(sub.value, ast.Name) and sub.value.id == "self") and sub.attr in fields
+    ]
 
 
 def guarded():
@@ -159,20 +165,10 @@ def object_writes(source, owners):
     """``(line, target)`` of every assignment to ``RECEIVER.FIELD`` where ``owners``
     maps ``RECEIVER`` to the fields its class owns."""
     found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For)):
-            targets = [node.target]
-        else:
-            continue
-        for target in targets:
-            for sub in ast.walk(target):
-                if not (isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store)):
-                    continue
-                name = receiver_name(sub)
-                if name != "self" and sub.attr in owners.get(name, ()):
-                    found.append((node.lineno, ast.unparse(sub)))
+    for line, sub in stores(source):
+        name = receiver_name(sub)
+        if name != "self" and sub.attr in owners.get(name, ()):
+            found.append((line, ast.unparse(sub)))
     return found
 
 
