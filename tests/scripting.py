@@ -57,7 +57,7 @@ def expected_exit(name):
     return 0
 
 
-SHARDS = 6  # batches of scenario scripts, each one interpreter start a lane
+SHARDS = 12  # batches of scenario scripts, each one interpreter start a lane
 # What a script costs inside MicroPython, roughly: about 10 ms a statement and
 # 0.35 ms a second of virtual time (a six-hour game: 8 s; a short script: 0.3 s).
 _MS_PER_STATEMENT = 10
