@@ -189,34 +189,19 @@ def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen,
     if broker_account() is not None:
         os.chmod(out, 0o711)  # Mosquitto's own user passes through to its files
     plan = {name: boards for name, _, boards in venues}
+    shared = (port, ssid, wifi_password, prefix, listen, one_password)
     passwords = write_setup(
         os.path.join(out, "central"),
         [],
         central,
-        port,
-        ssid,
-        wifi_password,
-        prefix,
-        listen,
-        one_password,
+        *shared,
         extra_users=[bridge.venue_user(name) for name in plan],
         extra_acl=bridge.central_acl(plan, prefix),
         view_boards=sorted(every),
     )
     for name, host, boards in venues:
         link = bridge.venue_bridge(name, central, port, passwords[bridge.venue_user(name)], prefix)
-        write_setup(
-            os.path.join(out, name),
-            boards,
-            host,
-            port,
-            ssid,
-            wifi_password,
-            prefix,
-            listen,
-            one_password,
-            extra_conf=link,
-        )
+        write_setup(os.path.join(out, name), boards, host, *shared, extra_conf=link)
 
 
 def main(argv=None):

@@ -105,14 +105,15 @@ class _Handle:
 
 def pointer_bytes(index):
     """The bytes littlefs's skip-list pointers take at the start of a file's block
-    ``index``: none in the first, ctz(index) + 1 words of 4 bytes in the others."""
+    ``index``: none in the first, ctz(index) + 1 words of 4 bytes in the others.
+    Reckoned here from littlefs's design on its own, not taken from the firmware's
+    reckoning (hal.journal_setup), so that a mistake there shows as a difference."""
     if index == 0:
         return 0
-    count = 1
-    while index & 1 == 0:
-        index >>= 1
-        count += 1
-    return 4 * count
+    zeros = 0
+    while not (index >> zeros) & 1:
+        zeros += 1
+    return 4 * (zeros + 1)
 
 
 class BlockDevice:
