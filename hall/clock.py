@@ -1,9 +1,9 @@
 """A clock of the hall: the real firmware on a simulated Pico W, with a real socket.
 
 ``HallClock`` writes the settings and hall files on a fresh simulated flash,
-puts the simulator's ``network`` and ``umqtt.simple`` (over paho) in place of
-MicroPython's, and boots ``hal.boot.start`` on the ``pico_w``
-definition: the firmware's own ``hal.hall_link`` connects to the broker.
+puts the simulator's ``network`` in place of MicroPython's, and boots
+``hal.boot.start`` on the ``pico_w`` definition: the firmware's own
+``hal.hall_link`` connects to the broker.
 Time is virtual (``sim.vclock``); ``advance`` runs the board in steps of one
 tick and gives the link its turn between them, as the board's main loop does
 (``hal.runtime.loop``). ``play_seeded`` plays a seeded random game against
@@ -26,10 +26,11 @@ BOARD_NAME = "pico_w"
 
 
 def install_network():
-    """The simulator's ``network`` and ``umqtt.simple`` in place of MicroPython's."""
-    import sim.umqtt
+    """The simulator's ``network`` in place of MicroPython's (the link's MQTT client is
+    the clock's own, over the host's sockets)."""
+    from sim import network
 
-    sim.umqtt.install()
+    network.install()
 
 
 class HallClock:
