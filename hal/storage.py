@@ -21,6 +21,29 @@ from firmware.files import FORMAT_VERSION
 BAD_SUFFIX = ".bad"
 
 
+def _ascii(text):
+    """JSON ``text`` with every character past ``~`` as a ``\\u`` escape: the strict
+    reader (firmware.strict_json) takes printable ASCII only, and MicroPython's
+    ``json.dumps`` writes other characters as they are (CPython's escapes all but
+    DEL). A character past U+FFFF becomes its UTF-16 pair, as CPython writes it."""
+    for char in text:
+        if ord(char) > 0x7E:
+            break
+    else:
+        return text  # the usual document: nothing to escape, nothing allocated
+    parts = []
+    for char in text:
+        code = ord(char)
+        if code <= 0x7E:
+            parts.append(char)
+        elif code < 0x10000:
+            parts.append("\\u%04x" % code)
+        else:
+            code -= 0x10000
+            parts.append("\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)))
+    return "".join(parts)
+
+
 class Files:
     """The filesystem as the storage uses it: open, rename, remove, exists."""
 
@@ -93,7 +116,7 @@ class Storage:
         if isinstance(data, dict) and "version" not in data:
             data = dict(data)
             data["version"] = FORMAT_VERSION
-        self.write_bytes(name, json.dumps(data).encode("utf-8"))
+        self.write_bytes(name, _ascii(json.dumps(data)).encode("utf-8"))
 
     def append_line(self, name, text):
         """Add one line to a log file (a cut leaves at most a partial last line)."""

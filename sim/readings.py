@@ -216,9 +216,44 @@ def run(seed, count, emit, cases=None):
         remove_flash(flash)
 
 
+# Text the clock writes itself (a hall file's Wi-Fi name, kept when the board's
+# number changes): accents, other scripts, a no-break space, DEL, escapes.
+WRITTEN = (
+    "Caf\u00e9",
+    "\u0141\u00f3d\u017a hall",
+    "\u30db\u30fc\u30eb",
+    "a\u00a0b",
+    "del\x7f",
+    'q"b\\t\t',
+)
+
+
+def round_trips(emit):
+    """Each text of ``WRITTEN`` in a document the clock writes (``Storage.write_json``)
+    and reads back (``Storage.read_json``): ``emit`` whether it came back the same."""
+    from hal.storage import Files, Storage
+    from sim.world import fresh_flash, remove_flash
+
+    folder = fresh_flash()
+    try:
+        storage = Storage(folder, Files())
+        for index, text in enumerate(WRITTEN):
+            storage.write_json(files.HALL, {"ssid": text, "board": 3})
+            try:
+                back = storage.read_json(files.HALL)["ssid"]
+                outcome = "kept" if back == text else "changed to %s" % _hex(back.encode("utf-8"))
+            except ValueError as error:
+                outcome = "refused: %s" % error
+            emit("written %d %s: %s" % (index, _hex(text.encode("utf-8")), outcome))
+    finally:
+        remove_flash(folder)
+
+
 def main(argv):
-    """``SEED COUNT``: print one line per text read."""
+    """``SEED COUNT``: print one line per text read, then the round trips of what the
+    clock writes."""
     run(int(argv[0]), int(argv[1]), print)
+    round_trips(print)
     return 0
 
 
