@@ -18,6 +18,9 @@ def set_moves(clock, white_moves):
     it showed, its turn charged from here on as the new period charges (a delay
     the new period has or lacks hands over no time). A flag that fell in the last
     period no longer stops the periods once the correction leaves that period.
+    In a Canadian block the moves left follow the corrected count (one fewer
+    move made, one more left), at least one and at most the block's count: a
+    block ends only with a move.
     """
     if clock.white == NOBODY or white_moves < 0:
         return False
@@ -27,6 +30,11 @@ def set_moves(clock, white_moves):
         return False
     for index, moves in ((clock.white, white_moves), (black, black_moves)):
         side = clock.sides[index]
+        if side.control.kind == tc.CANADIAN and side.in_byo:
+            # the block's moves follow the count (RULES: a correction edits the
+            # block's moves too), never below one nor past the block's own count
+            left = side.byo_left + side.moves - moves
+            side.byo_left = 1 if left < 1 else min(left, side.control.byo_count)
         side.moves = moves
         if side.control.kind == tc.STAGES:
             turn = index == clock.mover and side.can_flag  # its time still counts
