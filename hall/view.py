@@ -36,6 +36,7 @@ PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 ALIVE_S = 5  # the page counts its event stream stopped after three of these missed
 MAX_LINE = 1024
 MAX_HEADERS = 8192
+_BODY_MAX = 65536  # a refused request's body read before the 405 (a larger one: reset)
 MAX_LISTENERS = 64  # open /events connections
 RECONNECT_S = (1, 30)
 
@@ -415,6 +416,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.hall._unlisten(listener)
 
     def _refuse(self):
+        """405 with ``Allow: GET``. A body the request announces (up to ``_BODY_MAX``)
+        is read first: a connection closed with bytes unread is reset, and the
+        client would lose the answer."""
+        text = self.headers.get("Content-Length", "0").strip()
+        if text.isascii() and text.isdigit() and 0 < int(text) <= _BODY_MAX:
+            self.rfile.read(int(text))
+        self.close_connection = True
         self._send(405, "text/plain", b"the hall view reads only: GET\n", [("Allow", "GET")])
 
 
