@@ -60,7 +60,7 @@ def measure_boot(flash_root, board_name, then):
         import adafruit_ticks  # noqa: F401
 
         import boards  # noqa: F401
-        from hal import storage  # noqa: F401
+        from hal import storage, tick_source  # noqa: F401
 
         heap["allocated"] = gc.mem_alloc() - heap["start"]
         gc.collect()

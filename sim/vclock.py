@@ -1,12 +1,12 @@
 """Virtual time: the tick counters the firmware reads, advanced by the simulator.
 
-``install()`` puts these counters behind every tick function the firmware
-can read: ``time.ticks_*`` on MicroPython and ``adafruit_ticks`` on both
-interpreters. Virtual time is integer milliseconds since the simulation
-began; the tick counters may start just before their wrap.
+``install()`` puts these counters behind the one tick function the firmware
+reads, ``hal.tick_source.ticks_ms``, on both interpreters. Virtual time is
+integer milliseconds since the simulation began; the tick counters may
+start just before their wrap.
 """
 
-from firmware.tickmath import TICKS_PERIOD, ticks_add, ticks_diff
+from firmware.tickmath import TICKS_PERIOD, ticks_diff
 
 _MASK = TICKS_PERIOD - 1
 NEAR_WRAP_MS = 10_000
@@ -66,18 +66,8 @@ def ticks_less(first, second):
 
 
 def install():
-    """Put virtual time behind ``time.ticks_*`` (MicroPython) and ``adafruit_ticks``."""
-    import time
+    """Put virtual time behind the firmware's tick counter (``hal.tick_source``)."""
+    from hal import tick_source
+    from sim import vclock
 
-    if hasattr(time, "ticks_ms"):
-        time.ticks_ms = ticks_ms
-        time.ticks_us = ticks_us
-        time.ticks_cpu = ticks_cpu
-        time.ticks_add = ticks_add
-        time.ticks_diff = ticks_diff
-    import adafruit_ticks
-
-    adafruit_ticks.ticks_ms = ticks_ms
-    adafruit_ticks.ticks_add = ticks_add
-    adafruit_ticks.ticks_diff = ticks_diff
-    adafruit_ticks.ticks_less = ticks_less
+    tick_source.source = vclock

@@ -224,15 +224,13 @@ def host_lines(scripts):
 
 @needs_lane
 def test_the_entry_in_micropython_prints_the_hosts_lines():
-    # --shim-time: the stand-in time module a board needs, forced here.
-    status, output = lane(["--shim-time", "--ram-tmp"] + TWO)
+    status, output = lane(["--ram-tmp"] + TWO)
     assert status == 0, output
     board, summary = selftest.board_lines(output)
     expected, expected_status = host_lines(TWO)
     assert expected_status == 0
     assert board == expected
     assert summary.startswith("selftest: status 0, 2 scripts")
-    assert "time.ticks_* through a stand-in" in output
 
 
 @needs_lane
@@ -260,7 +258,7 @@ def test_whole_selftest_against_the_lane_as_the_board():
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
     def board():
-        return lane(["--shim-time"] + TWO)[1]
+        return lane(TWO)[1]
 
     device = Device(board)
     status, lines = run_main(

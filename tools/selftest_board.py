@@ -68,28 +68,6 @@ def mount_ram_tmp():
     return "files in a %d KiB RAM disk at /tmp" % (RAM_DISK_BLOCKS * _BLOCK // 1024)
 
 
-def replaceable_time(force=False):
-    """Make ``time.ticks_*`` replaceable; True if a copy of ``time`` had to stand in."""
-    import time
-
-    if not force:
-        try:
-            time.ticks_ms = time.ticks_ms
-            return False
-        except (AttributeError, TypeError):
-            pass
-
-    class Time:
-        """``time``'s functions, as attributes that can be replaced."""
-
-    copy = Time()
-    for name in dir(time):
-        if not name.startswith("__"):
-            setattr(copy, name, getattr(time, name))
-    sys.modules["time"] = copy
-    return True
-
-
 def script_paths(arguments):
     """The scripts named in ``arguments``, else those listed in ``LIST_FILE``, else
     every ``*.clock`` under ``SCRIPTS``, sorted."""
@@ -130,21 +108,11 @@ def run(paths, out=print):
 
 
 def main(arguments):
-    """``arguments``: script paths (or none: all of them); ``--shim-time`` forces the
-    stand-in ``time``, ``--ram-tmp`` mounts the RAM disk (both done on a board)."""
-    shimmed = replaceable_time("--shim-time" in arguments)
+    """``arguments``: script paths (or none: all of them); ``--ram-tmp`` mounts the RAM
+    disk (done on a board)."""
     where = mount_ram_tmp() if "--ram-tmp" in arguments else "files in /tmp"
     paths = script_paths(arguments)
-    print(
-        "%s %d scripts on %s, %s%s"
-        % (
-            SUMMARY[:-1],
-            len(paths),
-            sys.platform,
-            where,
-            ", time.ticks_* through a stand-in" if shimmed else "",
-        )
-    )
+    print("%s %d scripts on %s, %s" % (SUMMARY[:-1], len(paths), sys.platform, where))
     status = run(paths)
     gc.collect()
     print(
