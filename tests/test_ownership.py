@@ -276,3 +276,64 @@ def test_the_published_fields_are_named_in_their_class_docstrings():
         text = (ROOT / owner).read_text()
         for field in fields:
             assert "``%s``" % field in text, (owner, field)
+
+
+# Modules of the project's own packages; any other imported module is another
+# project's (MicroPython's, the Adafruit libraries, paho, the standard library).
+PROJECT = ("firmware", "hal", "boards", "sim", "live", "hall", "bench", "tools", "tests")
+# The one assignment into another project's module, and why (hal/keys.py says it).
+FOREIGN_ALLOWED = {
+    # a Button reads the time from its module's ticks_ms and has no way to be given
+    # a sample's instant: it is pointed at the tick of the sample being fed
+    ("hal/keys.py", "adafruit_debouncer.ticks_ms"),
+}
+
+
+def foreign_writes(source):
+    """``(line, target)`` of every assignment to an attribute of a module imported
+    from outside the project (``import time``, ``import adafruit_ticks as t``)."""
+    tree = ast.parse(source)
+    foreign = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] not in PROJECT:
+                    foreign.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] not in PROJECT:
+                for alias in node.names:
+                    foreign.add(alias.asname or alias.name)
+    return [
+        (line, ast.unparse(sub))
+        for line, sub in stores(source)
+        if isinstance(sub.value, ast.Name) and sub.value.id in foreign
+    ]
+
+
+def test_no_module_changes_another_projects_module():
+    problems = []
+    for folder in PROJECT:
+        if folder == "tests":
+            continue  # a test may stand in for a library, as pytest's monkeypatch does
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            for line, target in foreign_writes(path.read_text()):
+                if (name, target) not in FOREIGN_ALLOWED:
+                    problems.append("%s:%d assigns %s" % (name, line, target))
+    assert problems == []
+
+
+def test_the_foreign_check_finds_what_it_forbids():
+    source = (
+        "import time\n"
+        "import adafruit_ticks as ticks\n"
+        "from sim import vclock\n"
+        "def install():\n"
+        "    time.ticks_ms = vclock.ticks_ms\n"
+        "    ticks.ticks_diff = None\n"
+        "    vclock.now = 0\n"  # the project's own module
+    )
+    assert [target for _, target in foreign_writes(source)] == [
+        "time.ticks_ms",
+        "ticks.ticks_diff",
+    ]
