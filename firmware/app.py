@@ -144,7 +144,7 @@ class App:
                 lifetime.let_go(firmware, "notices")
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
-        if not (steady and self.notices is None and not hardware.battery.low):
+        if not (steady and self.notices is None and not hardware.battery.is_low()):
             self.refresh(now)
         self.wake_at = self._quiet_until(now) if self.rests else None
 
@@ -171,7 +171,7 @@ class App:
             or inputs.pending()
             or inputs.settling()
             or hardware.buzzer.busy()
-            or hardware.battery.low
+            or hardware.battery.is_low()
             or not self.times_hold(now)
         ):
             return None
@@ -179,7 +179,7 @@ class App:
         due = self.redraw_at
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
-        due = hardware.battery.due  # the next reading (None: no battery sense)
+        due = hardware.battery.next_reading()  # the next reading (None: no battery sense)
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
         if self.journal is not None:
@@ -213,11 +213,11 @@ class App:
                 if kind == PENDING:
                     return
                 self.waiting_key = -1
-                self.on_key(key, kind == SHORT, keys.tick)
+                self.on_key(key, kind == SHORT, keys.classified_tick())
             index = inputs.pop()
             if index < 0:
                 return
-            tick = inputs.popped_tick
+            tick = inputs.popped_tick()
             self._act_until(tick)
             if index < _FIRST_KEY:
                 self.on_input(index, tick)
@@ -225,7 +225,7 @@ class App:
                 if self.notices is not None:
                     self.notices.dismiss()  # and the key does its job once classified
                 self.waiting_key = index
-                self.waiting_slot = inputs.popped_slot
+                self.waiting_slot = inputs.popped_slot()
 
     def keys_act(self):
         """Whether ``set``, ``plus`` and ``minus`` can do anything now: not while the
@@ -283,7 +283,7 @@ class App:
         frame = self.frame
         menu = self.menu
         notices = self.notices
-        if not (displays[0].valid and displays[1].valid):
+        if not (displays[0].took_last() and displays[1].took_last()):
             # a display did not take its last frame (unplugged, say): whatever is up
             # is drawn again until both have it, so one that answers again shows it
             menu.changed = True
@@ -324,7 +324,7 @@ class App:
         clock = self.clock
         state = clock.state  # before the start or paused: never over a flag's display
         standing = state == engine.SETUP or state == engine.PAUSED
-        low = self.hardware.battery.low
+        low = self.hardware.battery.is_low()
         if mark is None and low and standing:  # first shown: loaded while nothing is timed
             from firmware.battery_mark import BatteryMark
 
@@ -350,7 +350,7 @@ class App:
         wait = frames.steady_ms(clock, now, tenths)
         self.redraw_at = None if wait < 0 else ticks_add(now, wait)
         # A display that did not take its frame is tried again on the next tick.
-        self.drawn = clock.changes if displays[0].valid and displays[1].valid else -1
+        self.drawn = clock.changes if displays[0].took_last() and displays[1].took_last() else -1
 
     def times_hold(self, now):
         """True if the times were the last thing drawn, both displays took them,

@@ -39,9 +39,9 @@ def _bool(value):
 
 def battery_name(battery):
     """``low``, ``ok``, or ``none`` for a board that cannot sense its battery."""
-    if battery.low:
+    if battery.is_low():
         return "low"
-    return "ok" if hasattr(battery, "low_mv") else "none"
+    return "none" if battery.next_reading() is None else "ok"
 
 
 def state_name(app):

@@ -267,7 +267,7 @@ class Journal:
             late = ticks_diff(now, self.last_entry) - self.period_ms
             if late >= 0:
                 self.write(now, late)
-        elif self.store.preparing:  # the clock stands: the store may erase flash
+        elif self.store.is_preparing():  # the clock stands: the store may erase flash
             self.store.prepare()
 
     def quiet_ms(self, now, wait):
@@ -277,7 +277,7 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            return 0 if self.store.preparing else wait
+            return 0 if self.store.is_preparing() else wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 

@@ -10,11 +10,8 @@ above ``low_mv + HYSTERESIS_MV``, which a fresh pack reaches. A reading
 under ``ABSENT_MV`` means no pack is connected (the board runs from USB):
 never low. Integer arithmetic only; nothing allocates after construction.
 
-What the app reads, and only reads: ``low``, ``due`` (the tick of the next
-reading; None on a board without battery sense) and ``millivolts``. They are
-fields, not methods, because each method costs a board's heap room (about
-450 B for these two questions on both battery classes, measured with
-``bench.boot_heap``), and the boot heap has little to spare.
+The app asks ``is_low()`` and ``next_reading()`` (the tick of the next
+reading; None on a board without battery sense).
 """
 
 from micropython import const
@@ -77,6 +74,14 @@ class Battery:
         self.millivolts = self.total_mv // SAMPLES
         self.judge()
 
+    def is_low(self):
+        """Whether the pack is low (with the hysteresis of ``judge``)."""
+        return self.low
+
+    def next_reading(self):
+        """The tick of the next reading."""
+        return self.due
+
     def use_radio(self):
         """The radio joins the load (the board joined a hall): the mark comes earlier,
         at ``radio_low_mv`` (the board's ``BATTERY_LOW_HALL_MV``)."""
@@ -104,3 +109,9 @@ class NoBattery:
 
     def update(self, now):
         pass
+
+    def is_low(self):
+        return False
+
+    def next_reading(self):
+        return None  # never: no battery sense

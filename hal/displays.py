@@ -31,7 +31,7 @@ class SegmentDisplay:
     """One 4-digit display at ``address`` on ``bus`` (a busio-style I2C), driven by
     ``driver_class`` (``adafruit_ht16k33.ht16k33.HT16K33`` on a board).
 
-    The app reads ``valid`` (the display took the last frame sent) and nothing else."""
+    The app asks ``show_frame`` and ``took_last()``."""
 
     def __init__(self, bus, address, driver_class, big=False):
         self.place_big = None  # the 1.2" backpack: no decimal points, lamps in row 2
@@ -75,6 +75,10 @@ class SegmentDisplay:
             except OSError:
                 self.errors += 1
                 self.driver = None  # set up again, at this brightness, on a later frame
+
+    def took_last(self):
+        """Whether the display took the last frame sent (else it is sent again)."""
+        return self.valid
 
     def show_frame(self, frame):
         """Show ``frame`` (4 digit bytes and the colon byte)."""

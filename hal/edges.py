@@ -17,9 +17,8 @@ known from its edges even when the press is read from the ring much later.
 
 The main loop asks the ring two questions, ``pending`` (an event to read)
 and ``settling`` (a contact held or still bouncing), and takes events with
-``pop``; it reads only ``popped_tick`` and ``popped_slot``, what ``pop``
-left there (fields: a method each would cost boot heap). The other fields
-are the ring's own (``hal.keys`` reads a press's record by its slot).
+``pop`` with ``popped_tick()`` and ``popped_slot()``. The fields are the
+ring's own (``hal.keys`` reads a press's record by its slot).
 """
 
 from array import array
@@ -51,8 +50,8 @@ class EdgeRing:
         self.head = 0  # next slot the handler writes
         self.tail = 0  # next slot the main loop reads
         self.dropped = 0  # events lost to a full ring
-        self.popped_tick = 0
-        self.popped_slot = 0  # kept intact by the handler until the next pop
+        self.tick_popped = 0
+        self.slot_popped = 0  # kept intact by the handler until the next pop
         self.handler = self.on_edge  # bound once: the handler allocates nothing
 
     def enable(self, pin_class):
@@ -111,6 +110,14 @@ class EdgeRing:
         last edge (``rearm`` has an input to re-arm)."""
         return self.armed != self.all_armed
 
+    def popped_tick(self):
+        """The tick of the first edge of the event ``pop`` gave last."""
+        return self.tick_popped
+
+    def popped_slot(self):
+        """The ring slot of the event ``pop`` gave last (it keeps the press's release)."""
+        return self.slot_popped
+
     def pop(self):
         """The next stored event's input number (its tick in ``popped_tick``, its slot
         in ``popped_slot``), or -1. The handler never writes the slot just popped
@@ -118,8 +125,8 @@ class EdgeRing:
         tail = self.tail
         if tail == self.head:
             return -1
-        self.popped_slot = tail
-        self.popped_tick = self.ring_tick[tail]
+        self.slot_popped = tail
+        self.tick_popped = self.ring_tick[tail]
         index = self.ring_source[tail]
         self.tail = (tail + 1) % _RING
         return index

@@ -41,8 +41,8 @@ _PREPARE_STEPS = const(25)  # steps of 20 ms ticks between two blocks added: 0.5
 class JournalStore:
     """The journal's files in ``storage`` (which boot reads the journal back from).
 
-    The journal reads ``preparing`` (the ring still has blocks to add while the
-    clock stands) and nothing else."""
+    The journal asks ``is_preparing()`` (the ring still has blocks to add while
+    the clock stands)."""
 
     def __init__(self, storage, ring_blocks=0):
         self.storage = storage
@@ -101,6 +101,10 @@ class JournalStore:
         handle.flush()
 
     # --- at boot and while the clock stands (hal.journal_setup) ------------------
+
+    def is_preparing(self):
+        """Whether the ring still has blocks to add while the clock stands (``prepare``)."""
+        return self.preparing
 
     def setup(self, name, *args):
         """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:

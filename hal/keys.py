@@ -50,8 +50,7 @@ def _released():
 class KeyButtons:
     """A ``Button`` for each of the inputs ``first``..``last`` of an ``EdgeRing``.
 
-    The app reads ``tick`` (when the press ``classify`` decided became short or
-    long) and nothing else."""
+    The app asks ``classify`` and ``classified_tick()``."""
 
     def __init__(self, inputs, first, last, long_ms):
         self.inputs = inputs
@@ -89,6 +88,10 @@ class KeyButtons:
         self.buttons = None
         if "adafruit_debouncer" in sys.modules:
             del sys.modules["adafruit_debouncer"]
+
+    def classified_tick(self):
+        """The instant the press ``classify`` decided last became short or long."""
+        return self.tick
 
     def classify(self, key, slot, now):
         """``SHORT``, ``LONG`` or ``PENDING`` for the press of ``key`` stored in ring

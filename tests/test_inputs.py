@@ -25,7 +25,7 @@ def events(inputs):
     found = []
     index = inputs.pop()
     while index >= 0:
-        found.append((index, inputs.popped_tick))
+        found.append((index, inputs.popped_tick()))
         index = inputs.pop()
     return found
 
@@ -87,10 +87,10 @@ def test_each_press_keeps_its_release_tick_in_its_slot(inputs):
     assert inputs.ring_open[0] == 1  # not quiet yet: still held as far as anyone knows
     inputs.rearm(1083 + inputs.quiet_ms)
     at(1200, 15, 0)  # the other lever, still held
-    assert inputs.pop() == 0 and inputs.popped_tick == 1000
-    slot = inputs.popped_slot
+    assert inputs.pop() == 0 and inputs.popped_tick() == 1000
+    slot = inputs.popped_slot()
     assert inputs.ring_open[slot] == 0 and inputs.ring_release[slot] == 1083
-    assert inputs.pop() == 1 and inputs.ring_open[inputs.popped_slot] == 1
+    assert inputs.pop() == 1 and inputs.ring_open[inputs.popped_slot()] == 1
 
 
 def test_a_second_press_keeps_the_first_ones_release(inputs):
@@ -102,6 +102,6 @@ def test_a_second_press_keeps_the_first_ones_release(inputs):
     at(3500, 14, 1)
     inputs.rearm(3500 + inputs.quiet_ms)
     assert inputs.pop() == 0
-    assert inputs.ring_release[inputs.popped_slot] == 1080
-    assert inputs.pop() == 0 and inputs.popped_tick == 1300
-    assert inputs.ring_release[inputs.popped_slot] == 3500
+    assert inputs.ring_release[inputs.popped_slot()] == 1080
+    assert inputs.pop() == 0 and inputs.popped_tick() == 1300
+    assert inputs.ring_release[inputs.popped_slot()] == 3500

@@ -43,7 +43,7 @@ def classify_all(keys, until, every_ms):
             key = inputs.pop()
             if key < 0:
                 break
-            waiting[:] = [key, inputs.popped_slot]
+            waiting[:] = [key, inputs.popped_slot()]
     return log
 
 
@@ -111,7 +111,7 @@ def test_a_contact_that_never_settles_is_taken_as_held(keys):
         at(ms, 17, 0 if ms // 10 % 2 == 0 else 1)
         ms += 10
     assert inputs.pop() == 0
-    slot = inputs.popped_slot
+    slot = inputs.popped_slot()
     assert buttons.classify(0, slot, 2590) == PENDING
     assert buttons.classify(0, slot, 2600) == LONG and buttons.tick == 2100
 

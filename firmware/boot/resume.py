@@ -35,7 +35,7 @@ def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
     if settings.error_code is not None:
         app.notice(settings.error_code)
-    problem = documents.load(store.storage, files.USER_SLOTS, check_slots)
+    problem = documents.load(app.hardware.storage, files.USER_SLOTS, check_slots)
     if problem is not None:
         app.notice(documents.code(problem.kind, documents.USER_SLOTS))
     header, record = read_journal(app, store)
@@ -73,8 +73,8 @@ def attach(app, store, settings, tick_ms):
 def read_journal(app, store):
     """The journal's header and newest entry, ``(None, None)`` if it cannot be used."""
     try:
-        header = journal_read.read_header(store.storage)
-        record, spoiled = journal_read.read_slots(store.storage)
+        header = journal_read.read_header(app.hardware.storage)
+        record, spoiled = journal_read.read_slots(app.hardware.storage)
         for entry in store.setup("ring_entries"):  # the ring's newest whole entry, if newer
             if journal_read.valid(entry):
                 if record is None or journal_read.sequence(entry) > journal_read.sequence(record):
@@ -97,7 +97,7 @@ def read_journal(app, store):
 def journal_problem(app, store, problem, set_aside=True):
     app.notice(documents.code(problem.kind, documents.JOURNAL))
     if set_aside:
-        journal_read.set_aside(store.storage)
+        journal_read.set_aside(app.hardware.storage)
 
 
 def restore(app, store, header, record):
@@ -111,7 +111,9 @@ def restore(app, store, header, record):
     clock.configure(left, right)
     claims.configure(header["quickplay"], header["edition"], claims.penalty_ms)
     journal_read.decode(record, clock, claims)
-    events = journal_read.read_events(store.storage, header["game"], journal_read.log_count(record))
+    events = journal_read.read_events(
+        app.hardware.storage, header["game"], journal_read.log_count(record)
+    )
     for tick, what, detail in events:
         claims.note(tick, what, detail)
     return len(events)
