@@ -83,46 +83,41 @@ def overlaps(layout):
     return out
 
 
+def _filled_runs(shell, edges, axis):
+    """The length (mm) of every run of filled cells of ``shell`` along ``axis`` (0: x,
+    1: y, 2: z); ``edges`` are the cells' boundaries on each axis."""
+    across = [other for other in (0, 1, 2) if other != axis]
+    cell = [0, 0, 0]
+    along = edges[axis]
+    for first in range(len(edges[across[0]]) - 1):
+        for second in range(len(edges[across[1]]) - 1):
+            cell[across[0]] = first
+            cell[across[1]] = second
+            run = 0.0
+            for step in range(len(along)):
+                cell[axis] = step
+                if step < len(along) - 1 and shell.at(*cell):
+                    run += along[step + 1] - along[step]
+                elif run:
+                    yield run
+                    run = 0.0
+
+
 def thinnest_wall(layout):
     """The thinnest shell material (mm): the walls themselves, and every web
     between two openings in the same face or an opening and the face's edge."""
     width, depth, height = layout.outer
     shell = mesh.Solid(layout.printed["shell"])
-    nx, ny, nz = shell.shape
     xs = [v / mesh.UNIT for v in shell.xs]
     ys = [v / mesh.UNIT for v in shell.ys]
     zs = [v / mesh.UNIT for v in shell.zs]
-    thinnest = float("inf")
     # Along each axis, every run of filled cells that meets the outside on one end is
     # a wall; its length is the wall's thickness there. Runs inside the material of
     # a face, between openings, are its webs.
-    for k in range(nz):
-        for j in range(ny):
-            run = 0.0
-            for i in range(nx + 1):
-                if i < nx and shell.at(i, j, k):
-                    run += xs[i + 1] - xs[i]
-                elif run:
-                    thinnest = min(thinnest, run)
-                    run = 0.0
-    for k in range(nz):
-        for i in range(nx):
-            run = 0.0
-            for j in range(ny + 1):
-                if j < ny and shell.at(i, j, k):
-                    run += ys[j + 1] - ys[j]
-                elif run:
-                    thinnest = min(thinnest, run)
-                    run = 0.0
-    for j in range(ny):
-        for i in range(nx):
-            run = 0.0
-            for k in range(nz + 1):
-                if k < nz and shell.at(i, j, k):
-                    run += zs[k + 1] - zs[k]
-                elif run:
-                    thinnest = min(thinnest, run)
-                    run = 0.0
+    edges = (xs, ys, zs)
+    thinnest = min(
+        min(_filled_runs(shell, edges, axis), default=float("inf")) for axis in (0, 1, 2)
+    )
     return round(thinnest, 2)
 
 
