@@ -28,6 +28,36 @@ shared machine the CPU figures vary by a third from run to run.
 """
 
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
+# The hall at scale (bench.hall's three runs): (key, what was run, the p99's goal).
+_SCALE_RUNS = (
+    ("large_open", "1,000 clocks on one broker", "≤ 100 ms"),
+    ("venues", "5 venues × 200 clocks, bridged to a central broker", "≤ 100 ms"),
+    ("flood", "a flood of 10,000 bad messages among 200 clocks", "report"),
+)
+
+
+def _scale_rows():
+    """The figures page's rows of each run of ``_SCALE_RUNS``."""
+    rows = []
+    for key, title, goal in _SCALE_RUNS:
+        for what, field, unit, wanted in (
+            ("edge to page, p50", "latency_ms_p50", "ms", "report"),
+            ("edge to page, p99", "latency_ms_p99", "ms", goal),
+            ("CPU of the view", "view_cpu_percent", "% of a core", "report"),
+            ("CPU of the brokers", "broker_cpu_percent", "% of a core", "report"),
+            ("the view's memory before", "view_resident_kib_before", "KiB", "report"),
+            (
+                "the view's memory after",
+                "view_resident_kib",
+                "KiB",
+                "flat" if key == "flood" else "report",
+            ),
+            ("the brokers' memory", "brokers_resident_kib", "KiB", "report"),
+        ):
+            rows.append(("%s: %s" % (title, what), "hall.%s.%s" % (key, field), unit, wanted))
+    return rows
+
+
 SECTIONS = (
     (
         "The firmware inside MicroPython",
@@ -242,132 +272,7 @@ SECTIONS = (
                 "B",
                 "report",
             ),
-            (
-                "1,000 clocks on one broker: edge to page, p50",
-                "hall.large_open.latency_ms_p50",
-                "ms",
-                "report",
-            ),
-            (
-                "1,000 clocks on one broker: edge to page, p99",
-                "hall.large_open.latency_ms_p99",
-                "ms",
-                "≤ 100 ms",
-            ),
-            (
-                "1,000 clocks on one broker: CPU of the view",
-                "hall.large_open.view_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "1,000 clocks on one broker: CPU of the brokers",
-                "hall.large_open.broker_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "1,000 clocks on one broker: the view's memory before",
-                "hall.large_open.view_resident_kib_before",
-                "KiB",
-                "report",
-            ),
-            (
-                "1,000 clocks on one broker: the view's memory after",
-                "hall.large_open.view_resident_kib",
-                "KiB",
-                "report",
-            ),
-            (
-                "1,000 clocks on one broker: the brokers' memory",
-                "hall.large_open.brokers_resident_kib",
-                "KiB",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: edge to page, p50",
-                "hall.venues.latency_ms_p50",
-                "ms",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: edge to page, p99",
-                "hall.venues.latency_ms_p99",
-                "ms",
-                "≤ 100 ms",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: CPU of the view",
-                "hall.venues.view_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: CPU of the brokers",
-                "hall.venues.broker_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: the view's memory before",
-                "hall.venues.view_resident_kib_before",
-                "KiB",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: the view's memory after",
-                "hall.venues.view_resident_kib",
-                "KiB",
-                "report",
-            ),
-            (
-                "5 venues × 200 clocks, bridged to a central broker: the brokers' memory",
-                "hall.venues.brokers_resident_kib",
-                "KiB",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: edge to page, p50",
-                "hall.flood.latency_ms_p50",
-                "ms",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: edge to page, p99",
-                "hall.flood.latency_ms_p99",
-                "ms",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: CPU of the view",
-                "hall.flood.view_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: CPU of the brokers",
-                "hall.flood.broker_cpu_percent",
-                "% of a core",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: the view's memory before",
-                "hall.flood.view_resident_kib_before",
-                "KiB",
-                "report",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: the view's memory after",
-                "hall.flood.view_resident_kib",
-                "KiB",
-                "flat",
-            ),
-            (
-                "a flood of 10,000 bad messages among 200 clocks: the brokers' memory",
-                "hall.flood.brokers_resident_kib",
-                "KiB",
-                "report",
-            ),
+            *_scale_rows(),
             ("the view still running after the flood", "hall.flood.view_still_running", "", "True"),
         ),
     ),
