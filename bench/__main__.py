@@ -198,43 +198,22 @@ def board_heap(name="pico"):
     return figures
 
 
-def live_simulator():
-    """``make sim`` to the window, and the live simulator's CPU use (bench/live_simulator.py)."""
-    from bench import live_simulator as figures_of
-
-    figures = figures_of.live_simulator_figures()
-    return figures, figures_of.rows(figures)
-
-
-def menu_tasks():
-    """The setup menus' procedures beside the DGT 3000's (bench/menu_tasks.py)."""
-    from bench import menu_tasks as figures_of
-
-    figures = figures_of.menu_task_figures()
-    return figures, figures_of.rows(figures)
+# The measurements of their own modules, in the order make bench prints them: (key in
+# bench/latest.json, the module of bench/, its function giving the figures).
+SECTIONS = (
+    ("live_simulator", "live_simulator", "live_simulator_figures"),  # make sim, its CPU
+    ("power", "power", "power_figures"),  # the journal: writes, wear, restored error
+    ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
+    ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
+)
 
 
-def power():
-    """The journal: flash writes and wear, restored error, boot time (bench/power.py)."""
-    from bench import power as figures_of
+def section(module, function):
+    """``bench.<module>.<function>()``'s figures and the module's rows of them."""
+    import importlib
 
-    figures = figures_of.power_figures()
-    return figures, figures_of.rows(figures)
-
-
-def chip():
-    """The charge error on each board's chip model, typical and max (bench/chip.py)."""
-    from bench import chip as figures_of
-
-    figures = figures_of.chip_figures()
-    return figures, figures_of.rows(figures)
-
-
-def build():
-    """Battery life, threshold and the enclosure per board (bench/build.py)."""
-    from bench import build as figures_of
-
-    figures = figures_of.build_figures()
+    figures_of = importlib.import_module("bench." + module)
+    figures = getattr(figures_of, function)()
     return figures, figures_of.rows(figures)
 
 
@@ -294,17 +273,12 @@ def main():
                 "< 60 s",
             )
         )
-    figures["live_simulator"], live_rows = live_simulator()
-    rows += live_rows
-    figures["power"], power_rows = power()
-    rows += power_rows
-    figures["chip"], chip_rows = chip()
-    rows += chip_rows
-    figures["menu_tasks"], menu_rows = menu_tasks()
-    rows += menu_rows
+    for key, module, function in SECTIONS:
+        figures[key], more = section(module, function)
+        rows += more
     figures["hall"], hall_rows = hall()
     rows += hall_rows
-    figures["build"], build_rows = build()
+    figures["build"], build_rows = section("build", "build_figures")  # battery, case
     rows += build_rows
     width = max(len(row[0]) for row in rows)
     for name, value, goal in rows:
