@@ -40,6 +40,12 @@ INPUTS = {
 }
 ACTIVE_LOW = True
 INPUT_PULL = "up"
+# The latency check of ``make selftest`` (hal/latency_check.py): a jumper wire from
+# each of these spare outputs to its lever's input (IO4 to IO32, IO13 to IO33; no
+# strapping pin, no flash pin). The check drives them open-drain: pulled low they
+# close the lever's line as its contact does, let go they float and the lever's
+# pull-up holds the line high, so a lever pressed meanwhile shorts nothing.
+LATENCY_PROBE_PINS = {"lever_left": 4, "lever_right": 13}
 # A passive piezo, driven with PWM (the LEDC peripheral).
 BUZZER_PIN = 23
 # The running-side indicators (None where a board has none), lit high: a 10 mm

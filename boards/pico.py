@@ -35,6 +35,12 @@ INPUTS = {
 }
 ACTIVE_LOW = True
 INPUT_PULL = "up"
+# The latency check of ``make selftest`` (hal/latency_check.py): a jumper wire from
+# each of these spare outputs to its lever's input (GP10, pin 14, to GP14, pin 19;
+# GP11, pin 15, to GP15, pin 20). The check drives them open-drain: pulled low they
+# close the lever's line as its contact does, let go they float and the lever's
+# pull-up holds the line high, so a lever pressed meanwhile shorts nothing.
+LATENCY_PROBE_PINS = {"lever_left": 10, "lever_right": 11}
 # A passive piezo, driven with PWM (GP13 is PWM slice 6, channel B).
 BUZZER_PIN = 13
 # The running-side indicators (None where a board has none), lit high: a 10 mm

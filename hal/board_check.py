@@ -16,6 +16,8 @@ the definitions as data only.
 import boards
 from firmware.input_codes import NAMES as INPUT_NAMES
 
+LEVER_NAMES = INPUT_NAMES[:2]  # firmware.input_codes: the levers come first
+
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
 # The backpacks the hardware layer drives: 0.56" (a point after each digit) and
@@ -187,7 +189,24 @@ def _roles(board, problems):
         if pin is None and optional:
             continue
         roles.append((attribute, use, pin))
+    _probe_roles(board, problems, roles)
     return roles
+
+
+def _probe_roles(board, problems, roles):
+    """The latency check's probe outputs (``LATENCY_PROBE_PINS``, optional): one spare
+    output a lever, jumpered to it (hal/latency_check.py)."""
+    probes = getattr(board, "LATENCY_PROBE_PINS", None)
+    if probes is None:
+        return
+    if not isinstance(probes, dict):
+        problems.append("LATENCY_PROBE_PINS is not a dict of lever name: GPIO")
+        return
+    for name in probes:
+        if name not in LEVER_NAMES:
+            problems.append("LATENCY_PROBE_PINS names %r, not a lever" % (name,))
+        else:
+            roles.append(("LATENCY_PROBE_PINS[%s]" % name, _OUT, probes[name]))
 
 
 def _check_pin(chip, role, use, pin, problems, pull="up"):
