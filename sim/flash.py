@@ -33,7 +33,7 @@ import os
 EIO = 5
 BLOCK_BYTES = 4096  # littlefs's block on both ports: the flash's 4 KiB sector
 PAGE_BYTES = 256  # the unit of a program (rp2: flash_range_program takes whole pages)
-DEVICE_FILES = ("game.jr",)  # firmware.files.JOURNAL_RING: stored on the block device
+DEVICE_FILES = ("game.jr", "latency.jr")  # the journal's ring, the latency check's: on the device
 _NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
 
 

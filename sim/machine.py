@@ -43,6 +43,7 @@ _buses = {}  # I2C bus id -> {address: device}
 _timers = []  # every Timer made since reset(), active or not
 _adc_levels = {}  # ADC pin id -> value read_u16() returns
 _pwms = {}  # pin id -> the last PWM made on it
+_jumpers = {}  # output pin id -> the input pin id a wire joins it to (``jumper``)
 
 
 class _Board:
@@ -52,6 +53,7 @@ class _Board:
         self.watchdog = None
         self.clock = None  # the simulator's ms clock, time-stamps watchdog feeds
         self.latency = None  # the chip's latency model (sim.latency): times each I2C frame
+        self.wire = None  # wire(input id, level): what carries a jumpered output's level
 
 
 _board = _Board()
@@ -112,6 +114,26 @@ def _edge(line, before):
         handler(line.irq_pin)
 
 
+def _carry(line):
+    """If a jumper joins ``line`` to an input, put the level it drives on that input: an
+    open-drain output pulls it low or lets it go (its pull-up holds it high). A
+    push-pull output there would fight the input's contact: refused."""
+    target = _jumpers.get(line.pin_id)
+    if target is None or line.mode == _IN:
+        return
+    if line.mode == _OUT:
+        raise ValueError(
+            "Pin(%r) drives push-pull into Pin(%r): a closed contact there would short it; "
+            "make it open-drain" % (line.pin_id, target)
+        )
+    level = 0 if line.output == 0 else None
+    wire = _board.wire
+    if wire is None:
+        drive(target, level)
+    else:
+        wire(target, level)
+
+
 class Pin:
     """A GPIO pin; every Pin with the same id shares one simulated line."""
 
@@ -145,6 +167,8 @@ class Pin:
                 raise ValueError("invalid pin pull %r" % (pull,))
             line.pull = pull
         _edge(line, before)
+        if _jumpers:
+            _carry(line)
 
     def value(self, x=None):
         """The level the pin reads (no argument), or set its output latch to ``x``."""
@@ -154,6 +178,8 @@ class Pin:
         before = _level(line)
         line.output = 1 if x else 0
         _edge(line, before)
+        if _jumpers:
+            _carry(line)
         return None
 
     def __call__(self, x=None):
@@ -473,10 +499,12 @@ def reset(keep_contacts=False):
     _timers.clear()
     _adc_levels.clear()
     _pwms.clear()
+    _jumpers.clear()
     _cpu_freq[0] = 125_000_000
     _board.watchdog = None
     _board.clock = None
     _board.latency = None
+    _board.wire = None
 
 
 def drive(pin_id, level):
@@ -559,6 +587,14 @@ def set_clock(now_ms):
 def set_latency(model):
     """Time the board's I2C frames with ``model`` (sim.latency.ChipLatency), or None."""
     _board.latency = model
+
+
+def jumper(output_id, input_id, wire=None):
+    """Join output pin ``output_id`` to input ``input_id`` with a wire: what the output
+    drives (open-drain only) reaches the input as ``drive`` would put it there, or
+    through ``wire(input_id, level)`` (level 0, or None: let go) if given."""
+    _jumpers[output_id] = input_id
+    _board.wire = wire
 
 
 def watchdog():
