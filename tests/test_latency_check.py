@@ -151,3 +151,79 @@ def test_the_check_prints_the_same_lines_inside_micropython(compiled):
     assert here.returncode == lane.returncode == 0, lane.stderr
     assert here.stdout.splitlines() == lane.stdout.splitlines()
     assert len(here.stdout.splitlines()) == 4
+
+
+# --- make selftest LATENCY=1 -------------------------------------------------
+
+SCRIPT = "tests/scenarios/timing/periods-fide-standard.clock"
+
+
+class Board:
+    """Stands in for mpremote and a board: the scripts' lines for ``run``, ``latency``
+    (the check's output) for the exec that runs the check."""
+
+    def __init__(self, latency):
+        self.latency = latency
+        self.commands = []
+
+    def __call__(self, command, **options):
+        self.commands.append(command)
+        stdout = ""
+        if "run" in command:
+            stdout = "selftest 1 scripts on rp2\n%s: end: ok\nselftest: status 0, 1 scripts\n" % (
+                SCRIPT
+            )
+        elif "latency_check" in command[-1]:
+            stdout = self.latency
+        return types.SimpleNamespace(returncode=0, stdout=stdout, stderr="")
+
+
+def _selftest(monkeypatch, latency, extra=("--latency",)):
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import selftest
+
+    monkeypatch.setattr(selftest, "expected_lines", lambda scripts: ([SCRIPT + ": end: ok"], 0))
+    board = Board(latency)
+    lines = []
+    status = selftest.main(
+        ["--board", "pico", "--port", "/dev/ttyACM0", "--frozen", "--reset-wait", "0"]
+        + list(extra)
+        + [SCRIPT],
+        run_command=board,
+        out=lines.append,
+        port_exists=lambda port: True,
+    )
+    return status, lines, board.commands
+
+
+def _board_line(presses=30, **options):
+    from hal import latency_check as board_check_module
+
+    figures = latency_check.run("pico", "max", presses=presses, **options)
+    return board_check_module.report(boards.load("pico"), figures, "pico") + "\r\n"
+
+
+def test_selftest_runs_the_check_after_the_scripts_and_prints_its_line(monkeypatch):
+    line = _board_line()
+    status, lines, commands = _selftest(monkeypatch, "some output\r\n" + line)
+    assert status == 0, lines
+    assert [c[3] for c in commands] == ["exec", "exec", "exec", "exec"]
+    assert "run" in commands[1] and "latency_check.main('pico')" in commands[2][4]
+    assert "hold.txt" in commands[3][4]  # the clock is held until the check is over
+    assert lines[-1] == line.strip()
+    assert "worst 2 ms, median 0 ms" in lines[-1]
+
+
+def test_selftest_fails_on_a_check_over_its_bound_or_without_a_result(monkeypatch):
+    status, lines, _ = _selftest(monkeypatch, _board_line(PRESSES, ring=False))
+    assert status == 1 and "over the bound" in lines[-1]
+    status, lines, _ = _selftest(monkeypatch, _board_line(jumpered=False))
+    assert status == 1 and "fit the jumpers GP10 to GP14 and GP11 to GP15" in lines[-1]
+    status, lines, _ = _selftest(monkeypatch, "Traceback (most recent call last):\n")
+    assert status == 1 and "selftest: the latency check printed no result:" in lines
+
+
+def test_selftest_without_latency_runs_no_check(monkeypatch):
+    status, lines, commands = _selftest(monkeypatch, "", extra=())
+    assert status == 0 and len(commands) == 3
+    assert not any("latency" in line for line in lines)
