@@ -133,6 +133,38 @@ def run(
     return figures
 
 
+def handler_runs_locked(board_name="pico"):
+    """Whether the check's timer handler (``on_due``: the probe pulled low) runs with the
+    heap locked (inside MicroPython; True on CPython, which has no such lock): it
+    allocates nothing, as an interrupt handler must."""
+    import micropython
+
+    lock = getattr(micropython, "heap_lock", None)
+    board = boards.load(board_name)
+    vclock.reset()
+    vclock.install()
+    sys.modules["machine"] = sim_machine
+    sim_machine.reset()
+    root = fresh_flash()
+    try:
+        check, hardware = latency_check.setup(board, sim_flash.Flash(), root, ring_blocks=0)
+        check.begin()
+        if lock is None:
+            check.on_due(None)
+            return True
+        lock()
+        try:
+            check.on_due(None)
+        except MemoryError:
+            return False
+        finally:
+            micropython.heap_unlock()
+        return sim_machine.pin_level(board.LATENCY_PROBE_PINS["lever_left"]) == 0
+    finally:
+        remove_flash(root)
+        sim_machine.reset()
+
+
 def describe(board_name, level, figures):
     """The check's line for the simulated board, and the model's counts."""
     board = boards.load(board_name)
@@ -162,6 +194,9 @@ def main(argv):
             seed = int(word[len("--seed=") :])
         elif word == "--no-ring":
             ring = False
+        elif word == "--handler-heap":
+            print("timer handler with the heap locked: %s" % handler_runs_locked())
+            return 0
         elif word in LEVELS or word == IDEAL:
             levels.append(word)
         else:

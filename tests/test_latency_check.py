@@ -227,3 +227,17 @@ def test_selftest_without_latency_runs_no_check(monkeypatch):
     status, lines, commands = _selftest(monkeypatch, "", extra=())
     assert status == 0 and len(commands) == 3
     assert not any("latency" in line for line in lines)
+
+
+@NEEDS_LANE
+def test_the_timer_handler_allocates_nothing_inside_micropython():
+    """The probe's timer handler runs with the heap locked (the .mpy files)."""
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        ["node", "tools/mpy/run.mjs", "--compiled", "sim.latency_check", "--handler-heap"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.stdout.strip() == "timer handler with the heap locked: True", done.stderr
