@@ -109,6 +109,7 @@ class LatencyCheck:
         self.entries = 0
         self.entry = bytearray(_ENTRY)
         self.handler = self.on_due  # bound once: the timer's handler allocates nothing
+        self.hard = _takes_hard(timer, self.one_shot)
 
     def on_due(self, timer):
         """Timer handler: close the planned lever through its probe."""
@@ -148,9 +149,9 @@ class LatencyCheck:
         now = ticks_ms()  # read last: the timer counts from here
         self.work_at = ticks_add(now, delay)
         self.planned = ticks_add(now, due)
-        try:
+        if self.hard:
             self.timer.init(mode=self.one_shot, period=due, callback=self.handler, hard=True)
-        except TypeError:  # ports whose timers take no ``hard``
+        else:
             self.timer.init(mode=self.one_shot, period=due, callback=self.handler)
 
     def write_entry(self):
@@ -220,6 +221,22 @@ class LatencyCheck:
             "frames": self.frames,
             "display_errors": errors,
         }
+
+
+def _takes_hard(timer, one_shot):
+    """Whether ``timer`` runs its handler in the interrupt (``hard=True``): asked once,
+    so that no close raises (and allocates) a TypeError on a port without it."""
+    try:
+        timer.init(mode=one_shot, period=TIMEOUT_MS, callback=_nothing, hard=True)
+    except TypeError:
+        return False
+    finally:
+        timer.deinit()
+    return True
+
+
+def _nothing(timer):
+    pass
 
 
 def prepare_journal(storage, blocks):
