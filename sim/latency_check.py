@@ -171,7 +171,7 @@ def describe(board_name, level, figures):
     where = "the simulated %s (%s)" % (board_name, level or IDEAL)
     line = latency_check.report(board, figures, where)
     if "erases_in_play" in figures:
-        line += "; %d erases, %d page programs, %d I2C frames" % (
+        line += "; %d erases in play, %d page programs and %d I2C frames in all" % (
             figures["erases_in_play"],
             figures["page_programs"],
             figures["i2c_frames"],

@@ -241,3 +241,14 @@ def test_the_timer_handler_allocates_nothing_inside_micropython():
         timeout=300,
     )
     assert done.stdout.strip() == "timer handler with the heap locked: True", done.stderr
+
+
+def test_a_stamp_before_its_close_says_a_lever_was_pressed_by_hand():
+    from hal import latency_check as board_side
+
+    figures = latency_check.run("pico", "typical", presses=20)
+    assert board_side.verdict_ok(figures)
+    figures["earliest_ms"] = -12  # a stamp 12 ms before the probe closed: a hand on the lever
+    assert not board_side.verdict_ok(figures)
+    line = board_side.report(boards.load("pico"), figures, "pico")
+    assert line.endswith(": a lever was pressed during the check (bound 3 ms)")
