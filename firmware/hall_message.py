@@ -6,8 +6,6 @@ the host; ``firmware.hall_decode`` reads it back (the hall's side: a clock
 never loads it). Pure: the time is passed in, nothing is read from a clock.
 """
 
-import json
-
 from micropython import const
 
 from firmware import engine
@@ -20,13 +18,29 @@ REASONS = ("boot", "reconnect", "change", "heartbeat")
 # What became of the arbiter's last settings push.
 PUSH = ("none", "applied", "refused", "invalid")
 MAX_BOARD = const(9999)
+MAX_PUSH_ID = const(64)  # the longest push id a board takes (firmware.hall_push)
+# The longest message: the template's 249 bytes and every value at its longest (a
+# number of 10 digits and a sign, a push id of MAX_PUSH_ID characters each escaped:
+# 538 bytes; tests/test_hall_message.py writes it).
+MESSAGE_BYTES = const(560)
 
-_FORMAT = (
-    '{"v":%d,"board":%d,"seq":%d,"reason":"%s","state":"%s","left_ms":%d,'
-    '"right_ms":%d,"to_move":"%s","white":"%s","moves":%d,"left_stage":"%s",'
-    '"right_stage":"%s","flag_left":%s,"flag_right":%s,"first_flag":"%s",'
-    '"claim":"%s","result":"%s","push":"%s","push_id":%s,"quickplay":"%s","battery":"%s"}'
+# The message with a zero byte where each value goes, in order.
+_TEMPLATE = (
+    b'{"v":\0,"board":\0,"seq":\0,"reason":"\0","state":"\0","left_ms":\0,'
+    b'"right_ms":\0,"to_move":"\0","white":"\0","moves":\0,"left_stage":"\0",'
+    b'"right_stage":"\0","flag_left":\0,"flag_right":\0,"first_flag":"\0",'
+    b'"claim":"\0","result":"\0","push":"\0","push_id":\0,"quickplay":"\0","battery":"\0"}'
 )
+# Every word a value can be, and their bytes one after the other (made once): a word
+# is found by its index, so writing it reads no character of a str (a str's
+# character is a new object inside MicroPython).
+_WORDS = (
+    "none", "left", "right", "true", "false", "null", "setup", "running", "paused",
+    "over", "claim", "boot", "reconnect", "change", "heartbeat", "applied", "refused",
+    "invalid", "open", "postponed", "recorded", "draw", "off", "g4-increment",
+    "g4-delay", "g5", "g6", "ok", "low", "byo", "can",
+)  # fmt: skip
+_WORD_BYTES = "".join(_WORDS).encode()
 
 
 def _side(index):
@@ -52,37 +66,151 @@ def state_name(app):
     return engine.STATE_NAMES[clock.state]
 
 
+class Message:
+    """The message's bytes in a buffer of its own (``buffer[:count]``): ``write``
+    allocates nothing, a game's messages go out of the same buffer."""
+
+    def __init__(self):
+        self.buffer = bytearray(MESSAGE_BYTES)
+        self.count = 0
+        self.mark = 0  # the template is copied up to here
+        self.push_id = None  # the last push id written, and its JSON text
+        self.push_id_text = b"null"
+
+    def write(self, app, now, board, seq, reason, push="none", push_id=None):
+        """The message for ``app`` at tick ``now`` (UTF-8 JSON, one line); its length."""
+        clock = app.clock
+        claims = app.claims
+        sides = clock.sides
+        self.count = 0
+        self.mark = 0
+        self._number(VERSION)
+        self._number(board)
+        self._number(seq)
+        self._word(reason)
+        self._word(state_name(app))
+        self._number(clock.shown_ms(0, now))
+        self._number(clock.shown_ms(1, now))
+        self._word(_side(clock.mover))
+        self._word(_side(clock.white))
+        self._number(clock.moves())
+        self._stage(clock.stage_code(0, now))
+        self._stage(clock.stage_code(1, now))
+        self._word(_bool(sides[0].flagged))
+        self._word(_bool(sides[1].flagged))
+        self._word(_side(clock.first_flag))
+        if claims.state == "none":  # claims.field()
+            self._word("none")
+        else:
+            self._word(claims.state)
+            self._byte(45)  # -
+            self._name(_side(claims.claimant))
+        self._word(claims.result)
+        self._word(push)
+        self._push_id(push_id)
+        self._word(claims.quickplay)
+        self._word(battery_name(app.hardware.battery))
+        self._next()  # the closing brace
+        return self.count
+
+    def _next(self):
+        """Copy the template up to the next value's place (or its end)."""
+        buffer = self.buffer
+        at = self.count
+        mark = self.mark
+        size = len(_TEMPLATE)
+        while mark < size:
+            value = _TEMPLATE[mark]
+            mark += 1
+            if value == 0:
+                break
+            buffer[at] = value
+            at += 1
+        self.count = at
+        self.mark = mark
+
+    def _byte(self, value):
+        self.buffer[self.count] = value
+        self.count += 1
+
+    def _bytes(self, data, start, count):
+        buffer = self.buffer
+        at = self.count
+        end = start + count
+        while start < end:  # an index, not a slice: nothing allocated
+            buffer[at] = data[start]
+            at += 1
+            start += 1
+        self.count = at
+
+    def _number(self, value):
+        self._next()
+        self._digits(value)
+
+    def _digits(self, value):
+        """A whole number's decimal digits (as ``%d``)."""
+        if value < 0:
+            self._byte(45)  # -
+            value = -value
+        buffer = self.buffer
+        end = self.count
+        rest = value
+        while True:
+            end += 1
+            rest //= 10
+            if not rest:
+                break
+        self.count = end
+        while True:
+            end -= 1
+            buffer[end] = 48 + value % 10
+            value //= 10
+            if not value:
+                break
+
+    def _word(self, word):
+        self._next()
+        self._name(word)
+
+    def _name(self, word):
+        try:
+            index = _WORDS.index(word)
+        except ValueError:  # a word no message held before: its bytes, made once here
+            data = word.encode()
+            self._bytes(data, 0, len(data))
+            return
+        start = 0
+        for earlier in range(index):
+            start += len(_WORDS[earlier])
+        self._bytes(_WORD_BYTES, start, len(word))
+
+    def _stage(self, code):
+        """A stage (``engine.Clock.stage_code``): its prefix, then its number."""
+        self._next()
+        prefix = code & 3
+        if prefix:
+            self._name(engine.STAGE_PREFIXES[prefix])
+        self._digits(code >> 2)
+
+    def _push_id(self, push_id):
+        """``null``, or the id as a JSON string (made once per id: a push allocates anyway)."""
+        self._next()
+        if push_id is not self.push_id:
+            self.push_id = push_id
+            self.push_id_text = b"null"
+            if push_id is not None:
+                self.push_id_text = (
+                    '"' + push_id.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                ).encode()
+        text = self.push_id_text
+        self._bytes(text, 0, len(text))
+
+
 def encode(app, now, board, seq, reason, push="none", push_id=None):
-    """The message for ``app`` at tick ``now`` as bytes (UTF-8 JSON, one line)."""
-    clock = app.clock
-    claims = app.claims
-    sides = clock.sides
-    return (
-        _FORMAT
-        % (
-            VERSION,
-            board,
-            seq,
-            reason,
-            state_name(app),
-            clock.shown_ms(0, now),
-            clock.shown_ms(1, now),
-            _side(clock.mover),
-            _side(clock.white),
-            clock.moves(),
-            clock.stage(0, now),
-            clock.stage(1, now),
-            _bool(sides[0].flagged),
-            _bool(sides[1].flagged),
-            _side(clock.first_flag),
-            claims.field(),
-            claims.result,
-            push,
-            "null" if push_id is None else json.dumps(push_id),
-            claims.quickplay,
-            battery_name(app.hardware.battery),
-        )
-    ).encode("utf-8")
+    """The message for ``app`` at tick ``now`` as new bytes (UTF-8 JSON, one line)."""
+    message = Message()
+    count = message.write(app, now, board, seq, reason, push, push_id)
+    return bytes(message.buffer[:count])
 
 
 def board_topic(prefix, board):
