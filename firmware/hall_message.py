@@ -38,7 +38,7 @@ _WORDS = (
     "none", "left", "right", "true", "false", "null", "setup", "running", "paused",
     "over", "claim", "boot", "reconnect", "change", "heartbeat", "applied", "refused",
     "invalid", "open", "postponed", "recorded", "draw", "off", "g4-increment",
-    "g4-delay", "g5", "g6", "ok", "low", "byo", "can",
+    "g4-delay", "g5", "g6", "ok", "low", "", "byo", "can", "-",
 )  # fmt: skip
 _WORD_BYTES = "".join(_WORDS).encode()
 
@@ -81,78 +81,70 @@ class Message:
         """The message for ``app`` at tick ``now`` (UTF-8 JSON, one line); its length."""
         clock = app.clock
         claims = app.claims
-        sides = clock.sides
-        self.count = 0
-        self.mark = 0
+        self.count = self.mark = 0
         self._number(VERSION)
         self._number(board)
         self._number(seq)
         self._word(reason)
         self._word(state_name(app))
-        self._number(clock.shown_ms(0, now))
-        self._number(clock.shown_ms(1, now))
+        for index in range(2):
+            self._number(clock.shown_ms(index, now))
         self._word(_side(clock.mover))
         self._word(_side(clock.white))
         self._number(clock.moves())
-        self._stage(clock.stage_code(0, now))
-        self._stage(clock.stage_code(1, now))
-        self._word(_bool(sides[0].flagged))
-        self._word(_bool(sides[1].flagged))
+        for index in range(2):
+            code = clock.stage_code(index, now)
+            self._word(engine.STAGE_PREFIXES[code & 3])
+            self._number(code >> 2, True)
+        for side in clock.sides:
+            self._word(_bool(side.flagged))
         self._word(_side(clock.first_flag))
-        if claims.state == "none":  # claims.field()
-            self._word("none")
-        else:
-            self._word(claims.state)
-            self._byte(45)  # -
-            self._name(_side(claims.claimant))
+        self._word(claims.state)  # claims.field()
+        if claims.state != "none":
+            self._word("-", True)
+            self._word(_side(claims.claimant), True)
         self._word(claims.result)
         self._word(push)
-        self._push_id(push_id)
+        self._next()
+        if push_id is not self.push_id:  # a new id: its text made once (a push allocates)
+            self.push_id = push_id
+            self.push_id_text = b"null"
+            if push_id is not None:
+                text = push_id.replace("\\", "\\\\").replace('"', '\\"')
+                self.push_id_text = ('"' + text + '"').encode()
+        self._copy(self.push_id_text, 0, len(self.push_id_text))
         self._word(claims.quickplay)
         self._word(battery_name(app.hardware.battery))
         self._next()  # the closing brace
         return self.count
 
-    def _next(self):
-        """Copy the template up to the next value's place (or its end)."""
+    def _copy(self, data, start, end, stop=-1):
+        """``data[start:end]`` into the buffer, up to a byte ``stop``; where it stopped."""
         buffer = self.buffer
         at = self.count
-        mark = self.mark
-        size = len(_TEMPLATE)
-        while mark < size:
-            value = _TEMPLATE[mark]
-            mark += 1
-            if value == 0:
+        while start < end:  # an index, not a slice: nothing allocated
+            value = data[start]
+            start += 1
+            if value == stop:
                 break
             buffer[at] = value
             at += 1
         self.count = at
-        self.mark = mark
+        return start
 
-    def _byte(self, value):
-        self.buffer[self.count] = value
-        self.count += 1
+    def _next(self):
+        """The template up to the next value's place (or its end)."""
+        self.mark = self._copy(_TEMPLATE, self.mark, len(_TEMPLATE), 0)
 
-    def _bytes(self, data, start, count):
+    def _number(self, value, glued=False):
+        """A whole number's digits (as ``%d``), in the next place or ``glued`` to the last."""
+        if not glued:
+            self._next()
         buffer = self.buffer
-        at = self.count
-        end = start + count
-        while start < end:  # an index, not a slice: nothing allocated
-            buffer[at] = data[start]
-            at += 1
-            start += 1
-        self.count = at
-
-    def _number(self, value):
-        self._next()
-        self._digits(value)
-
-    def _digits(self, value):
-        """A whole number's decimal digits (as ``%d``)."""
         if value < 0:
-            self._byte(45)  # -
+            buffer[self.count] = 45  # -
+            self.count += 1
             value = -value
-        buffer = self.buffer
         end = self.count
         rest = value
         while True:
@@ -168,42 +160,20 @@ class Message:
             if not value:
                 break
 
-    def _word(self, word):
-        self._next()
-        self._name(word)
-
-    def _name(self, word):
+    def _word(self, word, glued=False):
+        """One of ``_WORDS`` (another is encoded here), in the next place or ``glued``."""
+        if not glued:
+            self._next()
         try:
             index = _WORDS.index(word)
-        except ValueError:  # a word no message held before: its bytes, made once here
+        except ValueError:
             data = word.encode()
-            self._bytes(data, 0, len(data))
+            self._copy(data, 0, len(data))
             return
         start = 0
         for earlier in range(index):
             start += len(_WORDS[earlier])
-        self._bytes(_WORD_BYTES, start, len(word))
-
-    def _stage(self, code):
-        """A stage (``engine.Clock.stage_code``): its prefix, then its number."""
-        self._next()
-        prefix = code & 3
-        if prefix:
-            self._name(engine.STAGE_PREFIXES[prefix])
-        self._digits(code >> 2)
-
-    def _push_id(self, push_id):
-        """``null``, or the id as a JSON string (made once per id: a push allocates anyway)."""
-        self._next()
-        if push_id is not self.push_id:
-            self.push_id = push_id
-            self.push_id_text = b"null"
-            if push_id is not None:
-                self.push_id_text = (
-                    '"' + push_id.replace("\\", "\\\\").replace('"', '\\"') + '"'
-                ).encode()
-        text = self.push_id_text
-        self._bytes(text, 0, len(text))
+        self._copy(_WORD_BYTES, start, start + len(word))
 
 
 def encode(app, now, board, seq, reason, push="none", push_id=None):
