@@ -21,6 +21,10 @@ values), the C calls the main loop makes and the time each takes:
   bytes in a PUBLISH) for a change of the clock or the claims and every
   30 s, a PINGREQ after 20 s without a byte from the broker. A message
   allocates nothing (``bench.hall_alloc``), so it brings no collection.
+  Left out: the readiness calls of the loop's turns between the simulated
+  passes (while the app rests: each at most 0.1 ms, a stamp moved by at most
+  the millisecond boundary it crosses), a reconnection's calls, and what a
+  settings push that arrives in play allocates to be refused (docs/power.md).
 
 The calls of one main-loop pass run one after the other from the pass's
 instant. An edge inside one is stamped late: on a chip with hard pin
