@@ -82,40 +82,39 @@ class Message:
         clock = app.clock
         claims = app.claims
         self.count = self.mark = 0
-        self._number(VERSION)
-        self._number(board)
-        self._number(seq)
-        self._word(reason)
-        self._word(state_name(app))
+        self._put(VERSION)
+        self._put(board)
+        self._put(seq)
+        self._put(reason)
+        self._put(state_name(app))
         for index in range(2):
-            self._number(clock.shown_ms(index, now))
-        self._word(_side(clock.mover))
-        self._word(_side(clock.white))
-        self._number(clock.moves())
+            self._put(clock.shown_ms(index, now))
+        self._put(_side(clock.mover))
+        self._put(_side(clock.white))
+        self._put(clock.moves())
         for index in range(2):
             code = clock.stage_code(index, now)
-            self._word(engine.STAGE_PREFIXES[code & 3])
-            self._number(code >> 2, True)
+            self._put(engine.STAGE_PREFIXES[code & 3])
+            self._put(code >> 2, True)
         for side in clock.sides:
-            self._word(_bool(side.flagged))
-        self._word(_side(clock.first_flag))
-        self._word(claims.state)  # claims.field()
+            self._put(_bool(side.flagged))
+        self._put(_side(clock.first_flag))
+        self._put(claims.state)  # claims.field()
         if claims.state != "none":
-            self._word("-", True)
-            self._word(_side(claims.claimant), True)
-        self._word(claims.result)
-        self._word(push)
-        self._next()
+            self._put("-", True)
+            self._put(_side(claims.claimant), True)
+        self._put(claims.result)
+        self._put(push)
         if push_id is not self.push_id:  # a new id: its text made once (a push allocates)
             self.push_id = push_id
             self.push_id_text = b"null"
             if push_id is not None:
                 text = push_id.replace("\\", "\\\\").replace('"', '\\"')
                 self.push_id_text = ('"' + text + '"').encode()
-        self._copy(self.push_id_text, 0, len(self.push_id_text))
-        self._word(claims.quickplay)
-        self._word(battery_name(app.hardware.battery))
-        self._next()  # the closing brace
+        self._put(self.push_id_text)
+        self._put(claims.quickplay)
+        self._put(battery_name(app.hardware.battery))
+        self._put(b"")  # the closing brace
         return self.count
 
     def _copy(self, data, start, end, stop=-1):
@@ -132,48 +131,46 @@ class Message:
         self.count = at
         return start
 
-    def _next(self):
-        """The template up to the next value's place (or its end)."""
-        self.mark = self._copy(_TEMPLATE, self.mark, len(_TEMPLATE), 0)
-
-    def _number(self, value, glued=False):
-        """A whole number's digits (as ``%d``), in the next place or ``glued`` to the last."""
+    def _put(self, value, glued=False):
+        """A value in the next place (the template copied up to it) or ``glued`` to the
+        last: a whole number's digits (as ``%d``), bytes, or one of ``_WORDS`` (another
+        word is encoded here)."""
         if not glued:
-            self._next()
-        buffer = self.buffer
-        if value < 0:
-            buffer[self.count] = 45  # -
-            self.count += 1
-            value = -value
-        end = self.count
-        rest = value
-        while True:
-            end += 1
-            rest //= 10
-            if not rest:
-                break
-        self.count = end
-        while True:
-            end -= 1
-            buffer[end] = 48 + value % 10
-            value //= 10
-            if not value:
-                break
-
-    def _word(self, word, glued=False):
-        """One of ``_WORDS`` (another is encoded here), in the next place or ``glued``."""
-        if not glued:
-            self._next()
+            self.mark = self._copy(_TEMPLATE, self.mark, len(_TEMPLATE), 0)
+        if isinstance(value, int):
+            buffer = self.buffer
+            if value < 0:
+                buffer[self.count] = 45  # -
+                self.count += 1
+                value = -value
+            end = self.count
+            rest = value
+            while True:
+                end += 1
+                rest //= 10
+                if not rest:
+                    break
+            self.count = end
+            while True:
+                end -= 1
+                buffer[end] = 48 + value % 10
+                value //= 10
+                if not value:
+                    break
+            return
+        if isinstance(value, bytes):
+            self._copy(value, 0, len(value))
+            return
         try:
-            index = _WORDS.index(word)
+            index = _WORDS.index(value)
         except ValueError:
-            data = word.encode()
-            self._copy(data, 0, len(data))
+            value = value.encode()
+            self._copy(value, 0, len(value))
             return
         start = 0
         for earlier in range(index):
             start += len(_WORDS[earlier])
-        self._copy(_WORD_BYTES, start, start + len(word))
+        self._copy(_WORD_BYTES, start, start + len(value))
 
 
 def encode(app, now, board, seq, reason, push="none", push_id=None):
