@@ -174,7 +174,7 @@ class ChipLatency:
         self.allocated = 0
         self.call(self.gc_us_per_kib * heap_in_use // 1024, False)
 
-    def link_turn(self, app, now_ms, ticks):
+    def after_pass(self, app, now_ms, ticks):
         """The hall link's turn after a pass (boards with a radio), if the pass found
         the main loop free: its socket calls, one after the other (``ticks``: the
         board's tick at ``now_ms``, for the message's bytes)."""

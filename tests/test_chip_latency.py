@@ -219,7 +219,7 @@ def test_an_edge_inside_a_message_waits_for_one_write_not_the_message():
         model = game.board.latency
         model.beat_at = 0  # the heartbeat is due
         model.begin_pass(5_000)
-        model.link_turn(game.board.app, 5_000, 5_000)
+        model.after_pass(game.board.app, 5_000, 5_000)
         writes = [end - start for start, end, _ in model.windows if end - start == 2_000]
         assert len(writes) == 4  # about 350 bytes: the message, its topic, the PUBLISH head
         assert model.collections == 0
