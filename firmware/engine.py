@@ -22,6 +22,8 @@ PAUSED = const(2)
 OVER = const(3)
 
 NOBODY = const(-1)
+# What a stage's name starts with (``Clock.stage_code``): a period, byo-yomi, Canadian.
+STAGE_PREFIXES = ("", "byo", "can")
 
 STATE_NAMES = ("setup", "running", "paused", "over")
 
@@ -176,27 +178,34 @@ class Clock:
 
     def stage(self, index, now):
         """The period a side is in: ``"1"``, ``"2"``…, ``"byoN"`` or ``"canM"``."""
+        code = self.stage_code(index, now)
+        return STAGE_PREFIXES[code & 3] + str(code >> 2)
+
+    def stage_code(self, index, now):
+        """``stage`` as one number, allocating nothing (the hall message writes it):
+        the stage's number times 4 plus its prefix's index in ``STAGE_PREFIXES``."""
         side = self.sides[index]
         control = side.control
         kind = control.kind
         if kind == tc.STAGES:
-            return str(side.period + 1)
+            return (side.period + 1) << 2
         if kind == tc.HOURGLASS:
-            return "1"
+            return 4
         running = index == self.mover and self.in_turn() and not side.flagged
         elapsed = self.elapsed(now) if running else 0
         if kind == tc.JAPANESE:
             if side.flagged:
-                return "byo0"
+                return 1
             if running and elapsed >= side.remaining_ms:
                 over = elapsed - side.remaining_ms - side.block_ms
-                return "byo%d" % (side.byo_left - (0 if over < 0 else over // control.byo_ms + 1))
-            return "byo%d" % side.byo_left if side.in_byo else "1"
+                left = side.byo_left - (0 if over < 0 else over // control.byo_ms + 1)
+                return (left << 2) | 1
+            return (side.byo_left << 2) | 1 if side.in_byo else 4
         if side.in_byo:
-            return "can%d" % side.byo_left
+            return (side.byo_left << 2) | 2
         if running and elapsed >= side.remaining_ms:
-            return "can%d" % control.byo_count
-        return "1"
+            return (control.byo_count << 2) | 2
+        return 4
 
     def in_delay(self, now):
         """True while the running side is still inside its simple delay."""

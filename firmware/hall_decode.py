@@ -19,7 +19,7 @@ import json
 from micropython import const
 
 from firmware.claims import QUICKPLAY
-from firmware.hall_message import MAX_BOARD, PUSH, REASONS, SIDES, STATES, VERSION
+from firmware.hall_message import MAX_BOARD, MAX_PUSH_ID, PUSH, REASONS, SIDES, STATES, VERSION
 
 MAX_BYTES = const(1024)  # a message is about 300 bytes
 MAX_MS = const(359_999_999)  # 99:59:59.999, the most a clock shows
@@ -27,7 +27,6 @@ MAX_MOVES = const(9999)  # the move counter's four digits
 MAX_SEQ = const(0x3FFFFFFF)  # the largest small integer on a 32-bit MicroPython
 MAX_PERIOD = const(9)  # timecontrol.MAX_PERIODS
 MAX_BYO = const(999)  # timecontrol.MAX_MOVES: byo-yomi periods, Canadian moves
-MAX_PUSH_ID = const(64)
 _MAX_DIGITS = const(10)
 CLAIM_STATES = ("open", "postponed", "recorded")
 RESULTS = ("none", "draw")

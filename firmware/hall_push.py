@@ -7,7 +7,7 @@ like the clock's files (``firmware.strict_json``). Loaded by
 ``hal.hall_link`` when a push arrives and let go after.
 """
 
-from firmware import engine, files, strict_json
+from firmware import engine, files, hall_message, strict_json
 from firmware import settings as settings_module
 
 FROM_HALL = "HALL"  # what both displays show when the arbiter's settings took effect
@@ -20,6 +20,8 @@ def take(app, payload, push, push_id):
         wanted_id = data.get("id")
         if not isinstance(wanted_id, str) or not wanted_id:
             raise ValueError("a push needs an id")
+        if len(wanted_id) > hall_message.MAX_PUSH_ID:  # the view reads no longer one
+            raise ValueError("an id of at most %d characters" % hall_message.MAX_PUSH_ID)
         for char in wanted_id:  # echoed in the next message: printable ASCII on every lane
             if char < " " or char > "~":
                 raise ValueError("an id of printable ASCII")

@@ -45,6 +45,7 @@ class HallLink:
         self.open_stream = open_stream
         self.address = None  # the broker's address, once looked up
         self.client = mqtt.Client(b"", None, None, KEEPALIVE_S)
+        self.message = hall_message.Message()  # written again for each message
         self._name(hall.board, hall.user)  # the number and account it joins under
         self.settings_topic = hall_message.settings_topic(hall.prefix).encode()
         self.seq = 0
@@ -190,10 +191,9 @@ class HallLink:
     # --- messages ------------------------------------------------------------
 
     def _publish(self, app, now, reason, changes):
-        payload = hall_message.encode(
-            app, now, self.board, self.seq + 1, reason, self.push, self.push_id
-        )
-        if not self.client.publish(self.topic, payload):
+        message = self.message
+        count = message.write(app, now, self.board, self.seq + 1, reason, self.push, self.push_id)
+        if not self.client.publish(self.topic, message.buffer, True, count):
             return False  # the queue is full: the same message is tried at the next poll
         self.seq += 1
         self.published += 1

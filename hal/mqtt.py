@@ -143,14 +143,17 @@ class Client:
         """Bytes free in the outgoing queue."""
         return len(self.outbox) - self.out_end + self.out_start
 
-    def publish(self, topic, payload, retain=True):
-        """Queue a QoS 0 PUBLISH; False (nothing queued) if the queue has no room."""
-        length = 2 + len(topic) + len(payload)
+    def publish(self, topic, payload, retain=True, count=-1):
+        """Queue a QoS 0 PUBLISH of ``payload`` (its first ``count`` bytes: copied, so
+        a buffer can be written again); False (nothing queued) if the queue has no room."""
+        if count < 0:
+            count = len(payload)
+        length = 2 + len(topic) + count
         if self.state != UP or self.room() < length + 5:
             return False
         self._head(0x31 if retain else 0x30, length)
         self._text(topic)
-        self._bytes(payload)
+        self._bytes(payload, count)
         return True
 
     def subscribe(self, topic, now):
@@ -296,13 +299,12 @@ class Client:
         count = len(text)
         self._byte(count >> 8)
         self._byte(count & 0xFF)
-        self._bytes(text)
+        self._bytes(text, count)
 
-    def _bytes(self, data):
+    def _bytes(self, data, count):
         outbox = self.outbox
         end = self.out_end
         index = 0
-        count = len(data)
         while index < count:  # an index, not an iterator: nothing allocated
             outbox[end] = data[index]
             end += 1

@@ -12,9 +12,19 @@ values), the C calls the main loop makes and the time each takes:
 - an I2C frame (``sim.machine.I2C``): 9 bits a byte plus the address, the
   start and the stop, at the bus clock;
 - a garbage collection: time per KiB of heap in use;
-- a socket call (the hall link's send, on a board with a radio): one call
-  per message, a change or the 30 s heartbeat, and the collection its
-  allocations bring, modelled here whatever the link's own code is.
+- the hall link's socket calls (a board with a radio), as ``hal.hall_link``
+  and ``hal.mqtt`` make them: after each pass, when the main loop is free,
+  polls back to back (the loop polls whenever nothing else is due), each a
+  readiness call at zero timeout, then a read of at most ``READ_CHUNK``
+  bytes when bytes have come (the broker's PINGRESP) or a write of at most
+  ``WRITE_CHUNK`` while bytes are queued: a message (``hall_message``'s
+  bytes in a PUBLISH) for a change of the clock or the claims and every
+  30 s, a PINGREQ after 20 s without a byte from the broker. A message
+  allocates nothing (``bench.hall_alloc``), so it brings no collection.
+  Left out: the readiness calls of the loop's turns between the simulated
+  passes (while the app rests: each at most 0.1 ms, a stamp moved by at most
+  the millisecond boundary it crosses), a reconnection's calls, and what a
+  settings push that arrives in play allocates to be refused (docs/power.md).
 
 The calls of one main-loop pass run one after the other from the pass's
 instant. An edge inside one is stamped late: on a chip with hard pin
@@ -30,12 +40,16 @@ this when it is given a model (``latency=``); clock scripts run without one
 unless the runner is asked for it (docs/spec/scripts.md).
 """
 
-from firmware import engine
+from firmware import engine, hall_message
 
 LEVELS = ("typical", "max")
 _HEARTBEAT_MS = 30_000  # hal/hall_link.py HEARTBEAT_MS
-_MESSAGE_ALLOC_BYTES = 1024  # what building and sending one hall message allocates (estimate)
-_HALL_HEAP_BYTES = 72 * 1024  # in use after boot with the hall (bench/latest.json "hall.heap")
+_PING_MS = 20_000  # hal/mqtt.py PING_MS: silence from the broker this long, a PINGREQ
+_WRITE_CHUNK = 96  # hal/mqtt.py WRITE_CHUNK
+_OUTBOX = 1024  # hal/mqtt.py: the outgoing queue; a message it has no room for waits
+_TOPIC = b"hall/board/12"  # a board's topic (hall_message.board_topic)
+_MESSAGE_ALLOC_BYTES = 0  # a message pass allocates nothing (bench hall.allocation)
+_HALL_HEAP_BYTES = 90 * 1024  # in use after boot with the hall (bench.hall_heap)
 _COMMIT_OVERHEAD = 12  # a littlefs commit's tags and CRC beside the data (bench/power.py)
 
 
@@ -67,18 +81,25 @@ class ChipLatency:
         self.prog_bytes = chip.LFS_PROG_BYTES
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
         self.heap_bytes = chip.HEAP_BYTES
-        self.socket_us = chip.SOCKET_CALL_US[pick]
+        self.poll_us = chip.SOCKET_POLL_US[pick]
+        self.recv_us = chip.SOCKET_RECV_US[pick]
+        self.send_us = chip.SOCKET_SEND_US[pick]
         if network is None:
-            network = bool(getattr(board, "NETWORK", False)) and self.socket_us > 0
+            network = bool(getattr(board, "NETWORK", False)) and self.send_us > 0
         self.network = network
+        self.message = hall_message.Message() if network else None
         self.i2c_freq = board.I2C_FREQ
         self.block_used = 0  # bytes committed to the current metadata block
         self.cursor_us = 0  # when the calls made so far end
         self.windows = []  # (start_us, end_us, masks interrupts), of the calls not yet over
         self.in_play = _never
         self.allocated = 0  # bytes allocated since the last collection
+        self.free = True  # the main loop was out of its calls when the pass began
         self.changes_seen = -1
         self.beat_at = 0
+        self.queued = 0  # bytes in the link's outgoing queue
+        self.heard_at = 0  # the last instant a byte came from the broker
+        self.answer_due = False  # a PINGREQ went: its PINGRESP comes by the next turn
         # What happened, for the figures.
         self.erases = 0
         self.erases_in_play = 0
@@ -87,6 +108,7 @@ class ChipLatency:
         self.collections = 0
         self.collections_in_play = 0
         self.socket_calls = 0
+        self.messages = 0
         self.longest_us = 0
         self.longest_in_play_us = 0
         self.deferred = 0  # edges stamped late
@@ -96,7 +118,8 @@ class ChipLatency:
     def begin_pass(self, now_ms):
         """A main-loop pass starts at ``now_ms``: its calls follow those still running."""
         now_us = now_ms * 1000
-        if self.cursor_us < now_us:
+        self.free = self.cursor_us <= now_us
+        if self.free:
             self.cursor_us = now_us
         windows = self.windows
         while windows and windows[0][1] <= now_us:
@@ -151,23 +174,41 @@ class ChipLatency:
         self.allocated = 0
         self.call(self.gc_us_per_kib * heap_in_use // 1024, False)
 
-    def after_pass(self, app, now_ms):
-        """The hall link's turn after a pass (boards with a radio): a message for a change
-        and for the heartbeat, each one socket call, and the collection its allocations
-        bring once the free heap is used up."""
-        if not self.network or app is None:
+    def after_pass(self, app, now_ms, ticks):
+        """The hall link's turn after a pass (boards with a radio), if the pass found
+        the main loop free: its socket calls, one after the other (``ticks``: the
+        board's tick at ``now_ms``, for the message's bytes)."""
+        if not self.network or app is None or not self.free:
             return
         changes = app.clock.changes + app.claims.changes
-        due = now_ms >= self.beat_at
-        if changes == self.changes_seen and not due:
-            return
-        self.changes_seen = changes
-        self.beat_at = now_ms + _HEARTBEAT_MS
+        if changes != self.changes_seen or now_ms >= self.beat_at:
+            count = self.message.write(app, ticks, 12, 1, "change")
+            packet = 3 + 2 + len(_TOPIC) + count  # PUBLISH: its head, the topic, the message
+            if self.queued + packet <= _OUTBOX:  # else the link tries at its next turn
+                self.queued += packet
+                self.messages += 1
+                self.changes_seen = changes
+                self.beat_at = now_ms + _HEARTBEAT_MS
+                self.allocated += _MESSAGE_ALLOC_BYTES
+                if _MESSAGE_ALLOC_BYTES and self.allocated > self.heap_bytes - _HALL_HEAP_BYTES:
+                    self.collection(_HALL_HEAP_BYTES)
+        if not self.answer_due and now_ms - self.heard_at >= _PING_MS:
+            self.queued += 2  # PINGREQ
+            self.answer_due = True
+        self.socket(self.poll_us)  # readiness, at zero timeout
+        if self.answer_due and self.queued == 0:
+            self.socket(self.recv_us)  # the PINGRESP (2 bytes) came meanwhile
+            self.heard_at = now_ms
+            self.answer_due = False
+        while self.queued:
+            self.socket(self.send_us)
+            self.queued -= min(self.queued, _WRITE_CHUNK)
+            self.socket(self.poll_us)  # the next poll
+
+    def socket(self, duration_us):
+        """One socket call of the hall link (the interrupts on)."""
         self.socket_calls += 1
-        self.call(self.socket_us, False)
-        self.allocated += _MESSAGE_ALLOC_BYTES
-        if self.allocated > self.heap_bytes - _HALL_HEAP_BYTES:
-            self.collection(_HALL_HEAP_BYTES)
+        self.call(duration_us, False)
 
     # --- what the world asks -------------------------------------------------
 
@@ -198,6 +239,7 @@ class ChipLatency:
             "collections": self.collections,
             "collections_in_play": self.collections_in_play,
             "socket_calls": self.socket_calls,
+            "hall_messages": self.messages,
             "longest_c_call_ms": round(self.longest_us / 1000, 3),
             "longest_c_call_in_play_ms": round(self.longest_in_play_us / 1000, 3),
             "edges_stamped_late": self.deferred,

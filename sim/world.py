@@ -258,8 +258,8 @@ class SimBoard:
                         latency.begin_pass(vclock.now_ms())
                     if self.runtime.service(self.app, self.app.hardware):
                         self.stepped_at = vclock.now_ms()
-                        if latency is not None:
-                            latency.after_pass(self.app, vclock.now_ms())
+                    if latency is not None:  # the loop's next turn: the hall link's poll
+                        latency.after_pass(self.app, vclock.now_ms(), vclock.ticks_ms())
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)

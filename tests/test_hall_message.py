@@ -1,5 +1,6 @@
 """The hall message on both lanes, the hall file, and the [%clk] export (no network)."""
 
+import glob
 import json
 import os
 import subprocess
@@ -7,9 +8,12 @@ import subprocess
 import pytest
 
 from bench import hall_probe
-from firmware import files, hall_decode, hall_message, hall_settings
+from firmware import files, hall_decode, hall_message, hall_push, hall_settings
 from hal.storage import Files, Storage
 from hall.pgn import ClockHistory, clk_text, ply_of
+from sim import vclock
+from sim.runner import Game
+from sim.script import parse
 from tests.scripting import ROOT
 
 
@@ -39,6 +43,122 @@ def test_message_is_the_same_bytes_inside_micropython():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == hall_probe.lines()
+
+
+def reference(app, now, board, seq, reason, push="none", push_id=None):
+    """The message as docs/hall.md gives it: compact JSON, its keys in this order,
+    each value read from the clock's own accessors."""
+    clock = app.clock
+    claims = app.claims
+    side = hall_message.SIDES
+    fields = (
+        ("v", 2),
+        ("board", board),
+        ("seq", seq),
+        ("reason", reason),
+        ("state", hall_message.state_name(app)),
+        ("left_ms", clock.shown_ms(0, now)),
+        ("right_ms", clock.shown_ms(1, now)),
+        ("to_move", side[clock.mover]),
+        ("white", side[clock.white]),
+        ("moves", clock.moves()),
+        ("left_stage", clock.stage(0, now)),
+        ("right_stage", clock.stage(1, now)),
+        ("flag_left", clock.sides[0].flagged),
+        ("flag_right", clock.sides[1].flagged),
+        ("first_flag", side[clock.first_flag]),
+        ("claim", claims.field()),
+        ("result", claims.result),
+        ("push", push),
+        ("push_id", push_id),
+        ("quickplay", claims.quickplay),
+        ("battery", hall_message.battery_name(app.hardware.battery)),
+    )
+    return json.dumps(dict(fields), separators=(",", ":")).encode()
+
+
+SCRIPTS = sorted(
+    glob.glob(os.path.join(ROOT, "tests", "scenarios", "arbiter", "*.clock"))
+    + glob.glob(os.path.join(ROOT, "tests", "scenarios", "timing", "*.clock"))
+)
+
+
+def test_message_written_in_its_buffer_is_the_json_of_the_clocks_values():
+    """Every instant of the arbiter's and the timing's scenarios (claims open,
+    postponed and recorded, byo-yomi and Canadian periods, flags, stages) and
+    push ids with quotes and backslashes: the same bytes as the reference,
+    written again and again into one buffer."""
+    message = hall_message.Message()
+    pushes = (("none", None), ("applied", 'r"3\\x'), ("refused", "round-3"), ("invalid", None))
+    checked = 0
+    seen = set()
+    for path in SCRIPTS:
+        with open(path, "rb") as handle:
+            script = parse(handle.read())
+        game = Game(script)
+        try:
+            for number, time_ms, action, arguments in script.statements:
+                game.run_to(time_ms)
+                app = game.board.app
+                if app is not None:
+                    now = vclock.ticks_ms()
+                    push, push_id = pushes[number % len(pushes)]
+                    count = message.write(app, now, 12, number, "change", push, push_id)
+                    wanted = reference(app, now, 12, number, "change", push, push_id)
+                    assert bytes(message.buffer[:count]) == wanted, path
+                    checked += 1
+                    seen.add(wanted)
+                if action not in ("expect", "show"):
+                    try:
+                        game.act(action, arguments)
+                    except Exception:
+                        break
+        finally:
+            game.close()
+    assert checked > 1000
+    seen = b" ".join(seen)
+    for value in (b'stage":"byo', b'stage":"can', b'stage":"2"', b'"claim":"postponed-', b"true"):
+        assert value in seen  # the scripts reach each kind of value
+
+
+def test_the_longest_message_fits_its_buffer():
+    game = Game(parse("control 60j999x3\n"))
+    try:
+        game.run_to(1000)
+        app = game.board.app
+        id_text = '"' * hall_message.MAX_PUSH_ID  # each character escaped: the longest
+        longest = reference(
+            app, 0, hall_message.MAX_BOARD, 2**31 - 1, "heartbeat", "invalid", id_text
+        )
+        longest = longest.replace(b'"claim":"none"', b'"claim":"postponed-right"')
+        longest = longest.replace(b'"quickplay":"off"', b'"quickplay":"g4-increment"')
+        for key in (b"left_ms", b"right_ms", b"moves"):
+            at = longest.index(b'"%s":' % key) + len(key) + 3
+            end = longest.index(b",", at)
+            longest = longest[:at] + b"-1234567890" + longest[end:]
+        for key in (b"left_stage", b"right_stage"):
+            at = longest.index(b'"%s":"' % key) + len(key) + 4
+            end = longest.index(b'"', at)
+            longest = longest[:at] + b"byo-1234567890" + longest[end:]
+        assert len(longest) <= hall_message.MESSAGE_BYTES
+        count = hall_message.Message().write(
+            app, 0, 9999, 2**31 - 1, "heartbeat", "invalid", id_text
+        )
+        assert count <= len(longest)
+    finally:
+        game.close()
+
+
+def test_a_push_id_longer_than_the_view_reads_is_invalid():
+    game = Game(parse("control 300\n"))
+    try:
+        app = game.board.app
+        payload = json.dumps({"id": "r" * (hall_message.MAX_PUSH_ID + 1), "control": "300"})
+        assert hall_push.take(app, payload.encode(), "none", None) == ("invalid", None)
+        payload = json.dumps({"id": "r" * hall_message.MAX_PUSH_ID, "control": "300"})
+        assert hall_push.take(app, payload.encode(), "none", None)[0] == "applied"
+    finally:
+        game.close()
 
 
 def message(**changes):

@@ -24,6 +24,19 @@ LFS_PROG_BYTES = 32
 GC_US_PER_KIB = (25, 50)
 # The heap of MicroPython's esp32 build without PSRAM (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 110 * 1024
-# A send of one hall message through lwIP: 1 ms typically; at most the hall link's
-# write timeout, 250 ms (hal/hall_link.py IO_TIMEOUT_S).
-SOCKET_CALL_US = (1_000, 250_000)
+# The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
+# non-blocking): each poll asks select at zero timeout, reads at most 48 bytes and
+# writes at most 96. MicroPython's esp32 port (ports/esp32/modsocket.c) makes each
+# one lwIP call without a retry when the timeout is 0: lwip_select, lwip_recvfrom,
+# lwip_write. ESP-IDF's lwIP runs in its own task (tcpip_thread); a read or a
+# write is a message to it, and the caller waits for its answer (lwIP's netconn
+# API, tcpip_send_msg_wait_sem): the 96 bytes are copied into a pbuf and the
+# segment handed to the Wi-Fi driver's queue, which never waits (esp_wifi_internal_tx
+# answers ESP_ERR_NO_MEM when it is full; a full socket buffer answers EAGAIN).
+# Estimates, not datasheet figures: a select 20 us typically, 100 us at most
+# (it scans the socket in the caller's task); a read or a write 100 us typically,
+# 2 ms at most: the tcpip task first handles what its mailbox already holds (32
+# messages, ESP-IDF's CONFIG_LWIP_TCPIP_RECVMBOX_SIZE default), some 60 us each.
+SOCKET_POLL_US = (20, 100)
+SOCKET_RECV_US = (100, 2_000)
+SOCKET_SEND_US = (100, 2_000)

@@ -26,4 +26,6 @@ GC_US_PER_KIB = (40, 80)
 # The heap MicroPython's rp2 build gives the Python code (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 192 * 1024
 # Socket calls: none (no radio on the Pico).
-SOCKET_CALL_US = (0, 0)
+SOCKET_POLL_US = (0, 0)
+SOCKET_RECV_US = (0, 0)
+SOCKET_SEND_US = (0, 0)

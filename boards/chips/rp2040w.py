@@ -6,7 +6,26 @@ with hard pin handlers they delay no stamp; they are counted as C calls.
 
 from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same interrupts)
 
-# A send of one hall message (~310 bytes, bench/latest.json "hall") through lwIP:
-# a copy into its buffers, 1 ms typically; at most the hall link's write timeout,
-# 250 ms (hal/hall_link.py IO_TIMEOUT_S), when the radio's queue is full.
-SOCKET_CALL_US = (1_000, 250_000)
+# The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
+# non-blocking): each poll asks the socket's readiness at zero timeout, reads at
+# most 48 bytes and writes at most 96. MicroPython's rp2 port binds lwIP's raw API
+# in the caller's context (extmod/modlwip.c), inside MICROPY_PY_LWIP_ENTER, which on
+# the rp2 defers lwIP's background work and leaves the interrupts on. A poll reads
+# the socket's state; a read copies from the pbufs already received; a write copies
+# the bytes into lwIP's send buffer (tcp_write, TCP_WRITE_FLAG_COPY) and hands
+# segments to the radio (tcp_output) only once that buffer is three quarters full.
+# Estimates at the board's clock: a poll 10 us typically, 50 us at most; a read
+# 50 us typically, 200 us at most; a write 50 us typically, 2 ms at most, when it
+# flushes a full send buffer (4 segments of 1,460 bytes, extmod/lwip-include) to
+# the radio over its bus (the gSPI, some 30 MHz from the PIO) and the radio has
+# credit to take them.
+# A link that stops moving can hold a write longer, the interrupts on (the pin
+# handlers are served; the main loop waits): the CYW43 driver waits up to 1 s for
+# the radio's credit (cyw43_ll.c, cyw43_sdpcm_send_common), and when lwIP's segment
+# queue is full modlwip flushes and retries every 50 ms, 200 times, also on a
+# non-blocking socket (extmod/modlwip.c, lwip_tcp_send: "this code will actually
+# block"): up to 10 s. Those are faults of the link, not per-call figures: the
+# model leaves them out (docs/power.md, "What a chip can delay").
+SOCKET_POLL_US = (10, 50)
+SOCKET_RECV_US = (50, 200)
+SOCKET_SEND_US = (50, 2_000)
