@@ -46,6 +46,17 @@ WRITE_CHUNK = const(96)  # the most bytes one poll writes
 ANSWER_MS = const(5_000)  # a CONNACK, SUBACK or PINGRESP later than this: the link is lost
 STALL_MS = const(5_000)  # an outgoing queue the socket takes nothing of for this long: lost
 PING_MS = const(20_000)  # silence from the broker this long: a PINGREQ
+# The write calls the broker has not yet confirmed (by answering a request sent
+# after them) are bounded: a network stack keeps each call's bytes queued until
+# the far end acknowledges them, and on the Pico W a full queue makes even a
+# non-blocking write wait (MicroPython's modlwip retries for up to 10 s; lwIP's
+# queue holds 32 buffers there, a write of at most WRITE_CHUNK bytes adds one).
+# PROBE_CALLS unconfirmed calls send a PINGREQ whose PINGRESP confirms them;
+# at UNCONFIRMED_CALLS the client writes nothing more until an answer comes
+# (and a link that never answers is lost after ANSWER_MS).
+PROBE_CALLS = const(8)
+UNCONFIRMED_CALLS = const(20)
+_POSITION_MASK = const(0xFFFFFF)  # stream positions count modulo 2**24
 
 _CONNACK = const(0x20)
 _PUBLISH = const(0x30)
@@ -91,6 +102,11 @@ class Client:
         self.payload_start = 0  # and inbox[payload_start:payload_end] its payload
         self.payload_end = 0
         self.refused = 0  # the CONNACK's return code when it was not 0
+        self.written = 0  # bytes written on this connection (modulo 2**24)
+        self.awaited_end = 0  # the position just after the request whose answer is awaited
+        self.call_ends = [0] * UNCONFIRMED_CALLS  # where each unconfirmed write call ended
+        self.call_first = 0
+        self.calls = 0  # write calls the broker has not confirmed
 
     # --- the connection -------------------------------------------------------
 
@@ -109,9 +125,9 @@ class Client:
         self.out_start = self.out_end = 0
         self.phase = _HEAD
         self.chunk_at = self.chunk_count = 0
+        self.written = self.calls = self.call_first = 0
         self.heard_at = now
         self.out_moved_at = now
-        self._await(_CONNACK, now)
         user = self.user
         password = self.password
         flags = 0x02 | 0x04 | 0x20  # clean session, a will, retained
@@ -135,6 +151,7 @@ class Client:
             self._text(user)
             if password:
                 self._text(password)
+        self._await(_CONNACK, now)
 
     def up(self):
         return self.state == UP
@@ -210,6 +227,8 @@ class Client:
                 self.state = WAITING  # connected: CONNECT goes now
             if ready & WRITABLE:
                 self._write_at(now)
+            if self.calls >= PROBE_CALLS and not self.awaited and self.state == UP:
+                self._ping(now)  # the broker's answer confirms the calls before it
             if self.out_end != self.out_start and ticks_diff(now, self.out_moved_at) >= STALL_MS:
                 return self._lose("stalled")
             event = self._read(now, ready & READABLE)
@@ -225,18 +244,32 @@ class Client:
             if ticks_diff(now, self.asked_at) >= ANSWER_MS:
                 return self._lose("no answer")
         elif self.state == UP and ticks_diff(now, self.heard_at) >= PING_MS:
-            if self.room() >= 2:
-                self._head(0xC0, 0)
-                self._await(_PINGRESP, now)
+            self._ping(now)
         return IDLE
+
+    def _ping(self, now):
+        if self.room() >= 2:
+            self._head(0xC0, 0)
+            self._await(_PINGRESP, now)
 
     def _lose(self, reason):
         self.drop(reason)
         return LOST
 
     def _await(self, kind, now):
+        """The answer of ``kind`` to the request just queued is awaited from ``now``."""
         self.awaited = kind
         self.asked_at = now
+        self.awaited_end = (self.written + self.out_end - self.out_start) & _POSITION_MASK
+
+    def _answered(self):
+        """The awaited answer came: every write call up to its request is confirmed."""
+        self.awaited = 0
+        end = self.awaited_end
+        ends = self.call_ends
+        while self.calls and (end - ends[self.call_first]) & _POSITION_MASK < 0x800000:
+            self.call_first = (self.call_first + 1) % UNCONFIRMED_CALLS
+            self.calls -= 1
 
     # --- writing ----------------------------------------------------------------
 
@@ -254,8 +287,15 @@ class Client:
             return 0
         if count > WRITE_CHUNK:
             count = WRITE_CHUNK
+        calls = self.calls
+        if calls >= UNCONFIRMED_CALLS:
+            return 0  # the stack may be holding all of them: nothing more until an answer
         sent = self.stream.write(self.outbox, start, count)
         if sent:
+            written = (self.written + sent) & _POSITION_MASK
+            self.written = written
+            self.call_ends[(self.call_first + calls) % UNCONFIRMED_CALLS] = written
+            self.calls = calls + 1
             start += sent
             if start == self.out_end:
                 start = self.out_end = 0
@@ -377,7 +417,7 @@ class Client:
         if kind == _CONNACK:
             if self.awaited != _CONNACK or length != 2:
                 return self._lose("garbage")
-            self.awaited = 0
+            self._answered()
             if inbox[1] != 0:
                 self.refused = inbox[1]
                 return self._lose("refused")
@@ -385,13 +425,13 @@ class Client:
             return CONNECTED
         if kind == _SUBACK:
             if self.awaited == _SUBACK:
-                self.awaited = 0
+                self._answered()
             if length >= 3 and inbox[2] == 0x80:
                 return self._lose("refused")  # the broker refused the subscription
             return SUBSCRIBED
         if kind == _PINGRESP:
             if self.awaited == _PINGRESP:
-                self.awaited = 0
+                self._answered()
             return IDLE
         if kind == _PUBLISH:
             if length > len(inbox):

@@ -7,10 +7,13 @@ time is before the fault's end: one byte per call, the first byte of an
 push then silence, a CONNACK or a SUBACK that never comes, every write
 refused (EAGAIN), a reset in the middle of a publish, a push split over many
 reads, bytes that are no MQTT, a packet longer than the client's buffer, a
-refused connect. Every call costs chip time (``CALL_US``, and ``BYTE_US`` for
-each byte it moves, the client's handling of it included); the main loop's
-model (``Run``) adds it to virtual time, so a call that waited would show as
-a late pass, a missed watchdog feed or a changed state line.
+refused connect, a half-open link (the far end gone without a word: the
+stack takes the writes and keeps them, unacknowledged, and the Pico W's
+modlwip makes a write wait 10 s once its queue is full). Every call costs
+chip time (``CALL_US``, and ``BYTE_US`` for each byte it moves, the
+client's handling of it included); the main loop's model (``Run``) adds it
+to virtual time, so a call that waited would show as a late pass, a missed
+watchdog feed or a changed state line.
 
 ``run_fault(name)`` plays the seeded game of ``GAME`` with the fault and
 returns what happened; ``main`` prints it for every fault, one JSON line each
@@ -28,6 +31,13 @@ from sim.world import SimBoard, fresh_flash, remove_flash
 CALL_US = 100  # one socket call on the chip (MicroPython into lwIP and back)
 BYTE_US = 10  # each byte moved, with the client's own handling of it
 FAULT_END_MS = 12_000  # the network is good again from here
+HALF_OPEN_MS = 3_000  # "half-open": the far end is gone from here (the game runs)
+# The Pico W's stack (MicroPython's extmod/modlwip.c over lwIP): a write's bytes stay
+# queued, one buffer a write, until the far end acknowledges them; with
+# STACK_BUFFERS queued, lwip_tcp_send retries every 50 ms, 200 times, then fails
+# with ENOMEM, also on a non-blocking socket.
+STACK_BUFFERS = 32
+STACK_RETRY_US = 200 * 50_000
 GAME_END_MS = 60_000
 TICK_MS = 10
 # The seeded game: the left lever starts it at 1 s (the link has joined in setup),
@@ -49,6 +59,7 @@ FAULTS = (
     "garbage",
     "oversized packet",
     "connect refused",
+    "half-open",
 )
 # The faults after which the arbiter's push comes (the parser must find it whole).
 PUSHED = ("push split", "oversized packet")
@@ -99,6 +110,13 @@ class ScriptedStream:
         self.writes_refused_until = chip.now_ms() + 4000
         self.publishes_written = 0
         self.silent_after = None  # bytes delivered before the broker falls silent
+        self.unacknowledged = 0  # the stack's buffers the far end has not acknowledged
+        if self._gone():
+            self.writable_at = 1 << 40  # no answer to the handshake
+
+    def _gone(self):
+        """The far end is gone (half-open): nothing arrives, nothing is acknowledged."""
+        return self.fault == "half-open" and self.chip.now_ms() >= HALF_OPEN_MS
 
     # --- the stream interface -------------------------------------------------
 
@@ -109,12 +127,17 @@ class ScriptedStream:
         ready = 0
         if self.chip.now_ms() >= self.writable_at:
             ready |= mqtt.WRITABLE
+        if self._gone():
+            return ready
         if self._available():
             ready |= mqtt.READABLE
         return ready
 
     def readinto(self, buffer, count):
         self._alive()
+        if self._gone():
+            self.chip.spend(CALL_US)
+            return 0
         count = min(count, self._available())
         if self.fault in ("one byte per call", "push split"):
             count = min(count, 1)
@@ -132,6 +155,13 @@ class ScriptedStream:
             return 0
         if self.fault == "one byte per call":
             count = min(count, 1)
+        if self._gone():
+            if self.unacknowledged >= STACK_BUFFERS:
+                self.chip.spend(STACK_RETRY_US)
+                raise OSError(12)  # ENOMEM, after 10 s of retries
+            self.unacknowledged += 1
+            self.chip.spend(BYTE_US * count)
+            return count
         if self.fault == "reset mid-publish" and buffer[start] & 0xF0 == 0x30:
             if self.publishes_written >= 1:  # the board's state: half of it, then a reset
                 self.from_client.extend(buffer[start : start + count // 2])

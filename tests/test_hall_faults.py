@@ -194,6 +194,49 @@ def test_silence_after_the_first_byte_is_noticed_by_the_answer_timer():
     assert lost_at == mqtt.ANSWER_MS and client.reason == "no answer"
 
 
+class Acknowledging(Stream):
+    """A stream over a stack: each write is held until the far end acknowledges it;
+    the far end answers each PINGREQ (with what it acknowledges) while ``alive``."""
+
+    def __init__(self):
+        super().__init__(b"\x20\x02\x00\x00", per_read=48)
+        self.alive = True
+        self.held = 0  # writes the far end has not acknowledged
+        self.most_held = 0
+
+    def write(self, buffer, start, count):
+        self.held += 1
+        self.most_held = max(self.most_held, self.held)
+        taken = super().write(buffer, start, count)
+        if self.alive:
+            if b"\xc0\x00" in self.written[-count - 1 :]:
+                self.incoming.extend(b"\xd0\x00")
+            if bytes(self.written[:1]) == b"\x10":
+                self.held = 0  # the CONNECT and what followed: acknowledged
+        return taken
+
+
+def test_the_writes_the_broker_has_not_confirmed_stay_below_the_stacks_queue():
+    # The Pico W's lwIP queues 32 buffers (one a write); a 33rd would make the write
+    # wait up to 10 s. Messages every 100 ms for a minute, the far end gone at 20 s.
+    client = mqtt.Client(b"clock-4", None, None, 60)
+    stream = Acknowledging()
+    client.open(stream, 0, b"hall/board/4/status", b"offline")
+    message = b"m" * 340
+    lost_at = None
+    for now in range(0, 60_000, 10):
+        if now == 20_000:
+            stream.alive = False
+        if now % 100 == 0 and client.up():
+            client.publish(b"hall/board/4", message)
+        if client.poll(now) == mqtt.LOST:
+            lost_at = now
+            break
+    assert stream.most_held <= mqtt.UNCONFIRMED_CALLS < 32
+    assert lost_at is not None and 20_000 < lost_at <= 20_000 + mqtt.ANSWER_MS + 100
+    assert client.reason in ("no answer", "stalled")
+
+
 def test_the_name_is_looked_up_outside_a_game_only_and_once():
     vclock.reset()
     broker = net_faults.Broker("none")

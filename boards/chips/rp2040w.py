@@ -24,8 +24,10 @@ from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same inter
 # the radio's credit (cyw43_ll.c, cyw43_sdpcm_send_common), and when lwIP's segment
 # queue is full modlwip flushes and retries every 50 ms, 200 times, also on a
 # non-blocking socket (extmod/modlwip.c, lwip_tcp_send: "this code will actually
-# block"): up to 10 s. Those are faults of the link, not per-call figures: the
-# model leaves them out (docs/power.md, "What a chip can delay").
+# block"): up to 10 s. The credit wait is a fault of the link, not a per-call
+# figure: the model leaves it out (docs/power.md, "What a chip can delay"); the
+# queue's wait cannot come, hal/mqtt.py bounds the unconfirmed writes below it
+# (UNCONFIRMED_CALLS).
 SOCKET_POLL_US = (10, 50)
 SOCKET_RECV_US = (50, 200)
 SOCKET_SEND_US = (50, 2_000)
