@@ -527,7 +527,12 @@ def figures_and_rows(clocks=200, seconds=20.0):
         (
             "hall: bytes per pass that builds a message",
             allocation["bytes_per_message_pass_max"],
-            "report",
+            "0",
+        ),
+        (
+            "hall: bytes in the pass a settings push comes in play",
+            allocation["push_in_play_bytes"],
+            "0",
         ),
     ]
     rows += _scale_rows(figures)

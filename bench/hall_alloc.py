@@ -8,7 +8,9 @@ then a PINGRESP now and then, every write taken), starts a game and presses a
 lever every ``_PRESS_EVERY`` passes. Around each ``HallLink.poll`` it reads
 ``gc.mem_alloc()``: the passes that move bytes, the passes that receive, and
 the passes that publish a message (``hall_message.encode`` builds it) are
-counted apart. Prints one JSON object.
+counted apart, and the pass in which the arbiter's settings push comes while
+the clock runs (``_PUSH_AT``: left unread until the clock stands). Prints
+one JSON object.
 """
 
 import gc
@@ -20,6 +22,8 @@ from sim.world import SimBoard
 
 _PASSES = 600
 _PRESS_EVERY = 37
+_PUSH_AT = 300  # the pass in which a settings push comes, the game running
+_PUSH = b'\x31\x1a\x00\x0dhall/settings{"id":"r9"}'  # PUBLISH on PREFIX/settings, retained
 _HALL = '{"broker": "10.0.0.2", "port": 1883, "user": "clock-1", "password": "pw", "board": 1}'
 
 
@@ -84,6 +88,8 @@ def main(argv):
             board.press("lever_right" if running == 1 else "lever_left")
         if index % 50 == 20:
             stream.give(b"\xd0\x00")  # a PINGRESP comes (the link need not have asked)
+        if index == _PUSH_AT:
+            stream.give(_PUSH)
         receiving = stream.at < stream.count
         sent_before = link.published
         before = gc.mem_alloc()
@@ -91,6 +97,9 @@ def main(argv):
         used = gc.mem_alloc() - before
         if index < 40:
             continue  # the connection is made (and its first messages built)
+        if index == _PUSH_AT:
+            figures["push_in_play_bytes"] = used
+            figures["push_in_play_left_unread"] = link.push_again and link.push == "none"
         figures["passes"] += 1
         if link.published != sent_before:
             figures["publishing"] += 1

@@ -13,7 +13,9 @@ once, outside a game (a numeric address needs no lookup). A new board number
 (``renumber``) is a request that the next poll carries out. A message goes
 when the clock's or the claims' change counter moved (the journal's test of a
 change), when a push was taken, and every ``HEARTBEAT_MS``. Nothing here
-changes a time: a settings push is taken only in the setup state
+changes a time: a settings push is taken only in the setup state, and one
+that comes while a clock runs is not even read then (reading allocates):
+the broker's retained copy is asked for again once the clock stands
 (docs/hall.md).
 """
 
@@ -58,6 +60,7 @@ class HallLink:
         self.announce = False  # a message is owed (a new connection, a push taken)
         self.push = "none"  # what became of the arbiter's last push
         self.push_id = None
+        self.push_again = False  # a push came while a clock ran: asked for again when it stands
         self.renumbering = None  # (board, user) asked for, carried out by the next poll
         self.published = 0
         self.failures = 0
@@ -117,10 +120,17 @@ class HallLink:
             self.backoff_ms = FIRST_BACKOFF_MS  # a broker that answers: the next failure waits 1 s
         elif event == mqtt.MESSAGE:
             if client.topic_is(self.settings_topic):
-                self._take(app, client.payload())
+                if app.clock.state == engine.RUNNING:
+                    self.push_again = True  # reading it allocates: not while a clock runs
+                else:
+                    self._take(app, client.payload())
         if not client.up():
             return False
         clock = app.clock
+        if self.push_again and clock.state != engine.RUNNING:
+            # The broker keeps the push (retained) and sends it again to a new SUBSCRIBE.
+            if client.subscribe(self.settings_topic, now):
+                self.push_again = False
         changes = clock.changes + app.claims.changes
         if self.announce:
             reason = self.reason

@@ -19,12 +19,13 @@ values), the C calls the main loop makes and the time each takes:
   bytes when bytes have come (the broker's PINGRESP) or a write of at most
   ``WRITE_CHUNK`` while bytes are queued: a message (``hall_message``'s
   bytes in a PUBLISH) for a change of the clock or the claims and every
-  30 s, a PINGREQ after 20 s without a byte from the broker. A message
+  30 s, a PINGREQ after 20 s without a byte from the broker or after 8
+  writes the broker has not confirmed (``hal.mqtt.PROBE_CALLS``). A message
   allocates nothing (``bench.hall_alloc``), so it brings no collection.
   Left out: the readiness calls of the loop's turns between the simulated
   passes (while the app rests: each at most 0.1 ms, a stamp moved by at most
-  the millisecond boundary it crosses), a reconnection's calls, and what a
-  settings push that arrives in play allocates to be refused (docs/power.md).
+  the millisecond boundary it crosses) and a reconnection's calls (a settings
+  push that arrives in play is left unread until the clock stands).
 
 The calls of one main-loop pass run one after the other from the pass's
 instant. An edge inside one is stamped late: on a chip with hard pin
@@ -45,6 +46,7 @@ from firmware import engine, hall_message
 LEVELS = ("typical", "max")
 _HEARTBEAT_MS = 30_000  # hal/hall_link.py HEARTBEAT_MS
 _PING_MS = 20_000  # hal/mqtt.py PING_MS: silence from the broker this long, a PINGREQ
+_PROBE_CALLS = 8  # hal/mqtt.py PROBE_CALLS: unconfirmed writes that send a PINGREQ
 _WRITE_CHUNK = 96  # hal/mqtt.py WRITE_CHUNK
 _OUTBOX = 1024  # hal/mqtt.py: the outgoing queue; a message it has no room for waits
 _TOPIC = b"hall/board/12"  # a board's topic (hall_message.board_topic)
@@ -100,6 +102,7 @@ class ChipLatency:
         self.queued = 0  # bytes in the link's outgoing queue
         self.heard_at = 0  # the last instant a byte came from the broker
         self.answer_due = False  # a PINGREQ went: its PINGRESP comes by the next turn
+        self.unconfirmed = 0  # write calls since the broker last answered a PINGREQ
         # What happened, for the figures.
         self.erases = 0
         self.erases_in_play = 0
@@ -192,7 +195,9 @@ class ChipLatency:
                 self.allocated += _MESSAGE_ALLOC_BYTES
                 if _MESSAGE_ALLOC_BYTES and self.allocated > self.heap_bytes - _HALL_HEAP_BYTES:
                     self.collection(_HALL_HEAP_BYTES)
-        if not self.answer_due and now_ms - self.heard_at >= _PING_MS:
+        if not self.answer_due and (
+            now_ms - self.heard_at >= _PING_MS or self.unconfirmed >= _PROBE_CALLS
+        ):
             self.queued += 2  # PINGREQ
             self.answer_due = True
         self.socket(self.poll_us)  # readiness, at zero timeout
@@ -200,8 +205,10 @@ class ChipLatency:
             self.socket(self.recv_us)  # the PINGRESP (2 bytes) came meanwhile
             self.heard_at = now_ms
             self.answer_due = False
+            self.unconfirmed = 0
         while self.queued:
             self.socket(self.send_us)
+            self.unconfirmed += 1
             self.queued -= min(self.queued, _WRITE_CHUNK)
             self.socket(self.poll_us)  # the next poll
 

@@ -313,3 +313,4 @@ def test_a_busy_link_allocates_nothing_in_a_pass_not_even_a_message_pass_inside_
     assert figures["receiving"] >= 10 and figures["publishing"] >= 10  # busy both ways
     assert figures["bytes_per_pass_without_a_message_max"] == 0
     assert figures["bytes_per_message_pass_max"] == 0  # the message is written in its buffer
+    assert figures["push_in_play_left_unread"] and figures["push_in_play_bytes"] == 0

@@ -173,10 +173,17 @@ def test_the_arbiters_push_applies_in_setup_and_is_refused_in_a_game(broker, rec
         playing.press_running_lever()
         playing.advance(2000)
         arbiter_push(broker, b'{"id": "round-3", "control": "5400+30", "quickplay": "off"}')
+        # While the clock runs the push is not even read (reading it allocates)...
+        assert run_until(playing, lambda: playing.link.push_again)
+        paced(playing, vclock.now_ms() + 1500)
+        assert last(watch, 2).get("push") == "none" and playing.link.push == "none"
+        assert playing.app.clock.state == engine.RUNNING
+        # ...and once it stands (paused) the broker's retained copy is read: refused.
+        playing.board.press("play")
         assert run_until(playing, lambda: last(watch, 2).get("push") == "refused")
         assert states(watch, 2)[-1]["push_id"] == "round-3"
+        assert states(watch, 2)[-1]["state"] == "paused"
         assert playing.app.settings.control_left == "300"  # never a change during a game
-        assert playing.app.clock.state == engine.RUNNING
     finally:
         playing.close()
     waiting = HallClock(broker.hall_file(1), control="300")  # gets the retained push
