@@ -14,7 +14,8 @@ and ``minus`` act as short presses (at release) or long presses (held 2 s),
 as ``hardware.keys`` classifies them from their edges: in the setup state
 and after the game for the setup menus (``firmware.menu_gate``), during a
 game only for the arbiter's procedures while the clock is paused
-(``firmware.arbiter``). While the clock runs they do nothing.
+(``firmware.arbiter``, loaded through ``firmware.arbiter_gate`` when first
+used). While the clock runs they do nothing.
 
 A menu key that can act holds back the inputs that came after it until its
 press is classified; they then act at their own edges' ticks, so a quick
@@ -28,10 +29,10 @@ main loop runs.
 from micropython import const
 
 import firmware
-from firmware import arbiter as arbiter_module
 from firmware import claims as claims_module
 from firmware import engine, frames, lifetime
 from firmware import menu_gate as menu_module
+from firmware.arbiter_gate import ArbiterGate
 from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
 from firmware.tickmath import ticks_add, ticks_diff
@@ -55,7 +56,7 @@ class App:
         self.hardware = hardware
         self.clock = engine.Clock(left_control, right_control)
         self.claims = claims_module.Claims(self.clock, quickplay, edition, penalty_ms)
-        self.arbiter = arbiter_module.Arbiter(self.clock, self.claims)
+        self.arbiter = ArbiterGate(self.clock, self.claims)  # the procedures, loaded when used
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
         self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)

@@ -257,8 +257,13 @@ def arbiter_precondition(app, action):
 def _screen_mark(app):
     """What tells whether a key reached the arbiter: the clock's change count, the
     screen, its message, the log."""
-    arbiter_now = app.arbiter
-    return (app.clock.changes, arbiter_now.screen, arbiter_now.message_until, len(app.claims.log))
+    return (app.clock.changes, app.arbiter.screen, _message_until(app), len(app.claims.log))
+
+
+def _message_until(app):
+    """Until when the arbiter's message shows (None while the procedures are not loaded)."""
+    procedures = app.arbiter.procedures
+    return None if procedures is None else procedures.message_until
 
 
 def check_step(app, keys, step, before):
@@ -270,10 +275,9 @@ def check_step(app, keys, step, before):
     refusal, a message the key itself brought up.
     """
     name, hold_ms = keys[step]
-    arbiter_now = app.arbiter
-    screen = arbiter_now.screen
+    screen = app.arbiter.screen
     fresh_message = screen == arbiter.MESSAGE and (
-        before[0] != app.clock.changes or before[2] != arbiter_now.message_until
+        before[0] != app.clock.changes or before[2] != _message_until(app)
     )
     acted = before[0] != app.clock.changes or len(app.claims.log) != before[3]
     if app.clock.state == engine.RUNNING:
