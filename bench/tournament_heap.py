@@ -118,6 +118,64 @@ class _Rng:
         return low + (self.state >> 8) % (high - low + 1)
 
 
+def play_statement(game, base, statement):
+    """Play one statement of a game that began at ``base`` ms on ``game``, then give
+    the hall link, if any, its turn; False if the statement could not apply."""
+    _, time_ms, action, arguments = statement
+    game.run_to(base + time_ms)
+    applied = True
+    try:
+        game.act(action, arguments)
+    except NotApplied:
+        applied = False
+    app = game.board.app
+    link = getattr(app, "hall", None) if app is not None else None
+    if link is not None:
+        link.poll(app, game.board.runtime.ticks_ms())
+    return applied
+
+
+def finish_game(game, base, length):
+    """End the game that began at ``base`` ms and lasts ``length`` ms as every game of
+    the day ends: the link up, the next game set up, and, while the clock stands
+    (as before a next round), the journal's ring given back its blocks, 0.5 s each
+    (hal/journal_store.py), so that it is whole. Returns the instant it ends."""
+    network.set_link(True)
+    base += length
+    game.run_to(base)
+    store = game.board.app.journal.store
+    while store.is_preparing():
+        base += 1000
+        game.run_to(base)
+    return base
+
+
+def start_day(name):
+    """A ``Game`` on board ``name`` booted for the day: on a board with a network, with
+    the hall file on its flash (booted again to read it)."""
+    network.install()
+    game = Game(parse("control 300\nquickplay g5\n"), board_name=name)
+    if name != "pico":
+        document = dict(_HALL)
+        document["password"] = "password"
+        document["version"] = 1
+        with open(game.flash + "/hall.json", "w") as handle:
+            handle.write(json.dumps(document))
+        game.act("power", ["off"])
+        game.act("power", ["on"])  # boots again, with the hall file
+    return game
+
+
+def day_games(count):
+    """The statements and lengths of the day's first ``count`` games, in order."""
+    rng = _Rng(20)
+    games = []
+    for index in range(count):
+        text, length = _game_text(index, rng)
+        games.append((parse(text).statements, length))
+    return games
+
+
 def fits(size):
     """True if a bytearray of ``size`` bytes can be allocated now without the heap
     growing (its total, ``gc.mem_alloc() + gc.mem_free()``, the same after); let go
@@ -214,9 +272,7 @@ def _restore_buffers(found):
 def main(argv):
     name = argv[0] if argv else "pico"
     games = int(argv[1]) if len(argv) > 1 else GAMES
-    hall = name != "pico"
     bound = chip_of(boards.load(name)).HEAP_BYTES
-    network.install()
     rng = _Rng(20)
     state = {
         "game": None,
@@ -229,23 +285,13 @@ def main(argv):
         "skipped": 0,
         "statements": [],
         "next": 0,
-        "before": 0,
         "after_game": 0,
         "kept": None,
         "search": (0, bound // _STEP + 1),
     }
 
     def boot():
-        game = Game(parse("control 300\nquickplay g5\n"), board_name=name)
-        if hall:
-            document = dict(_HALL)
-            document["password"] = "password"
-            document["version"] = 1
-            with open(game.flash + "/hall.json", "w") as handle:
-                handle.write(json.dumps(document))
-            game.act("power", ["off"])
-            game.act("power", ["on"])  # boots again, with the hall file
-        state["game"] = game
+        state["game"] = start_day(name)
         gc.collect()
         return begin
 
@@ -278,34 +324,13 @@ def main(argv):
         if number == len(statements):
             return end()
         state["next"] = number + 1
-        game = state["game"]
-        _, time_ms, action, arguments = statements[number]
-        game.run_to(state["base"] + time_ms)
-        try:
-            game.act(action, arguments)
-        except NotApplied:
+        if not play_statement(state["game"], state["base"], statements[number]):
             state["skipped"] += 1
-        app = game.board.app
-        link = getattr(app, "hall", None) if app is not None else None
-        if link is not None:
-            link.poll(app, game.board.runtime.ticks_ms())
         gc.collect()
         return statement
 
     def end():
-        game = state["game"]
-        base = state["base"]
-        length = state["length"]
-        network.set_link(True)  # every game ends with the link up
-        state["base"] = base + length
-        game.run_to(base + length)  # the next game set up
-        # The clock stands: the journal's ring gets its blocks back, 0.5 s each
-        # (hal/journal_store.py), as it would before the next round: every game
-        # ends with the ring whole.
-        store = game.board.app.journal.store
-        while store.is_preparing():
-            state["base"] += 1000
-            game.run_to(state["base"])
+        state["base"] = finish_game(state["game"], state["base"], state["length"])
         state["statements"] = []
         gc.collect()
         return zeroed
