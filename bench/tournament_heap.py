@@ -28,11 +28,13 @@ fails and backs off). It prints one JSON object:
   that is measured runs with every bytearray and array reachable from the
   board and the modules zeroed (their bytes kept in a file meanwhile): a
   buffer holds no references. Words this cannot reach (the bytecode of the
-  loaded modules, among them) still hold a dead object now and then: a
-  module let go, 2.5 to 3.5 KB, held after one game and gone after the
-  next. So the figure moves by up to that from game to game without
-  climbing; what the firmware holds, container by container, is the same
-  after every game (tests/test_tournament_heap.py).
+  loaded modules, among them) still hold a dead object now and then (a
+  module let go, its functions and their bytecode: 2.5 to 5.6 KB seen),
+  held after one game and gone after another, and where they fall depends
+  on where every object of the run lies. So the figure moves by up to a
+  few KB from game to game without climbing; what the firmware holds,
+  container by container, is the same after every game
+  (tests/test_tournament_heap.py).
 - ``a_game_needs_bytes``: the most the heap in use stands above its level
   after the previous game while a game goes on, read after every statement
   and a full collection (the statements are played one per call): what the
