@@ -10,8 +10,8 @@ not played yet). On a board with a network (``pico_w``, ``esp32``) a hall
 file is on the flash, the simulator's Wi-Fi goes down and comes back from
 game to game (up again at each game's end), and the link gets its turn
 after every statement as the main loop gives it one (its client never
-reaches a broker: the WebAssembly port has no sockets, so each connect
-fails and backs off). It prints one JSON object:
+reaches a broker: the WebAssembly port has no sockets, and the hall file
+names a port where none listens, so each connect fails and backs off). It prints one JSON object:
 
 - ``heap_in_use_after_each_game_bytes``: the heap in use after each game and
   a full collection, every game ending in the same state (the same control
@@ -48,6 +48,10 @@ fails and backs off). It prints one JSON object:
   figure says only that a game's need fits between games, not how a board's
   heap is cut up. ``largest_free_block_holds_a_game``: it never dropped
   below ``a_game_needs_bytes``.
+- ``firmware_holds_the_same_after_each_game``: what the firmware holds, every
+  container and buffer reachable from the app and the modules of firmware/
+  and hal/ with its length (``firmware_shape``), is the same after each game
+  as after the first: the exact check that the heap figure cannot be here.
 
 The day's games are played through ``start_day``, ``day_games``,
 ``play_statement`` and ``finish_game``, which tests/test_tournament_heap.py
@@ -64,7 +68,10 @@ from sim.runner import Game, NotApplied
 from sim.script import parse
 
 GAMES = 10
-_HALL = {"broker": "127.0.0.1", "port": 1883, "user": "clock-1", "board": 1}
+# The hall file: a broker where none listens (port 1), so that the link's connects
+# fail alike on CPython (tests/test_tournament_heap.py), whatever runs on the host,
+# and inside the WebAssembly port, which has no sockets.
+_HALL = {"broker": "127.0.0.1", "port": 1, "user": "clock-1", "board": 1}
 
 
 def _game_text(index, rng):
@@ -187,6 +194,67 @@ def day_games(count):
     return games
 
 
+def _shape(root, path, out, seen):
+    """(path, kind, length) of every container and buffer reachable from ``root``
+    through attributes, lists, tuples, sets and dict values, into ``out``; the
+    simulator's objects (hardware on a chip), classes, functions and modules end
+    the walk."""
+    kind = type(root)
+    if root is None or kind in (bool, int, str) or id(root) in seen:
+        return
+    seen.add(id(root))
+    name = kind.__name__
+    if kind in (bytes, bytearray) or name == "array":
+        out.append((path, name, len(root)))
+    elif kind in (list, tuple):
+        out.append((path, name, len(root)))
+        for index, item in enumerate(root):
+            _shape(item, "%s[%d]" % (path, index), out, seen)
+    elif kind in (set, frozenset):
+        out.append((path, name, len(root)))
+        for index, item in enumerate(sorted(root, key=repr)):
+            _shape(item, "%s[%d]" % (path, index), out, seen)
+    elif kind is dict:
+        out.append((path, "dict", len(root)))
+        for key, item in root.items():
+            _shape(item, "%s{%s}" % (path, key), out, seen)
+    elif not isinstance(root, type) and name not in ("module", "function"):
+        if getattr(kind, "__module__", "").startswith("sim"):
+            return
+        try:
+            attributes = root.__dict__
+        except AttributeError:
+            return
+        for key in sorted(attributes):
+            _shape(attributes[key], "%s.%s" % (path, key), out, seen)
+
+
+def firmware_shape(app):
+    """What the firmware holds, as (path, kind, length) of every container and buffer
+    reachable from ``app`` and from the globals of the modules of firmware/ and
+    hal/ (``_shape``): after every game of the day it should be the same."""
+    import sys
+
+    out = []
+    seen = set()
+    _shape(app, "app", out, seen)
+    for name in sorted(sys.modules):
+        if name.split(".")[0] in ("firmware", "hal"):
+            attributes = sys.modules[name].__dict__
+            for key in sorted(attributes):
+                _shape(attributes[key], "%s.%s" % (name, key), out, seen)
+    return out
+
+
+def _digest(shape):
+    """A small int that changes with any entry of ``shape`` (kept between games
+    instead of the list, which would be on the heap that is measured)."""
+    total = 0
+    for path, kind, length in shape:
+        total = (total * 31 + hash(path) + 7 * hash(kind) + length) & 0x3FFFFFF
+    return total
+
+
 def fits(size):
     """True if a bytearray of ``size`` bytes can be allocated now without the heap
     growing (its total, ``gc.mem_alloc() + gc.mem_free()``, the same after); let go
@@ -292,6 +360,7 @@ def main(argv):
         # filled in place: lists that grew would be the bench's own growth
         "in_use": [0] * games,
         "free_block": [0] * games,
+        "shape": [0] * games,
         "needs": 0,
         "skipped": 0,
         "statements": [],
@@ -356,6 +425,11 @@ def main(argv):
         _restore_buffers(state["kept"])
         state["kept"] = None
         gc.collect()
+        return shaped
+
+    def shaped():
+        state["shape"][state["index"] - 1] = _digest(firmware_shape(state["game"].board.app))
+        gc.collect()
         return probed
 
     def probed():
@@ -383,6 +457,9 @@ def main(argv):
             "largest_free_block_after_each_game_bytes": state["free_block"],
             "largest_free_block_bound_bytes": bound,
             "largest_free_block_holds_a_game": min(state["free_block"]) >= state["needs"],
+            "firmware_holds_the_same_after_each_game": all(
+                digest == state["shape"][0] for digest in state["shape"]
+            ),
             "hall_link": getattr(app, "hall", None) is not None,
         }
         print(json.dumps(figures))
