@@ -149,7 +149,8 @@ class Claims:
     ``"recorded"``; ``claimant``: its side or ``engine.NOBODY``; ``awarded``:
     the claim's two minutes were given (at ``postpone+2``); ``result``:
     ``"none"`` or ``"draw"``; ``record``: the G.6 record; ``log``: ``(now,
-    what, detail)`` tuples; ``penalty_ms``: the quick penalty per class, in the
+    what, detail)`` tuples of this game (the journal has them written to
+    flash, and empties the log at a new game); ``penalty_ms``: the quick penalty per class, in the
     order of ``CLASSES``, set by hand, or None: the edition's default. Methods
     return None, or a refusal code and change nothing."""
 

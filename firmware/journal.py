@@ -222,7 +222,6 @@ class Journal:
         self.game = game  # the id of the header the entries belong to
         self.seq = seq  # the sequence number of the newest entry on flash
         self.logged = logged  # event-log entries of this game already on flash
-        self.log_base = 0  # where this game's entries start in ``claims.log``
         self.buf = bytearray(RECORD_SIZE)
         self.last_entry = 0  # the instant of the newest entry (a tick)
         self.writes = 0
@@ -288,15 +287,17 @@ class Journal:
         self.seen = clock.changes + claims.changes
         turn_ms = clock.elapsed(now) - late if clock.state == engine.RUNNING else clock.turn_used
         self.seq += 1
-        count = len(claims.log) - self.log_base
+        count = len(claims.log)
         encode(self.buf, self.seq, self.game, clock, claims, turn_ms, count)
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
         self.store.write_record(self.buf, self.seq)
 
     def new_game(self):
-        """The clock is set up for a new game: a header for its controls, a fresh event log."""
-        self.log_base = len(self.claims.log)
+        """The clock is set up for a new game: a header for its controls, a fresh event log.
+        The last game's entries leave the heap (``clear`` gives the list's room
+        back): those are on flash, and a day of games must not pile them up."""
+        self.claims.log.clear()
         self.logged = 0
         self.game = self.store.setup("begin_game", self.clock, self.claims, self.game)
 
@@ -304,7 +305,7 @@ class Journal:
         """Append the event-log entries not yet on flash (arbiter actions: clock paused)."""
         log = self.claims.log
         clock = self.clock
-        while self.log_base + self.logged < len(log):
-            entry = log[self.log_base + self.logged]
+        while self.logged < len(log):
+            entry = log[self.logged]
             self.store.setup("append_event", self.game, entry, clock)
             self.logged += 1

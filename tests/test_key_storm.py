@@ -7,7 +7,7 @@ quarter of them long presses) at random gaps. After every press:
 
 - nothing raises;
 - a side's settled time changes only with a move, a flag, a logged arbiter
-  action (claims.log) or a new game, and a new game is in the setup state;
+  action (an entry noted in claims.log) or a new game, and a new game is in the setup state;
 - while the clock runs, only the side to move loses time (hourglass: the
   other gains what it loses);
 - during a game (running, paused, a claim, over) the settings in force and the
@@ -30,6 +30,19 @@ WEIGHTS = (2, 2, 2, 3, 3, 3)
 CONTROLS = ("300+3", "60", "90d5", "120b3", "*30", "30j5x2", "60c2/20", "2/60+1:60+1", "900")
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 STATES = ("setup", "running", "paused", "claim", "over")
+
+
+def count_notes(claims):
+    """Count the event-log entries ``claims`` notes from now on, in ``claims.noted``:
+    the log itself is emptied at a new game (the journal has it on flash)."""
+    claims.noted = 0
+    note = claims.note
+
+    def counted(now, what, detail):
+        claims.noted += 1
+        note(now, what, detail)
+
+    claims.note = counted
 
 
 def start(rng, state):
@@ -73,7 +86,7 @@ class Snapshot:
         self.flags = tuple(side.flagged for side in clock.sides)
         self.controls = tuple(side.control.text for side in clock.sides)
         self.shown = tuple(clock.shown_ms(index, now) for index in (0, 1))
-        self.log = len(app.claims.log)
+        self.log = app.claims.noted
         self.menu = app.menu.active()
 
 
@@ -123,6 +136,7 @@ def storm(seed):
     state = STATES[seed % len(STATES)]
     game = start(rng, state)
     board = game.board
+    count_notes(board.app.claims)
     try:
         for number in range(PRESSES):
             name = rng.choices(INPUTS, WEIGHTS)[0]
