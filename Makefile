@@ -10,8 +10,10 @@ SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 # scripts that must be refused, tests/test_scenarios.py plays them), the manuals' pictures.
 SCENARIOS := $(sort $(filter-out tests/scenarios/refused/%,$(wildcard tests/scenarios/*/*.clock))) \
 	$(sort $(wildcard docs/pictures/*.clock))
-# pytest's workers (pytest-xdist): one a core; the scenario shards spread over them.
-TEST_WORKERS ?= auto
+# pytest's workers (pytest-xdist): one more than the cores, because many tests wait
+# (MicroPython and make in subprocesses, the broker, the browser) and a worker that
+# waits leaves its core to the extra one; the scenario shards spread over them.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 # Python keeps its compiled modules (__pycache__, git-ignored) even where the machine's
 # environment says not to: boot lets modules go and imports them again, and each
 # import would otherwise compile the source anew (half the time of the boot fuzz).

@@ -77,8 +77,8 @@ class Recorder:
         return predicate()
 
     def close(self):
+        self.client.disconnect()  # first: its network loop ends at once, not at its 1 s select
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 class Client:
