@@ -1,7 +1,9 @@
-"""Command line of the scenario runner: ``python -m sim run [--mpy] FILE...``.
+"""Command line of the scenario runner: ``python -m sim run [--mpy [--compiled]] FILE...``.
 
 Without ``--mpy`` the scripts run here on CPython; with it, the same runner
-and firmware run inside MicroPython (the WebAssembly port, under Node.js).
+and firmware run inside MicroPython (the WebAssembly port, under Node.js),
+compiled there from the sources, or with ``--compiled`` loaded as the
+``.mpy`` files of ``make mpy`` (build/mpy), as a board loads them.
 ``python -m sim latency [--mpy] [BOARD...] [LEVEL...]`` runs the latency check
 of ``make selftest`` on the simulated board (``sim.latency_check``).
 """
@@ -15,14 +17,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_RUNNER = os.path.join(ROOT, "tools", "mpy", "run.mjs")
 
 
-def _run_mpy(files, every_tick, latency):
+def _run_mpy(files, every_tick, latency, compiled):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
         print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
         return 2
     option = ["--every-tick"] if every_tick else []
     if latency is not None:
         option.append("--latency=" + latency)
-    completed = subprocess.run(["node", MPY_RUNNER, "sim.runner", *option, *files])
+    loaded = ["--compiled"] if compiled else []
+    completed = subprocess.run(["node", MPY_RUNNER, *loaded, "sim.runner", *option, *files])
     return completed.returncode
 
 
@@ -50,6 +53,11 @@ def main(argv=None):
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run clock scripts in virtual time")
     run.add_argument("--mpy", action="store_true", help="run the firmware inside MicroPython")
+    run.add_argument(
+        "--compiled",
+        action="store_true",
+        help="with --mpy: load the firmware as the .mpy files of make mpy (build/mpy)",
+    )
     run.add_argument(
         "--every-tick",
         action="store_true",
@@ -82,7 +90,9 @@ def main(argv=None):
     if arguments.command == "latency":
         return _latency(arguments)
     if arguments.command == "run" and arguments.mpy:
-        return _run_mpy(arguments.files, arguments.every_tick, arguments.latency)
+        return _run_mpy(
+            arguments.files, arguments.every_tick, arguments.latency, arguments.compiled
+        )
     sys.path.insert(0, ROOT)
     from sim.runner import run_files
 

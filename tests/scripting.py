@@ -10,9 +10,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = sys.executable
 
 
-def run_cli(files, mpy=False):
-    """Run ``python -m sim run [--mpy] FILES``; return (status, stdout, stderr)."""
-    command = [PYTHON, "-m", "sim", "run"] + (["--mpy"] if mpy else []) + list(files)
+def run_cli(files, mpy=False, compiled=False):
+    """Run ``python -m sim run [--mpy [--compiled]] FILES``; return (status, stdout, stderr)."""
+    lane = (["--mpy"] if mpy else []) + (["--compiled"] if compiled else [])
+    command = [PYTHON, "-m", "sim", "run"] + lane + list(files)
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout, done.stderr
 
@@ -98,6 +99,23 @@ def shard_of(name, names):
     return shards[name]
 
 
+_compiled = []  # True once this process brought build/mpy up to date
+
+
+def compiled_firmware():
+    """Bring build/mpy up to date (``make mpy``) once in this process, under a lock:
+    the test workers share the tree, and one of them may be compiling."""
+    if _compiled:
+        return
+    import fcntl
+
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    with open(os.path.join(ROOT, "build", ".mpy.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    _compiled.append(True)
+
+
 class ScenarioRuns:
     """Every scenario script played once a lane, a shard at a time: the first test that
     asks for a script runs its whole shard in one go (in-process on CPython, one
@@ -129,11 +147,15 @@ class ScenarioRuns:
 
     def micropython(self, name):
         """(printed lines or None, the shard's status and stderr) of ``name`` inside
-        MicroPython, its shard's playable scripts run in one process."""
+        MicroPython, its shard's playable scripts run in one process with the
+        firmware loaded as .mpy (``compiled_firmware``)."""
         label, members = self.shard(name)
         if label not in self.micro_runs:
             playable = [other for other in members if expected_exit(other) == 0]
-            status, out, err = run_cli(playable, mpy=True) if playable else (0, "", "")
+            status, out, err = 0, "", ""
+            if playable:  # loaded as .mpy, as on a board (boot imports modules again)
+                compiled_firmware()
+                status, out, err = run_cli(playable, mpy=True, compiled=True)
             self.micro_runs[label] = (status, err)
             rest = out.splitlines()
             for other in playable:

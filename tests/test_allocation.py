@@ -7,11 +7,11 @@ import json
 import os
 import subprocess
 
-from tests.scripting import ROOT
+from tests.scripting import ROOT, compiled_firmware
 
 
 def test_tick_and_press_allocate_nothing_under_micropython():
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
         ["node", runner, "--compiled", "bench.measure"],

@@ -9,6 +9,7 @@ import types
 import pytest
 
 from hal import board_check
+from tests.scripting import compiled_firmware
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOT_BOARDS = ("__init__",)
@@ -284,7 +285,7 @@ def test_the_firmware_boots_on_the_board_definition_inside_micropython(name):
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(ROOT, "tools", "mpy", "node_modules")):
         pytest.skip("the MicroPython lane is not set up (make setup)")
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
         [node, runner, "--compiled", "bench.boot_heap", name],

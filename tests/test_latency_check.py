@@ -21,6 +21,7 @@ import boards
 from hal import board_check, edges
 from sim import latency_check, vclock
 from sim import machine as sim_machine
+from tests.scripting import compiled_firmware
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRESSES = 200
@@ -139,7 +140,7 @@ def test_the_check_prints_the_same_lines_inside_micropython(compiled):
         [sys.executable, "-m", "sim", "latency", *words], cwd=ROOT, capture_output=True, text=True
     )
     if compiled:
-        subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        compiled_firmware()
     lane = subprocess.run(
         ["node", "tools/mpy/run.mjs", *(["--compiled"] if compiled else []), "sim.latency_check"]
         + words,
@@ -232,7 +233,7 @@ def test_selftest_without_latency_runs_no_check(monkeypatch):
 @NEEDS_LANE
 def test_the_timer_handler_allocates_nothing_inside_micropython():
     """The probe's timer handler runs with the heap locked (the .mpy files)."""
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
     done = subprocess.run(
         ["node", "tools/mpy/run.mjs", "--compiled", "sim.latency_check", "--handler-heap"],
         cwd=ROOT,

@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from tests.scripting import ROOT
+from tests.scripting import ROOT, compiled_firmware
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import selftest  # noqa: E402
@@ -255,7 +255,7 @@ def test_a_failing_script_fails_on_the_board_too(tmp_path):
 
 @needs_lane
 def test_whole_selftest_against_the_lane_as_the_board():
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
 
     def board():
         return lane(TWO)[1]
@@ -275,7 +275,7 @@ def test_whole_selftest_against_the_lane_as_the_board():
 
 @needs_lane
 def test_a_line_that_differs_fails_the_selftest():
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
 
     def board():
         return lane(TWO)[1].replace("moves=3", "moves=4")
@@ -306,7 +306,7 @@ def test_lines_are_compared_script_by_script():
 
 
 def test_no_result_from_the_board_fails():
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    compiled_firmware()
     status, lines = run_main(
         ["--board", "pico", "--port", "/dev/ttyACM0", "--reset-wait", "0", TWO[0]],
         Device(lambda: "Traceback (most recent call last):\nMemoryError\n"),
