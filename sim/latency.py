@@ -50,8 +50,6 @@ _PROBE_CALLS = 8  # hal/mqtt.py PROBE_CALLS: unconfirmed writes that send a PING
 _WRITE_CHUNK = 96  # hal/mqtt.py WRITE_CHUNK
 _OUTBOX = 1024  # hal/mqtt.py: the outgoing queue; a message it has no room for waits
 _TOPIC = b"hall/board/12"  # a board's topic (hall_message.board_topic)
-_MESSAGE_ALLOC_BYTES = 0  # a message pass allocates nothing (bench hall.allocation)
-_HALL_HEAP_BYTES = 90 * 1024  # in use after boot with the hall (bench.hall_heap)
 _COMMIT_OVERHEAD = 12  # a littlefs commit's tags and CRC beside the data (bench/power.py)
 
 
@@ -82,7 +80,6 @@ class ChipLatency:
         self.page_bytes = chip.PAGE_BYTES
         self.prog_bytes = chip.LFS_PROG_BYTES
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
-        self.heap_bytes = chip.HEAP_BYTES
         self.poll_us = chip.SOCKET_POLL_US[pick]
         self.recv_us = chip.SOCKET_RECV_US[pick]
         self.send_us = chip.SOCKET_SEND_US[pick]
@@ -95,7 +92,6 @@ class ChipLatency:
         self.cursor_us = 0  # when the calls made so far end
         self.windows = []  # (start_us, end_us, masks interrupts), of the calls not yet over
         self.in_play = _never
-        self.allocated = 0  # bytes allocated since the last collection
         self.free = True  # the main loop was out of its calls when the pass began
         self.changes_seen = -1
         self.beat_at = 0
@@ -174,7 +170,6 @@ class ChipLatency:
         self.collections += 1
         if self.in_play():
             self.collections_in_play += 1
-        self.allocated = 0
         self.call(self.gc_us_per_kib * heap_in_use // 1024, False)
 
     def after_pass(self, app, now_ms, ticks):
@@ -191,10 +186,7 @@ class ChipLatency:
                 self.queued += packet
                 self.messages += 1
                 self.changes_seen = changes
-                self.beat_at = now_ms + _HEARTBEAT_MS
-                self.allocated += _MESSAGE_ALLOC_BYTES
-                if _MESSAGE_ALLOC_BYTES and self.allocated > self.heap_bytes - _HALL_HEAP_BYTES:
-                    self.collection(_HALL_HEAP_BYTES)
+                self.beat_at = now_ms + _HEARTBEAT_MS  # (allocates nothing: no collection)
         if not self.answer_due and (
             now_ms - self.heard_at >= _PING_MS or self.unconfirmed >= _PROBE_CALLS
         ):
