@@ -165,17 +165,27 @@ def arbiter_push(broker, payload):
     client.disconnect()
 
 
-def test_the_arbiters_push_applies_in_setup_and_is_refused_in_a_game(broker, recorder):
+@pytest.fixture
+def push(broker):
+    """The arbiter's retained settings push, cleared after the test whether it passed or
+    not: no later clock of the module may find it on the broker."""
+    yield lambda payload: arbiter_push(broker, payload)
+    arbiter_push(broker, b"")
+
+
+def test_the_arbiters_push_applies_in_setup_and_is_refused_in_a_game(broker, push, recorder):
     watch = recorder()
     playing = HallClock(broker.hall_file(2), control="300")
     try:
         playing.advance(1000)
         playing.press_running_lever()
         playing.advance(2000)
-        arbiter_push(broker, b'{"id": "round-3", "control": "5400+30", "quickplay": "off"}')
+        push(b'{"id": "round-3", "control": "5400+30", "quickplay": "off"}')
         # While the clock runs the push is not even read (reading it allocates)...
         assert run_until(playing, lambda: playing.link.push_again)
         paced(playing, vclock.now_ms() + 1500)
+        # (the board's messages reach the watcher in wall time: wait for the running one)
+        assert run_until(playing, lambda: last(watch, 2).get("state") == "running")
         assert last(watch, 2).get("push") == "none" and playing.link.push == "none"
         assert playing.app.clock.state == engine.RUNNING
         # ...and once it stands (paused) the broker's retained copy is read: refused.
@@ -199,7 +209,6 @@ def test_the_arbiters_push_applies_in_setup_and_is_refused_in_a_game(broker, rec
         assert waiting.board.display_text() == "HALL|HALL"
     finally:
         waiting.close()
-        arbiter_push(broker, b"")  # clears the retained push for the other tests
 
 
 def test_corrupt_hall_file_leaves_the_clock_offline_with_err4():
