@@ -36,7 +36,12 @@ def hall():
     try:
         shots.wait_for(view, lambda boards: len(boards) == 3, 20)
         clocks[2].terminate()  # board 3's clock stops: the broker's last will
-        shots.wait_for(view, lambda boards: shots.flag_and_offline(boards, 1, 3), 40)
+        # The tests read the page once: it must stand still first. Board 1's 10 s game
+        # ends with both flags down (the second falls a move after the first); board 2
+        # runs far from its flag and board 3 stays offline.
+        shots.wait_for(
+            view, lambda boards: both_flags(boards, 1) and shots.flag_and_offline(boards, 1, 3), 60
+        )
         yield view, url
     finally:
         for process in clocks:
@@ -44,6 +49,11 @@ def hall():
             process.wait(10)
         view.close()
         broker.stop()
+
+
+def both_flags(boards, number):
+    message = {board["board"]: board for board in boards}.get(number, {}).get("message") or {}
+    return bool(message.get("flag_left") and message.get("flag_right"))
 
 
 def card_classes(dom, number):
