@@ -561,6 +561,20 @@ def timers():
     return active
 
 
+def next_timer(now_ms):
+    """The active timer due first (the first made among equals), a timer without a due
+    time counting from ``now_ms``; None if none is active. Builds no list: the
+    simulated board asks at every event."""
+    best = None
+    for timer in _timers:
+        if timer.active:
+            if timer.next_due is None:
+                timer.next_due = now_ms + timer.period_ms
+            if best is None or timer.next_due < best.next_due:
+                best = timer
+    return best
+
+
 def attach_i2c(bus_id, address, device):
     """Put ``device`` (``write(buf)``, ``read_into(buf)``) on bus ``bus_id`` at ``address``."""
     if not 0 <= address <= 0x7F:

@@ -213,19 +213,10 @@ class SimBoard:
 
     # --- time ------------------------------------------------------------
 
-    def _next_timer(self):
-        best = None
-        for timer in sim_machine.timers():
-            if timer.next_due is None:
-                timer.next_due = vclock.now_ms() + timer.period_ms
-            if best is None or timer.next_due < best.next_due:
-                best = timer
-        return best
-
     def run_due(self, until_ms):
         """Fire every contact transition and timer tick due up to ``until_ms``, in order."""
         while True:
-            timer = self._next_timer()
+            timer = sim_machine.next_timer(vclock.now_ms())
             contact_at = self.pending[0][0] if self.pending else None
             timer_at = timer.next_due if timer is not None else None
             if (
@@ -287,8 +278,8 @@ class SimBoard:
         ``until_ms``, the watchdog fed once a tick as ``hal.runtime.service`` feeds
         it there; nothing else happens at those ticks. True if any was passed."""
         app = self.app
-        if not self.powered or app is None:
-            return False
+        if not self.powered or app is None or not app.rests:
+            return False  # (the every-tick lane: a step at each tick)
         hardware = app.hardware
         inputs = hardware.inputs
         if timer is not hardware.ticker.timer or inputs.pending():
