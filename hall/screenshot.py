@@ -216,7 +216,9 @@ def flag_and_offline(boards, flagged, stopped):
     by_number = {board["board"]: board for board in boards}
     flag = by_number.get(flagged, {}).get("message") or {}
     return bool(flag.get("flag_left") or flag.get("flag_right")) and (
-        stopped in by_number and not by_number[stopped]["online"]
+        stopped in by_number
+        and by_number[stopped]["message"] is not None  # its clock came, then went
+        and not by_number[stopped]["online"]
     )
 
 

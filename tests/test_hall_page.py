@@ -34,7 +34,12 @@ def hall():
     url = view.serve()
     clocks = [shots.start_clock(broker, number) for number in (1, 2, 3)]
     try:
-        shots.wait_for(view, lambda boards: len(boards) == 3, 20)
+        # every clock has sent its state (a board is listed from its first word: the status)
+        shots.wait_for(
+            view,
+            lambda boards: [board["message"] is not None for board in boards] == [True] * 3,
+            20,
+        )
         clocks[2].terminate()  # board 3's clock stops: the broker's last will
         # The tests read the page once: it must stand still first. Board 1's 10 s game
         # ends with both flags down (the second falls a move after the first); board 2
@@ -128,3 +133,13 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
     card = dom[dom.index('id="board-6"') :]
     assert '<span class="left black">Black Player</span>' in card
     assert '<span class="right white">White Player</span>' in card
+
+
+def test_a_board_whose_clock_never_sent_its_state_is_not_a_stopped_clock():
+    """The fixture stops board 3's clock and waits for it to go offline: a board listed
+    from its status alone (its clock killed before its first state) must not pass."""
+    flagged = {"board": 1, "message": {"flag_left": True, "flag_right": False}, "online": True}
+    never = {"board": 3, "message": None, "online": False}
+    assert not shots.flag_and_offline([flagged, never], 1, 3)
+    went = dict(never, message={"flag_left": False, "flag_right": False})
+    assert shots.flag_and_offline([flagged, went], 1, 3)
