@@ -94,8 +94,10 @@ def main(argv=None):
             arguments.files, arguments.every_tick, arguments.latency, arguments.compiled
         )
     sys.path.insert(0, ROOT)
+    from sim import code_cache
     from sim.runner import run_files
 
+    code_cache.install()  # each boot imports again what the firmware let go
     return run_files(arguments.files, rests=not arguments.every_tick, latency=arguments.latency)
 
 

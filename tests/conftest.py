@@ -14,6 +14,10 @@ if ROOT not in sys.path:
 # where the environment forbids the cache.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# ...and keep the code of those modules once read (sim/code_cache.py).
+from sim import code_cache  # noqa: E402
+
+code_cache.install()
 
 
 @pytest.fixture(scope="session")
