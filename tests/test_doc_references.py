@@ -10,6 +10,7 @@ maintainer.
 """
 
 import ast
+import functools
 import pathlib
 import re
 import subprocess
@@ -36,7 +37,24 @@ def tracked():
     out = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    return set(out.split())
+    return frozenset(out.split())
+
+
+@functools.cache
+def folders_of(files):
+    """Every folder that holds a tracked file."""
+    return frozenset(str(pathlib.PurePosixPath(name).parent) for name in files)
+
+
+@functools.cache
+def tops_of(files):
+    """The top-level folders of the tracked files."""
+    return frozenset(entry.split("/")[0] for entry in files if "/" in entry)
+
+
+@functools.cache
+def module_tree(path):
+    return ast.parse((ROOT / path).read_text())
 
 
 def documents():
@@ -63,7 +81,7 @@ def path_exists(text_path, where, files):
     """Whether ``text_path`` names a tracked file or folder: from the root, beside
     the document, or (a bare file name) anywhere in the tree."""
     text_path = text_path.lstrip("./") if text_path.startswith("./") else text_path
-    folders = {str(pathlib.PurePosixPath(name).parent) for name in files}
+    folders = folders_of(files)
     here = pathlib.PurePosixPath(where.split(":")[0]).parent
     candidates = [text_path, str(here / text_path)]
     for candidate in candidates:
@@ -94,8 +112,7 @@ def module_file(parts, files):
 
 def defines(path, name):
     """Whether module ``path`` defines ``name`` at its top level or in a class."""
-    tree = ast.parse((ROOT / path).read_text())
-    for node in ast.walk(tree):
+    for node in ast.walk(module_tree(path)):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
             if node.name == name:
                 return True
@@ -133,9 +150,8 @@ def is_project_path(name, files):
         return False  # a placeholder
     if "/" not in name:
         return name.endswith(".md")
-    top = {entry.split("/")[0] for entry in files if "/" in entry}
     head = name.split("/")[0]
-    return head in top or head in ("..", ".")
+    return head in tops_of(files) or head in ("..", ".")
 
 
 def word_at(text, index):
