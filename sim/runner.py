@@ -438,11 +438,12 @@ class ReportingPlayer(Player):
             self.out("  actual: " + self.game.state_line())
 
 
-def run_script(path, text, out, rests=True, latency=None):
+def run_script(path, text, out, rests=True, latency=None, player_class=None):
     """Run one script's bytes (or text); return its exit status. With ``rests=False``
     the clock runs a step at every tick (``SimBoard``); with ``latency`` ("typical" or
     "max") the board is the Pico whose wiring the `sim` board copies, its chip's
-    latencies and its journal's ring and all (``sim.latency``)."""
+    latencies and its journal's ring and all (``sim.latency``). ``player_class``: a
+    ``ReportingPlayer`` of the caller's (the tests' observing one), else that one."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
@@ -450,7 +451,7 @@ def run_script(path, text, out, rests=True, latency=None):
         return 2
     game = Game(script, "pico" if latency else "sim", rests, latency)
     try:
-        player = ReportingPlayer(game, path, out)
+        player = (player_class or ReportingPlayer)(game, path, out)
         status = player.play(script.statements)
         if player.finished:
             out("%s: end: %s" % (path, game.state_line()))
@@ -459,7 +460,7 @@ def run_script(path, text, out, rests=True, latency=None):
     return status
 
 
-def run_files(paths, out=print, rests=True, latency=None):
+def run_files(paths, out=print, rests=True, latency=None, player_class=None):
     """Run every script in ``paths``; return the worst exit status."""
     worst = 0
     for path in paths:
@@ -470,7 +471,7 @@ def run_files(paths, out=print, rests=True, latency=None):
             out("%s: cannot read: %s" % (path, error))
             worst = 2
             continue
-        status = run_script(path, text, out, rests, latency)
+        status = run_script(path, text, out, rests, latency, player_class)
         if status > worst:
             worst = status
     return worst

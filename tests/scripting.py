@@ -116,6 +116,34 @@ def compiled_firmware():
     _compiled.append(True)
 
 
+_OBSERVED = -1  # the line number of a statement the reference adds: a silent ``show``
+
+
+def observing_player():
+    """A ``sim.runner.ReportingPlayer`` that reads the state line before each statement,
+    at its instant, as a ``show`` statement there would (``Game.state_line``: a pass
+    of the main loop unless one ran at that instant, then the reading), printing
+    nothing for it: a script so played prints what it prints unwatched, or looking
+    changed the game."""
+    from sim.runner import ReportingPlayer
+
+    class ObservingPlayer(ReportingPlayer):
+        def play(self, statements):
+            watched = []
+            for statement in statements:
+                watched.append((_OBSERVED, statement[1], "show", []))
+                watched.append(statement)
+            return ReportingPlayer.play(self, watched)
+
+        def show(self, number):
+            if number == _OBSERVED:
+                self.game.state_line()
+            else:
+                ReportingPlayer.show(self, number)
+
+    return ObservingPlayer
+
+
 class ScenarioRuns:
     """Every scenario script played once a lane, a shard at a time: the first test that
     asks for a script runs its whole shard in one go (in-process on CPython, one
@@ -134,13 +162,17 @@ class ScenarioRuns:
     def cpython(self, name):
         """(status, printed lines) of ``name`` on CPython with a step at every tick, as
         ``python -m sim run --every-tick`` prints: the reference the MicroPython lane,
-        which passes over the ticks the clock rests at, is compared with."""
+        which passes over the ticks the clock rests at, is compared with. The state
+        line is also read before every statement, as a ``show`` there would, and not
+        printed (``observing_player``): looking must change nothing the lines say."""
         if name not in self.python:
             from sim.runner import run_files
 
+            player = observing_player()
             for other in self.shard(name)[1]:
                 lines = []
-                status = run_files([os.path.join(ROOT, other)], lines.append, rests=False)
+                path = os.path.join(ROOT, other)
+                status = run_files([path], lines.append, rests=False, player_class=player)
                 prefix = os.path.join(ROOT, "")
                 self.python[other] = (status, [line.replace(prefix, "") for line in lines])
         return self.python[name]

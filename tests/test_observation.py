@@ -1,14 +1,17 @@
-"""Looking never changes the game: every clock script ends in the same state with a
-``show`` before each of its timed lines (docs/spec/scripts.md, "Timed statements"),
-on CPython for all of ``tests/scenarios`` and on MicroPython for a sample.
+"""Looking never changes the game: a clock script ends in the same state with a
+``show`` before each of its timed lines (docs/spec/scripts.md, "Timed statements").
+
+Every script of tests/scenarios and docs/pictures is so watched on CPython: the
+reference lane of tests/test_scenarios.py reads the state line before each statement
+(``tests.scripting.observing_player``) and must print what MicroPython prints
+unwatched. Here a sample is watched inside MicroPython, with the ``show`` lines in
+the script's text.
 """
 
 import os
 
-import pytest
-
-from tests.scripting import ROOT, run_cli, run_text
-from tests.test_scenarios import PLAYABLE, by_shard
+from tests.scripting import ROOT, run_cli
+from tests.test_scenarios import PLAYABLE
 
 # On the MicroPython lane: scripts with keys, menus, arbiter sequences and power cuts.
 MPY_SAMPLE = (
@@ -42,17 +45,6 @@ def test_shows_are_inserted_before_timed_lines_only():
     assert with_shows(text) == (
         "control 300\n# a note\nat 0 show\nat 0 press right\nat 1.5 show\nat 1.5 pause\n"
     )
-
-
-@pytest.mark.parametrize("name", by_shard(PLAYABLE))
-def test_a_show_before_every_line_changes_nothing(name, scenario_runs):
-    with open(os.path.join(ROOT, name)) as handle:
-        text = handle.read()
-    status, plain = scenario_runs.cpython(name)  # the plain run, shared with test_scenarios
-    assert status == 0, "\n".join(plain)
-    status, watched = run_text(with_shows(text), name)
-    assert status == 0, "\n".join(watched)
-    assert end_state(watched) == end_state(plain)
 
 
 def test_a_show_before_every_line_changes_nothing_on_micropython(tmp_path):

@@ -1,6 +1,8 @@
 """Every clock script of tests/scenarios (its topic folders) and of docs/pictures holds,
-on CPython and inside MicroPython alike: CPython runs a step at every tick, MicroPython
-passes over the ticks the clock rests at, as the board does, and prints the same lines.
+on CPython and inside MicroPython alike: CPython runs a step at every tick and reads the
+state line before every statement (tests/test_observation.py), MicroPython passes over
+the ticks the clock rests at, as the board does, and looks only where the script says,
+and it prints the same lines.
 
 A script whose first line is ``# expect-exit: N`` (the folder refused/) must end with
 status N instead (a malformed script, say), with the same message on both lanes.
