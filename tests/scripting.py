@@ -10,15 +10,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = sys.executable
 
 
-def run_cli(files, mpy=False, compiled=False):
-    """Run ``python -m sim run [--mpy [--compiled]] FILES``; return (status, stdout, stderr)."""
+def run_cli(files, mpy=False, compiled=True):
+    """Run ``python -m sim run [--mpy [--compiled]] FILES``; return (status, stdout, stderr).
+    Inside MicroPython the firmware is loaded as the ``.mpy`` files of ``make mpy``, as
+    a board loads it (``compiled_firmware``), unless ``compiled`` is False: then
+    MicroPython compiles the sources (again at each boot, for the modules let go)."""
+    compiled = mpy and compiled
+    if compiled:
+        compiled_firmware()
     lane = (["--mpy"] if mpy else []) + (["--compiled"] if compiled else [])
     command = [PYTHON, "-m", "sim", "run"] + lane + list(files)
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout, done.stderr
 
 
-def run_on_both_lanes(tmp_path, scripts):
+def run_on_both_lanes(tmp_path, scripts, compiled=True):
     """Write ``scripts`` ((file name, text or bytes), ...) under ``tmp_path`` and run
     them all on CPython and inside MicroPython; assert that both lanes end with the
     same status and print the same lines, with nothing on stderr and no traceback.
@@ -32,7 +38,7 @@ def run_on_both_lanes(tmp_path, scripts):
             path.write_text(content)
         files.append(str(path))
     status_py, out_py, err_py = run_cli(files)
-    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True)
+    status_mpy, out_mpy, err_mpy = run_cli(files, mpy=True, compiled=compiled)
     assert status_py == status_mpy
     assert out_mpy.splitlines() == out_py.splitlines()
     assert "Traceback" not in out_py + out_mpy

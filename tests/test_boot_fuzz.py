@@ -14,7 +14,7 @@ import subprocess
 
 from bench import boot_fuzz
 from firmware import files
-from tests.scripting import ROOT
+from tests.scripting import ROOT, compiled_firmware
 
 SEED = 12
 COUNT = 1000
@@ -86,10 +86,12 @@ def test_events_nested_too_deep_leave_the_game_restored(tmp_path):
 
 
 def test_micropython_boots_the_same_sample_alike():
-    # The MicroPython lane runs in its own process while CPython boots the same sample.
+    # The MicroPython lane runs in its own process while CPython boots the same sample,
+    # the firmware loaded as .mpy as a board loads it (each boot imports again).
+    compiled_firmware()
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     lane = subprocess.Popen(
-        ["node", runner, "bench.boot_fuzz", str(SEED), str(MPY_COUNT)],
+        ["node", runner, "--compiled", "bench.boot_fuzz", str(SEED), str(MPY_COUNT)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
