@@ -17,7 +17,8 @@ NUMBER = const(4)  # the display code's number: Err4, vEr4
 DEFAULT_PREFIX = "hall"
 DEFAULT_PORT = const(1883)
 MAX_BOARD = const(9999)
-_TEXTS = ("ssid", "wifi_password", "broker", "user", "password")
+_TEXTS = ("ssid", "wifi_password", "broker", "user", "password", "ca")
+MAX_CA = const(4096)  # the hall's CA certificate (PEM): an ECDSA P-256 one is about 600
 
 
 def _text(data, name, empty_ok):
@@ -70,6 +71,11 @@ class Hall:
         prefix = data.get("prefix", DEFAULT_PREFIX)
         check_prefix(prefix)
         self.prefix = prefix
+        # The hall's CA (PEM): the link speaks TLS and checks the broker's certificate
+        # with it; empty: plain MQTT, for a broker on the development machine only.
+        self.ca = _text(data, "ca", True)
+        if len(self.ca) > MAX_CA or (self.ca and "-----BEGIN CERTIFICATE-----" not in self.ca):
+            raise ValueError("ca must be a PEM certificate of at most %d characters" % MAX_CA)
 
     def to_dict(self):
         data = {"broker": self.broker, "port": self.port, "board": self.board}
@@ -82,10 +88,11 @@ class Hall:
 
     def describe(self):
         """What may be shown or logged: everything but the two passwords."""
-        return "board %d, broker %s:%d as %s, network %r" % (
+        return "board %d, broker %s:%d (%s) as %s, network %r" % (
             self.board,
             self.broker,
             self.port,
+            "TLS" if self.ca else "plain",
             self.user,
             self.ssid,
         )

@@ -1,5 +1,5 @@
-"""A real hall's accounts and files: the broker's password file and ACL, a hall file per
-board, the view's and the arbiter's accounts.
+"""A real hall's accounts and files: the broker's password file, ACL, CA and certificate,
+a hall file per board, the view's and the arbiter's accounts.
 
     python -m hall.accounts --boards 1-100 --broker 192.168.1.10 --ssid Hall --out hall-setup
 
@@ -7,25 +7,36 @@ asks for the Wi-Fi's password (or reads it from ``HALL_WIFI_PASSWORD``) and
 writes into ``--out`` (a new folder, readable by its owner alone):
 
 - ``passwd`` (hashed with ``mosquitto_passwd``) and ``acl``: the accounts of
-  docs/hall.md (``clock-N`` writes only board N, ``view`` reads, ``arbiter``
-  alone writes the settings);
-- ``mosquitto.conf``: a listener on ``--listen`` (the hall's own network) with
-  those two files;
-- ``hall-board-N.json`` for every board, flashed with
+  docs/hall.md (``clock-N`` writes only its board, ``view`` reads, ``arbiter``
+  alone writes the settings), each clock with a password of its own;
+- ``ca.crt``/``ca.key`` (the hall's own certificate authority, ``hall.tls``) and
+  ``broker.crt``/``broker.key`` (the broker's certificate for ``--broker``);
+- ``mosquitto.conf`` (``hall.broker_conf``): a TLS listener on ``--listen`` at
+  ``--port`` (8883), the client id bound to the login, the size and connection
+  limits; ``hall-broker.service``, a systemd unit that runs it with its open-file
+  limit;
+- ``hall-board-N.json`` for every board (with the CA), flashed with
   ``make hall-flash HALL_FILE=hall-setup/hall-board-N.json PORT=...``;
 - ``view.json`` and ``arbiter.json`` for ``python -m hall.view`` and
-  ``python -m hall.push``.
+  ``python -m hall.push`` (with the CA's file);
+- ``boards.json``: which account writes which board (``--renumber`` changes it).
 
 With ``--venue NAME=BROKER:BOARDS`` (once per venue) and ``--central HOST``
 instead of ``--boards`` and ``--broker``, it writes an event in several
 venues: ``central/`` for the central broker (the view's and the arbiter's
 accounts, an account per venue that may write only that venue's boards) and
 a folder per venue whose ``mosquitto.conf`` bridges to the central broker
-(``hall.bridge``).
+over TLS (``hall.bridge``).
 
-A password is never printed. ``--one-password`` gives every clock the same
-password, so that a clock renumbered in the setup menu still logs in (as
-``clock-N`` of its new number); without it each clock has its own.
+A password is never printed, and no two clocks share one (``--one-password``
+is refused: any clock's file could then log in as every board). A clock moved
+to another board keeps its account and its password:
+
+    python -m hall.accounts --renumber 7=12 --out hall-setup
+
+rewrites the ACL so that the account of the clock flashed as board 7 writes
+board 12 (and nothing else), and says how to make the broker read it again;
+the clock is set to 12 in its setup menu (``bd``).
 """
 
 import argparse
@@ -82,6 +93,33 @@ def closed_folder(path, account):
         folder = parent
 
 
+SERVICE = """[Unit]
+Description=The tournament hall's broker (Mosquitto, %(out)s)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart=%(mosquitto)s -c %(conf)s
+ExecReload=/bin/kill -HUP $MAINPID
+# max_connections of its listeners and the broker's own files (hall.broker_conf)
+LimitNOFILE=%(files)d
+Restart=on-failure
+RestartSec=2
+
+[Install]
+WantedBy=multi-user.target
+"""
+TLS_PORT = 8883
+PLAN = "boards.json"  # account -> board, for --renumber
+
+
+def _private(out, name, text):
+    path = os.path.join(out, name)
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+        handle.write(text)
+    return path
+
+
 def write_setup(
     out,
     boards,
@@ -91,15 +129,18 @@ def write_setup(
     wifi_password,
     prefix,
     listen,
-    one_password,
     extra_users=(),
     extra_acl="",
     extra_conf="",
     view_boards=None,
+    ca=None,
 ):
     """Write one broker's folder; its accounts' passwords. ``extra_*``: the bridge's
     accounts, ACL lines and configuration (``hall.bridge``); ``view_boards``: the boards
-    the view shows (default ``boards``)."""
+    the view shows (default ``boards``); ``ca``: the CA's (certificate, key) files (an
+    event's, shared by its brokers), else one is made in ``out``."""
+    from hall import broker_conf, tls
+
     hall_settings.check_prefix(prefix)
     account = broker_account()
     if account is not None:
@@ -112,30 +153,46 @@ def write_setup(
             )
     os.makedirs(out, mode=0o700)
     passwords = {"view": secrets.token_urlsafe(12), "arbiter": secrets.token_urlsafe(12)}
-    shared = secrets.token_urlsafe(12)
     for board in boards:
-        passwords[broker_module.clock_user(board)] = (
-            shared if one_password else (secrets.token_urlsafe(12))
-        )
+        passwords[broker_module.clock_user(board)] = secrets.token_urlsafe(12)
     for user in extra_users:
         passwords[user] = secrets.token_urlsafe(12)
-
-    def private(name, text):
-        path = os.path.join(out, name)
-        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
-            handle.write(text)
-        return path
-
     lines = "".join("%s:%s\n" % pair for pair in passwords.items())
-    passwd = private("passwd", lines)
+    passwd = _private(out, "passwd", lines)
     subprocess.run(["mosquitto_passwd", "-U", passwd], check=True, capture_output=True, timeout=600)
-    private("acl", broker_module.acl_text(boards, prefix) + "\n" + extra_acl)
-    private(
+    owners = {broker_module.clock_user(board): board for board in boards}
+    _private(out, PLAN, json.dumps({"prefix": prefix, "owners": owners, "extra_acl": extra_acl}))
+    acl = _private(out, "acl", broker_module.acl_text(boards, prefix, owners) + "\n" + extra_acl)
+    if ca is None:
+        ca = tls.make_ca(out)
+    certfile, keyfile = tls.make_server(out, ca[0], ca[1], broker)
+    listeners = [
+        (
+            port,
+            listen,
+            broker_conf.connection_limit(len(passwords)),
+            (os.path.abspath(ca[0]), os.path.abspath(certfile), os.path.abspath(keyfile)),
+        )
+    ]
+    conf = _private(
+        out,
         "mosquitto.conf",
-        "listener %d %s\nallow_anonymous false\npassword_file %s\nacl_file %s\n"
-        % (port, listen, os.path.abspath(passwd), os.path.abspath(os.path.join(out, "acl")))
+        broker_conf.conf_text(os.path.abspath(passwd), os.path.abspath(acl), listeners)
         + extra_conf,
     )
+    _private(
+        out,
+        "hall-broker.service",
+        SERVICE
+        % {
+            "out": os.path.abspath(out),
+            "mosquitto": broker_module._which("mosquitto") or "/usr/sbin/mosquitto",
+            "conf": os.path.abspath(conf),
+            "files": broker_conf.open_file_limit(listeners),
+        },
+    )
+    with open(ca[0]) as handle:
+        ca_text = handle.read()
     for board in boards:
         user = broker_module.clock_user(board)
         data = {
@@ -143,28 +200,71 @@ def write_setup(
             "wifi_password": wifi_password,
             "broker": broker,
             "port": port,
-            "user": "" if one_password else user,
+            "user": user,
             "password": passwords[user],
             "board": board,
             "prefix": prefix,
+            "ca": ca_text,
             "version": 1,
         }
         hall_settings.Hall(data)  # what a clock will check
-        private("hall-board-%d.json" % board, json.dumps(data))
+        _private(out, "hall-board-%d.json" % board, json.dumps(data))
     for user in ("view", "arbiter"):
         data = {"broker": broker, "port": port, "user": user, "prefix": prefix}
         data["password"] = passwords[user]
+        data["ca"] = os.path.abspath(ca[0])
         if user == "view":
             shown = boards if view_boards is None else view_boards
             data["boards"] = ",".join(str(board) for board in shown)
-        private("%s.json" % user, json.dumps(data))
+        _private(out, "%s.json" % user, json.dumps(data))
     if account is not None:
-        # The broker's three files become Mosquitto's (still closed to everybody else);
-        # the folder opens for passing through only: its other files stay root's, 0600.
-        for name in ("passwd", "acl", "mosquitto.conf"):
+        # The broker's files become Mosquitto's (still closed to everybody else); the
+        # folder opens for passing through only: its other files stay root's, 0600.
+        for name in ("passwd", "acl", "mosquitto.conf", "broker.crt", "broker.key"):
             os.chown(os.path.join(out, name), account.pw_uid, account.pw_gid)
         os.chmod(out, 0o711)
     return passwords
+
+
+def renumber(out, moves):
+    """Move clocks to other boards: ``moves`` (old board -> new board, as flashed) gives
+    the account of the clock flashed as ``old`` the board ``new``, its password kept.
+    Rewrites ``acl`` and ``boards.json``; ValueError for a board no account has or one
+    that two accounts would write."""
+    with open(os.path.join(out, PLAN)) as handle:
+        plan = json.load(handle)
+    owners = plan["owners"]
+    for old, new in moves.items():
+        hall_settings.check_board(new)
+        user = broker_module.clock_user(old)
+        if user not in owners:
+            raise ValueError("no clock was flashed as board %d in %s" % (old, out))
+        owners[user] = new
+    written = list(owners.values())
+    if len(set(written)) != len(written):
+        raise ValueError("two clocks would write the same board: %s" % sorted(moves.items()))
+    acl_path = os.path.join(out, "acl")
+    text = broker_module.acl_text([], plan["prefix"], owners) + "\n" + plan["extra_acl"]
+    for path, content in ((acl_path, text), (os.path.join(out, PLAN), json.dumps(plan))):
+        info = os.stat(path)
+        temporary = path + ".new"
+        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+            f.write(content)
+        if hasattr(os, "chown"):
+            os.chown(temporary, info.st_uid, info.st_gid)
+        os.replace(temporary, path)
+    return owners
+
+
+def moves_argument(text):
+    """``7=12,12=7`` -> {7: 12, 12: 7}."""
+    moves = {}
+    for part in text.split(","):
+        old, sep, new = part.partition("=")
+        if not sep or not old.isdigit() or not new.isdigit():
+            raise ValueError("--renumber %r: OLD=NEW[,OLD=NEW], such as 7=12" % part)
+        moves[int(old)] = int(new)
+    return moves
 
 
 def venue(text):
@@ -176,10 +276,12 @@ def venue(text):
     return bridge.check_venue_name(name), host, board_numbers(boards)
 
 
-def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen, one_password):
+def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen):
     """An event in several venues: ``out/central`` (the central broker, the view's and
     the arbiter's accounts) and ``out/NAME`` per venue, its broker bridged to the
-    central one (``hall.bridge``)."""
+    central one over TLS (``hall.bridge``); one CA for all (``out/ca.crt``)."""
+    from hall import tls
+
     every = [board for _, _, boards in venues for board in boards]
     if len(set(every)) != len(every):
         raise ValueError("a board belongs to two venues")
@@ -188,8 +290,9 @@ def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen,
     os.makedirs(out, mode=0o700)
     if broker_account() is not None:
         os.chmod(out, 0o711)  # Mosquitto's own user passes through to its files
+    ca = tls.make_ca(out)
     plan = {name: boards for name, _, boards in venues}
-    shared = (port, ssid, wifi_password, prefix, listen, one_password)
+    shared = (port, ssid, wifi_password, prefix, listen)
     passwords = write_setup(
         os.path.join(out, "central"),
         [],
@@ -198,10 +301,13 @@ def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen,
         extra_users=[bridge.venue_user(name) for name in plan],
         extra_acl=bridge.central_acl(plan, prefix),
         view_boards=sorted(every),
+        ca=ca,
     )
     for name, host, boards in venues:
-        link = bridge.venue_bridge(name, central, port, passwords[bridge.venue_user(name)], prefix)
-        write_setup(os.path.join(out, name), boards, host, *shared, extra_conf=link)
+        link = bridge.venue_bridge(
+            name, central, port, passwords[bridge.venue_user(name)], prefix, os.path.abspath(ca[0])
+        )
+        write_setup(os.path.join(out, name), boards, host, *shared, extra_conf=link, ca=ca)
 
 
 def main(argv=None):
@@ -210,12 +316,13 @@ def main(argv=None):
     )
     parser.add_argument("--boards", help="board numbers: 1-100 or 1-60,101-140")
     parser.add_argument("--broker", help="the broker's address in the hall")
-    parser.add_argument("--port", type=int, default=1883)
+    parser.add_argument("--port", type=int, default=TLS_PORT, help="the broker's TLS port")
     parser.add_argument("--ssid", default="", help="the hall's Wi-Fi (empty: none to join)")
     parser.add_argument("--prefix", default="hall")
     parser.add_argument("--listen", default="0.0.0.0", help="the broker's listening address")
-    parser.add_argument("--one-password", action="store_true")
+    parser.add_argument("--one-password", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", required=True, help="a new folder for the files")
+    parser.add_argument("--renumber", help="OLD=NEW[,...]: clocks moved in --out's hall")
     parser.add_argument(
         "--venue",
         action="append",
@@ -224,6 +331,14 @@ def main(argv=None):
     )
     parser.add_argument("--central", help="the central broker's address, for --venue")
     args = parser.parse_args(argv)
+    if args.one_password:
+        parser.error(
+            "--one-password is refused: with one password any clock's file logs in as every "
+            "board. Each clock has its own; a clock moved to another board keeps it "
+            "(--renumber OLD=NEW --out SETUP)"
+        )
+    if args.renumber:
+        return _renumber_main(parser, args)
     try:
         if args.venue:
             if not args.central or args.boards or args.broker:
@@ -244,7 +359,7 @@ def main(argv=None):
         wifi_password = (
             getpass.getpass("the Wi-Fi's password (empty for none): ") if args.ssid else ""
         )
-    common = (args.port, args.ssid, wifi_password, args.prefix, args.listen, args.one_password)
+    common = (args.port, args.ssid, wifi_password, args.prefix, args.listen)
     try:
         if args.venue:
             write_event(args.out, venues, args.central, *common)
@@ -261,9 +376,26 @@ def main(argv=None):
         )
     else:
         print(
-            "wrote %s: passwd, acl, mosquitto.conf, %d hall files, view.json, arbiter.json"
-            % (args.out, len(boards))
+            "wrote %s: passwd, acl, the CA and the broker's certificate, mosquitto.conf, "
+            "hall-broker.service, %d hall files, view.json, arbiter.json" % (args.out, len(boards))
         )
+    return 0
+
+
+def _renumber_main(parser, args):
+    try:
+        owners = renumber(args.out, moves_argument(args.renumber))
+    except (OSError, ValueError, KeyError) as error:
+        parser.error("--renumber: %s" % error)
+    moved = ", ".join(
+        "%s writes board %d" % (user, board)
+        for user, board in owners.items()
+        if broker_module.clock_user(board) != user
+    )
+    print(
+        "rewrote %s/acl (%s); the broker reads it again on SIGHUP: "
+        "systemctl reload hall-broker (or kill -HUP its process)" % (args.out, moved or "no move")
+    )
     return 0
 
 

@@ -8,7 +8,8 @@ and the arbiter's settings in (``PREFIX/settings``). On the central side the
 venue's account may write only its own boards' topics and read the settings
 (``central_acl``): a venue's clocks can never publish another venue's boards,
 whatever their broker forwards. The view and the arbiter use the central
-broker, one view over all venues.
+broker, one view over all venues. Between venues the bridge speaks TLS and checks the
+central broker's certificate against the event's CA (``hall.accounts``).
 """
 
 VENUE_PREFIX = "venue-"
@@ -28,9 +29,10 @@ def check_venue_name(name):
     return name
 
 
-def venue_bridge(name, central_host, central_port, password, prefix):
-    """The lines a venue's ``mosquitto.conf`` gets to bridge to the central broker."""
-    return (
+def venue_bridge(name, central_host, central_port, password, prefix, cafile=None):
+    """The lines a venue's ``mosquitto.conf`` gets to bridge to the central broker; with
+    ``cafile`` (the event's CA) over TLS, the central broker's certificate checked."""
+    lines = (
         "connection %s\n"
         "address %s:%d\n"
         "remote_clientid %s\n"
@@ -51,6 +53,9 @@ def venue_bridge(name, central_host, central_port, password, prefix):
             prefix,
         )
     )
+    if cafile is not None:
+        lines += "bridge_cafile %s\nbridge_insecure false\nbridge_tls_version tlsv1.2\n" % cafile
+    return lines
 
 
 def central_acl(venues, prefix):

@@ -8,19 +8,29 @@ on 127.0.0.1 at a free port; never the system's service. The accounts
 - ``clock-N`` (one per board): may write ``PREFIX/board/N`` and its
   ``/status`` only, and read ``PREFIX/settings``;
 - ``view``: may read ``PREFIX/#`` and write nothing;
-- ``arbiter``: may write ``PREFIX/settings`` and read everything.
+- ``arbiter``: may write ``PREFIX/settings`` and read everything;
+- ``watch-1`` to ``watch-4`` (this broker only, never a hall's): read ``PREFIX/#``, so
+  that tests can observe while the view and the arbiter hold their own sessions (one
+  session per login: ``hall.broker_conf``).
+
+Its configuration is a hall's (``hall.broker_conf``: the client id bound to the login,
+``max_packet_size``, ``max_connections`` and the open-file limit), on a plain loopback
+listener, or a TLS one with ``tls=True`` (the hall's own CA: ``hall.tls``).
 
 A forbidden publish is dropped by the broker without a word: tests check
 what a subscriber receives.
 """
 
 import os
+import resource
 import secrets
 import shutil
 import socket
 import subprocess
 import tempfile
 import time
+
+from hall import broker_conf
 
 HOST = "127.0.0.1"
 PREFIX = "hall"
@@ -45,12 +55,19 @@ def free_port():
         return probe.getsockname()[1]
 
 
+WATCHERS = ("watch-1", "watch-2", "watch-3", "watch-4")
+
+
 def clock_user(board):
     return "clock-%d" % board
 
 
-def acl_text(boards, prefix=PREFIX):
-    """The broker's ACL for ``boards`` (board numbers)."""
+def acl_text(boards, prefix=PREFIX, owners=None):
+    """The broker's ACL for ``boards`` (board numbers); ``owners`` (account -> board)
+    when a clock was moved to another board (``hall.accounts --renumber``), else each
+    board's own ``clock-N``."""
+    if owners is None:
+        owners = {clock_user(board): board for board in boards}
     lines = [
         "user view",
         "topic read %s/#" % prefix,
@@ -60,9 +77,9 @@ def acl_text(boards, prefix=PREFIX):
         "topic read %s/#" % prefix,
         "",
     ]
-    for board in boards:
+    for user, board in owners.items():
         lines += [
-            "user %s" % clock_user(board),
+            "user %s" % user,
             "topic write %s/board/%d" % (prefix, board),
             "topic write %s/board/%d/status" % (prefix, board),
             "topic read %s/settings" % prefix,
@@ -86,12 +103,22 @@ def _hand_to_broker_user(folder):
         os.chown(path, account.pw_uid, account.pw_gid)
 
 
+def _limit_open_files(count):
+    """The broker's open-file limit (in the child, before it runs): ``count``, as a hall's
+    systemd unit sets it with ``LimitNOFILE`` (never above the hard limit we have)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY:
+        count = min(count, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+
 class Broker:
     """A running Mosquitto with the hall's accounts; ``stop()`` ends it and its folder."""
 
-    def __init__(self, boards, prefix=PREFIX, port=None, accounts=(), acl="", conf=""):
+    def __init__(self, boards, prefix=PREFIX, port=None, accounts=(), acl="", conf="", tls=False):
         """``accounts``, ``acl`` and ``conf``: more user names (their passwords are
-        generated), ACL lines and configuration lines (``hall.bridge``)."""
+        generated), ACL lines and configuration lines (``hall.bridge``); ``tls``: the
+        listener speaks TLS with a certificate of a CA made for it (``self.ca``)."""
         missing = missing_tools()
         if missing:
             raise RuntimeError(
@@ -106,8 +133,10 @@ class Broker:
         self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
         for board in self.boards:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
-        for user in accounts:
+        for user in tuple(accounts) + WATCHERS:
             self.passwords[user] = secrets.token_hex(8)
+        self.tls = tls
+        self.ca = None  # the CA's certificate (PEM file) with tls
         self.extra_acl = acl
         self.extra_conf = conf
         self.process = None
@@ -132,22 +161,24 @@ class Broker:
             capture_output=True,
             timeout=60,
         )
+        watchers = "".join("user %s\ntopic read %s/#\n\n" % (w, self.prefix) for w in WATCHERS)
         with open(self._path("acl"), "w") as handle:
-            handle.write(acl_text(self.boards, self.prefix) + "\n" + self.extra_acl)
+            handle.write(
+                acl_text(self.boards, self.prefix) + "\n" + watchers + "\n" + self.extra_acl
+            )
         os.chmod(self._path("acl"), 0o600)
+        tls = None
+        if self.tls:
+            from hall import tls as tls_module
+
+            tls = tls_module.make_ca_and_server(self.folder, HOST)
+            self.ca = tls[0]
+        connections = broker_conf.connection_limit(len(self.passwords))
+        self.listeners = [(self.port, HOST, connections, tls)]
         with open(self._path("mosquitto.conf"), "w") as handle:
             handle.write(
-                "per_listener_settings false\n"
-                "listener %d %s\n"
-                "allow_anonymous false\n"
-                "password_file %s\n"
-                "acl_file %s\n"
-                "persistence false\n"
-                "max_keepalive 120\n"
-                "log_dest stderr\n"
-                "log_type error\n"
-                "log_type warning\n"
-                % (self.port, HOST, self._path("passwd"), self._path("acl"))
+                broker_conf.conf_text(self._path("passwd"), self._path("acl"), self.listeners)
+                + "log_dest stderr\nlog_type error\nlog_type warning\n"
                 + self.extra_conf
             )
         _hand_to_broker_user(self.folder)
@@ -155,10 +186,12 @@ class Broker:
     def start(self, timeout_s=10.0):
         """Run the broker (again, on the same port) and wait until it accepts connections."""
         self.log = open(self._path("broker.log"), "ab")
+        files = broker_conf.open_file_limit(self.listeners)
         self.process = subprocess.Popen(
             [_which("mosquitto"), "-c", self._path("mosquitto.conf")],
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            preexec_fn=lambda: _limit_open_files(files),
         )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:

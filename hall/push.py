@@ -7,8 +7,9 @@ Publishes one retained message on ``PREFIX/settings`` with the arbiter's
 account (the only one the broker's ACL lets write there). Clocks in the
 setup state put it in force and show ``HALL``; a clock in a game refuses it
 and says so (``push: refused``) in its next message (docs/hall.md). The
-account file holds ``broker``, ``port``, ``user``, ``password`` and
-``prefix``; the password is never printed.
+account file holds ``broker``, ``port``, ``user``, ``password``, ``prefix`` and ``ca``
+(the hall's CA: the connection is TLS and the broker's certificate is checked against
+it); the password is never printed.
 """
 
 import argparse
@@ -42,6 +43,10 @@ def publish(account, payload, timeout_s=5.0):
     done = {}
     client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-arbiter")
     client.username_pw_set(account["user"], account["password"])
+    if account.get("ca"):  # the hall's CA (hall.accounts): the broker's certificate checked
+        from hall import tls
+
+        client.tls_set_context(tls.client_context(account["ca"]))
     client.on_connect = lambda c, u, f, code, p: done.setdefault("code", code)
     client.connect(account["broker"], account.get("port", 1883), 30)
     client.loop_start()

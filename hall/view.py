@@ -73,6 +73,7 @@ class HallView:
         boards=(),
         pairings=None,
         log=_stderr_line,
+        ca=None,
     ):
         self.prefix = prefix
         self.address = "%s:%d" % (host, port)
@@ -97,6 +98,10 @@ class HallView:
         self.server = None
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
+        if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
+            from hall import tls
+
+            self.client.tls_set_context(tls.client_context(ca))
         self.client.suppress_exceptions = True
         self.client.reconnect_delay_set(*RECONNECT_S)
         self.client.on_connect = self._on_connect
@@ -471,7 +476,16 @@ def main(argv=None):
         pairings = pairings_module.read(args.pairings, args.round) if args.pairings else None
     except (OSError, ValueError) as error:
         parser.error(str(error))
-    view = HallView(host, port, account["user"], account["password"], prefix, boards, pairings)
+    view = HallView(
+        host,
+        port,
+        account["user"],
+        account["password"],
+        prefix,
+        boards,
+        pairings,
+        ca=account.get("ca"),
+    )
     try:
         address = view.serve(args.port)
     except OSError as error:

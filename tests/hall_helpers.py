@@ -5,7 +5,9 @@ ports from a range of its own, so two workers' brokers never take the same one.
 
 ``broker`` skips a test with the reason when Debian's mosquitto is missing
 (``make hall-tools`` installs it; CI does). ``Recorder`` subscribes with an
-account and keeps every message it receives. ``Client`` is a plain MQTT
+account (by default one of the broker's read-only ``watch-N``: one login holds one
+session, so a test observes without taking the view's or the arbiter's) and keeps
+every message it receives. ``Client`` is a plain MQTT
 client of the tests (paho). ``Proxy`` sits between a clock and the broker
 and can pass, refuse, hang, slow, stall in the middle of a packet or trickle
 a byte a second, and cut every connection, to break the network at chosen
@@ -22,6 +24,7 @@ import paho.mqtt.client as paho
 import pytest
 
 from hall import broker as broker_module
+from hall import tls
 
 
 def need_broker():
@@ -48,14 +51,45 @@ def worker_port():
     raise OSError("no free port in %d-%d" % (base, base + 999))
 
 
-class Recorder:
-    """A subscriber with ``user``'s account on ``topic``; ``messages`` as (topic, payload)."""
+_watchers_taken = {}
 
-    def __init__(self, broker, user, topic="hall/#", password=None):
+
+def watcher(broker):
+    """A ``watch-N`` account of ``broker`` no other recorder of this test run holds."""
+    taken = _watchers_taken.setdefault(id(broker), [])
+    for name in broker_module.WATCHERS:
+        if name not in taken:
+            taken.append(name)
+            return name
+    raise RuntimeError("every watch-N account of the broker is taken")
+
+
+def release_watcher(broker, name):
+    taken = _watchers_taken.get(id(broker), [])
+    if name in taken:
+        taken.remove(name)
+
+
+def secure(client, broker):
+    """TLS with the broker's own CA when its listener speaks TLS."""
+    if broker.tls:
+        client.tls_set_context(tls.client_context(broker.ca))
+
+
+class Recorder:
+    """A subscriber with ``user``'s account (default: a free ``watch-N``) on ``topic``;
+    ``messages`` as (topic, payload)."""
+
+    def __init__(self, broker, user=None, topic="hall/#", password=None):
+        self.broker = broker
+        self.watcher = user is None
+        user = watcher(broker) if user is None else user
+        self.user = user
         self.messages = []
         self.ready = threading.Event()
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="test-" + user)
         self.client.username_pw_set(user, password or broker.passwords[user])
+        secure(self.client, broker)
         self.client.on_connect = lambda c, u, f, code, p: (
             c.subscribe(topic, qos=1) if not code.is_failure else None
         )
@@ -79,6 +113,8 @@ class Recorder:
     def close(self):
         self.client.disconnect()  # first: its network loop ends at once, not at its 1 s select
         self.client.loop_stop()
+        if self.watcher:
+            release_watcher(self.broker, self.user)
 
 
 class Client:
@@ -92,6 +128,7 @@ class Client:
             protocol=paho.MQTTv311,
         )
         self.client.username_pw_set(account, password or broker.passwords[account])
+        secure(self.client, broker)
         self.code = None
         self.client.on_connect = self._connected
         self.client.connect(broker.host, broker.port, 30)

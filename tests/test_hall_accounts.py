@@ -3,7 +3,9 @@
 import json
 import os
 import shutil
+import signal
 import socket
+import ssl
 import stat
 import subprocess
 import tempfile
@@ -14,7 +16,7 @@ import pytest
 
 from firmware import hall_settings
 from hal.storage import Files, Storage
-from hall import accounts
+from hall import accounts, tls
 from hall.broker import _which
 from tests.hall_helpers import need_broker, worker_port
 
@@ -39,15 +41,17 @@ def test_the_setup_files(open_parent):
     need_broker()
     out = os.path.join(open_parent, "setup")
     accounts.write_setup(
-        out, [1, 2, 12], "192.168.1.10", 1883, "Hall", "wifi-pw", "open", "0.0.0.0", False
+        out, [1, 2, 12], "192.168.1.10", 8883, "Hall", "wifi-pw", "open", "0.0.0.0"
     )
     names = sorted(os.listdir(out))
     assert names == sorted(
-        ["passwd", "acl", "mosquitto.conf", "view.json", "arbiter.json"]
+        ["passwd", "acl", "mosquitto.conf", "view.json", "arbiter.json", "boards.json"]
+        + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
     for name in names:
-        assert stat.S_IMODE(os.stat(os.path.join(out, name)).st_mode) == 0o600
+        mode = 0o644 if name == "ca.crt" else 0o600  # the CA's certificate is public
+        assert stat.S_IMODE(os.stat(os.path.join(out, name)).st_mode) == mode
     boards = {}
     for number in (1, 2, 12):
         storage = Storage(out, Files())
@@ -55,6 +59,7 @@ def test_the_setup_files(open_parent):
         hall, code = hall_settings.load(storage)
         assert code is None and hall.board == number and hall.user == "clock-%d" % number
         assert hall.prefix == "open" and hall.ssid == "Hall"
+        assert hall.ca == open(os.path.join(out, "ca.crt")).read() and hall.port == 8883
         boards[number] = hall.password
     assert len(set(boards.values())) == 3  # each clock its own password
     passwd = open(os.path.join(out, "passwd")).read()
@@ -78,7 +83,7 @@ def test_as_root_a_closed_folder_is_refused_in_one_line(tmp_path):
     os.chmod(tmp_path, 0o700)
     with pytest.raises(ValueError, match="cannot pass through"):
         accounts.write_setup(
-            str(tmp_path / "setup"), [1], "127.0.0.1", 1883, "", "", "hall", "127.0.0.1", False
+            str(tmp_path / "setup"), [1], "127.0.0.1", 8883, "", "", "hall", "127.0.0.1"
         )
     assert not (tmp_path / "setup").exists()
 
@@ -88,9 +93,9 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
     as_root_with_mosquitto()
     out = os.path.join(open_parent, "hall-setup")
     port = worker_port()
-    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1", False)
+    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1")
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o711
-    for name in ("passwd", "acl"):
+    for name in ("passwd", "acl", "broker.key"):
         info = os.stat(os.path.join(out, name))
         assert info.st_uid == accounts.broker_account().pw_uid
         assert stat.S_IMODE(info.st_mode) == 0o600
@@ -113,6 +118,7 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
                 time.sleep(0.05)
         client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="clock-1")
         client.username_pw_set("clock-1", hall_file["password"])
+        client.tls_set_context(tls.client_context(cadata=hall_file["ca"]))
         codes = []
         client.on_connect = lambda c, u, f, code, p: codes.append(code)
         client.connect("127.0.0.1", port, 10)
@@ -130,8 +136,8 @@ def test_an_event_in_venues_bridges_each_to_the_central_broker(open_parent):
     need_broker()
     out = os.path.join(open_parent, "event")
     venues = [accounts.venue("north=10.0.0.2:1-2"), accounts.venue("south=10.0.0.3:3")]
-    accounts.write_event(out, venues, "10.0.0.1", 1883, "", "", "hall", "0.0.0.0", False)
-    assert sorted(os.listdir(out)) == ["central", "north", "south"]
+    accounts.write_event(out, venues, "10.0.0.1", 8883, "", "", "hall", "0.0.0.0")
+    assert sorted(os.listdir(out)) == ["ca.crt", "ca.key", "central", "north", "south"]
     central_acl = open(os.path.join(out, "central", "acl")).read()
     section = central_acl.split("user venue-north\n")[1].split("\n\n")[0]
     assert section.splitlines() == [
@@ -142,7 +148,8 @@ def test_an_event_in_venues_bridges_each_to_the_central_broker(open_parent):
         "topic read hall/settings",
     ]
     conf = open(os.path.join(out, "south", "mosquitto.conf")).read()
-    assert "connection venue-south\naddress 10.0.0.1:1883\n" in conf
+    assert "connection venue-south\naddress 10.0.0.1:8883\n" in conf
+    assert "bridge_cafile %s\n" % os.path.join(out, "ca.crt") in conf
     assert "topic hall/board/# out 0\ntopic hall/settings in 0\n" in conf
     view = json.load(open(os.path.join(out, "central", "view.json")))
     assert view["boards"] == "1,2,3" and view["broker"] == "10.0.0.1"
@@ -152,10 +159,102 @@ def test_an_event_in_venues_bridges_each_to_the_central_broker(open_parent):
             out + "2",
             venues + [accounts.venue("east=10.0.0.4:2")],
             "c",
-            1883,
+            8883,
             "",
             "",
             "hall",
             "0.0.0.0",
-            False,
         )
+
+
+def test_one_password_is_refused_in_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        accounts.main(
+            [
+                "--boards",
+                "1-2",
+                "--broker",
+                "10.0.0.1",
+                "--one-password",
+                "--out",
+                str(tmp_path / "s"),
+            ]
+        )
+    assert stopped.value.code == 2 and "--one-password is refused" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()
+
+
+def _start(conf, port):
+    broker = subprocess.Popen(
+        [_which("mosquitto"), "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return broker
+        except OSError:
+            assert broker.poll() is None, broker.stdout.read().decode()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def _login(hall_file, client_id, secure=True):
+    """A paho client logged in with a hall file's account; its CONNACK (None: none came;
+    the OSError when the connection or the TLS handshake failed)."""
+    client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=client_id)
+    client.username_pw_set(hall_file["user"], hall_file["password"])
+    if secure:
+        client.tls_set_context(tls.client_context(cadata=hall_file["ca"]))
+    codes = []
+    client.on_connect = lambda c, u, f, code, p: codes.append(code)
+    try:
+        client.connect("127.0.0.1", hall_file["port"], 10)
+    except OSError as error:
+        return client, error
+    deadline = time.monotonic() + 3
+    while not codes and time.monotonic() < deadline:
+        client.loop(0.05)
+    return client, (codes[0] if codes else None)
+
+
+def test_a_clock_moved_to_another_board_keeps_its_password_over_tls(open_parent):
+    """The written hall over TLS with its own CA; --renumber 1=5 and a SIGHUP: the clock
+    flashed as board 1 writes board 5, and board 1 no more."""
+    need_broker()
+    out = os.path.join(open_parent, "hall-setup")
+    port = worker_port()
+    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1")
+    board1 = json.load(open(os.path.join(out, "hall-board-1.json")))
+    broker = _start(os.path.join(out, "mosquitto.conf"), port)
+    try:
+        plain, code = _login(board1, "plain", secure=False)
+        assert code is None or isinstance(code, OSError)  # no MQTT in clear on the hall's listener
+        other_ca = dict(board1, ca=open(tls.make_ca(open_parent, "another hall")[0]).read())
+        _, error = _login(other_ca, "forged-ca")  # a broker this hall's CA did not sign
+        assert isinstance(error, ssl.SSLCertVerificationError)
+        watch = json.load(open(os.path.join(out, "arbiter.json")))
+        watch.update(port=port, ca=board1["ca"])
+        watcher, code = _login(watch, "w")
+        assert code is not None and not code.is_failure
+        seen = []
+        watcher.on_message = lambda c, u, m: seen.append((m.topic, m.payload))
+        watcher.subscribe("hall/board/#")
+        assert accounts.main(["--renumber", "1=5", "--out", out]) == 0
+        broker.send_signal(signal.SIGHUP)
+        time.sleep(0.5)
+        clock, code = _login(board1, "clock-1")
+        assert code is not None and not code.is_failure
+        clock.publish("hall/board/1", b"old number")
+        clock.publish("hall/board/5", b"new number")
+        deadline = time.monotonic() + 5
+        while ("hall/board/5", b"new number") not in seen and time.monotonic() < deadline:
+            clock.loop(0.02)
+            watcher.loop(0.02)
+        assert ("hall/board/5", b"new number") in seen
+        assert ("hall/board/1", b"old number") not in seen
+        with pytest.raises(SystemExit):  # board 2's clock already writes 2
+            accounts.main(["--renumber", "5=2", "--out", out])
+    finally:
+        broker.terminate()
+        broker.wait(10)

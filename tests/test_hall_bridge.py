@@ -38,8 +38,8 @@ def test_venues_bridge_their_own_boards_only():
             )
             started.append(Broker(boards, port=worker_port(), conf=conf))
         north, south = started[1], started[2]
-        watcher = Recorder(central, "view")
-        in_south = Recorder(south, "view")
+        watcher = Recorder(central)
+        in_south = Recorder(south)
         assert watcher.ready.wait(10) and in_south.ready.wait(10)
         time.sleep(1.5)  # the bridges connect
         clock = client(north, "clock-1", north.passwords["clock-1"])

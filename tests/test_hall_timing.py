@@ -108,7 +108,7 @@ def test_a_broken_network_changes_no_state_line(broker):
     offline, offline_feeds, _ = play(None)
     assert any('"flag_' in line for line in offline)
     proxy = Proxy(broker.port)
-    watch = Recorder(broker, "view", "hall/board/1")
+    watch = Recorder(broker, topic="hall/board/1")
     try:
         chooser = random.Random(SEED + 1)
         total = 1000 + sum(think_times())
