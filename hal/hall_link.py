@@ -17,6 +17,11 @@ changes a time: a settings push is taken only in the setup state, and one
 that comes while a clock runs is not even read then (reading allocates):
 the broker's retained copy is asked for again once the clock stands
 (docs/hall.md).
+
+With the hall's CA in the hall file the connection is TLS (``hal.tls_stream``): its
+handshake takes the processor for a while, so a TLS connection is started only
+while no clock runs, and one still in its handshake when a clock starts is dropped;
+a link lost in play comes back when the clock stands.
 """
 
 from micropython import const
@@ -46,6 +51,7 @@ class HallLink:
         self.resolve = resolve
         self.open_stream = open_stream
         self.address = None  # the broker's address, once looked up
+        self.tls = bool(getattr(hall, "ca", ""))  # the handshake: only while the clock stands
         self.client = mqtt.Client(b"", None, None, KEEPALIVE_S)
         self.message = hall_message.Message()  # written again for each message
         self._name(hall.board, hall.user)  # the number and account it joins under
@@ -98,6 +104,10 @@ class HallLink:
             if self.retry_pending and ticks_diff(now, self.retry_at) < 0:
                 return False  # down: skipped until the backoff has passed
             return self._connect(app, now)
+        if self.tls and client.state != mqtt.UP and app.clock.state == engine.RUNNING:
+            client.drop("handshake in play")  # back when the clock stands
+            self.reason = "reconnect"
+            return False
         try:
             return self._turn(app, now)
         except Exception:  # whatever came over the network: the link goes down, not the clock
@@ -155,6 +165,8 @@ class HallLink:
 
     def _connect(self, app, now):
         hall = self.hall
+        if self.tls and app.clock.state == engine.RUNNING:
+            return False  # no handshake while a clock runs
         if self.address is None:
             state = app.clock.state
             if state == engine.RUNNING or state == engine.PAUSED:
@@ -237,4 +249,11 @@ def attach(app, storage):
     wlan.active(True)
     if hall.ssid and not wlan.isconnected():
         wlan.connect(hall.ssid, hall.wifi_password)  # returns at once; poll waits for it
-    return HallLink(hall, wlan, net_stream.resolve, net_stream.SocketStream)
+    if not hall.ca:
+        return HallLink(hall, wlan, net_stream.resolve, net_stream.SocketStream)
+    from hal.tls_stream import TlsStream
+
+    def open_tls(address):
+        return TlsStream(address, hall.ca, hall.broker)
+
+    return HallLink(hall, wlan, net_stream.resolve, open_tls)

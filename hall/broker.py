@@ -241,8 +241,16 @@ class Broker:
             "password": self.passwords[user] if password is None else password,
             "board": board,
             "prefix": self.prefix,
+            "ca": self._ca_text(),
             "version": 1,
         }
+
+    def _ca_text(self):
+        """The CA's certificate (PEM) the clocks check a TLS broker with; empty: plain."""
+        if self.ca is None:
+            return ""
+        with open(self.ca) as handle:
+            return handle.read()
 
     def __enter__(self):
         return self
