@@ -51,8 +51,13 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     store = JournalStore(storage, ring)
     resume.attach(app, store, settings, board.TICK_MS)
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
-        from hal import hall_link  # a board with a radio and a hall file: firmware.hall_settings
+        from hal import (
+            hall_link,  # a board with a radio and a hall file: firmware.hall_settings
+            repl_guard,  # its secrets: Ctrl-C shut unless the owner holds ``set``
+        )
 
+        repl_guard.shut(hardware.inputs, getattr(micropython, "kbd_intr", None))
+        lifetime.let_go(hal, "repl_guard")
         app.join_hall(hall_link.attach(app, storage))
     # What boot alone uses: the files read at boot, the journal's reading and the
     # restoring of a game (firmware/boot/), the settings file and the parsing of
