@@ -29,6 +29,31 @@ TROUBLE_MS = 120_000  # Appendix G: "less than two minutes"
 STATUSES = (b"online", b"offline")
 
 
+def plain_reason(text):
+    """A refusal's reason without anything the clock sent: each quoted part, and what
+    follows ``": "``, become "…" (the page shows the reason; the bytes stay out of it)."""
+    out = []
+    quote = None
+    escaped = False
+    for char in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True  # repr's \' inside a quoted part
+            elif char == quote:
+                quote = None
+            continue
+        if char in "'\"":
+            quote = char
+            out.append("…")
+        else:
+            out.append(char)
+    plain = "".join(out)
+    head, colon, _ = plain.partition(": ")
+    return (head + ": …" if colon else plain)[:80]
+
+
 def board_number(text):
     """``text`` as a board number 1..9999 (ASCII digits, no leading zero), else None."""
     if not 1 <= len(text) <= 4 or text[0] == "0" or any(c not in "0123456789" for c in text):
@@ -56,7 +81,7 @@ class Board:
 
     def refuse(self, now_ms, reason):
         self.refused += 1
-        self.refusal = reason[:80]
+        self.refusal = plain_reason(reason)
         self.refused_ms = now_ms
 
     def _allow(self, now_ms):
@@ -99,7 +124,7 @@ class Board:
             self.refuse(now_ms, str(error))
             return False
         if data["board"] != self.number:
-            self.refuse(now_ms, "board %d on board %d's topic" % (data["board"], self.number))
+            self.refuse(now_ms, "board %d on the topic of board %d" % (data["board"], self.number))
             return False
         last = self.message
         if last is not None:

@@ -15,29 +15,33 @@ time it was lost.
 The page (``hall/page.html``) gets a snapshot at ``/boards.json`` and every
 change as a server-sent event on ``/events`` (and an ``alive`` event every
 ``ALIVE_S``, so that the page notices a stream that stopped); ``/pgn/N`` is
-board N's ``[%clk]`` comments with its tags. The server answers GET alone
-(any other method: 405), a path or a query it does not know with 404, a
-request line over ``MAX_LINE`` bytes with 414 and headers over
-``MAX_HEADERS`` bytes with 431. Nothing on the page can change a clock.
+board N's ``[%clk]`` comments with its tags. Each change is encoded once, when it
+arrives, and the same bytes go to every open page. The server
+(``hall.page_server``) answers GET alone (any other method: 405), a path or a
+query it does not know with 404, and holds every client to its share: bounded
+heads (414, 431), deadlines (408), connections and streams per address (503 with
+``Retry-After``). It listens on the hall's network by default (the address this
+computer reaches the broker from: ``hall_address``). Nothing on the page can change
+a clock.
 """
 
 import json
 import os
+import socket
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import paho.mqtt.client as paho
 
+from hall import page_server
 from hall.boards import Board, board_number
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
 ALIVE_S = 5  # the page counts its event stream stopped after three of these missed
-MAX_LINE = 1024
-MAX_HEADERS = 8192
-_BODY_MAX = 65536  # a refused request's body read before the 405 (a larger one: reset)
-MAX_LISTENERS = 64  # open /events connections
+MAX_LINE = page_server.MAX_LINE
+MAX_HEADERS = page_server.MAX_HEADERS
+MAX_LISTENERS = page_server.MAX_STREAMS  # open /events connections
 RECONNECT_S = (1, 30)
 
 
@@ -49,11 +53,23 @@ def _stderr_line(text):
     print("hall.view: " + text, file=sys.stderr, flush=True)
 
 
+def hall_address(broker_host, broker_port=1883):
+    """This computer's address on the network it reaches the broker by (no packet is
+    sent: a UDP socket only chooses its route); loopback for a broker on loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((broker_host, broker_port))
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
 class _Listener:
     """One open /events connection: the boards changed since it last wrote (at most
     one entry per board, however fast they change)."""
 
-    def __init__(self):
+    def __init__(self, address=None):
+        self.address = address
         self.boards = set()
         self.hall = False
         self.closed = False
@@ -86,6 +102,9 @@ class HallView:
         self.arrivals = []  # (monotonic ms, board, seq): the bench reads it
         self.keep_arrivals = False
         self.event = {}  # Event and Round, from the pairings
+        self.encoded = {}  # board -> its last change as an event's bytes, for every page
+        self.encoded_hall = b""  # the view's own state as an event's bytes
+        self.encodings = 0  # how many times a change was encoded (the bench reads it)
         for number in boards:
             self.boards[number] = Board(number, listed=True)
         if pairings is not None:
@@ -205,11 +224,22 @@ class HallView:
                 self.refused += 1
                 changed = True
             if changed:
+                if self.listeners:
+                    self._encode(number, now)
+                else:
+                    self.encoded.pop(number, None)  # encoded when a page asks
                 for listener in self.listeners:
                     listener.boards.add(number)
                     listener.wake.set()
 
+    def _encode(self, number, now):
+        """Board ``number``'s snapshot as an event, once for every page (under the lock)."""
+        snapshot = self.boards[number].snapshot(now)
+        self.encoded[number] = ("data: %s\n\n" % json.dumps(snapshot, allow_nan=False)).encode()
+        self.encodings += 1
+
     def _notify_hall(self):
+        self.encoded_hall = ("event: hall\ndata: %s\n\n" % json.dumps(self.hall_state())).encode()
         for listener in self.listeners:
             listener.hall = True
             listener.wake.set()
@@ -263,33 +293,52 @@ class HallView:
             )
             return head + "\n" + board.history.pgn_comments()
 
-    def _listen(self):
-        with self.lock:
-            if len(self.listeners) >= MAX_LISTENERS:
+    def _listen(self, address=None):
+        """A stream for a page at ``address`` within its share (``hall.page_server``),
+        or None; a stream it displaced is ended."""
+        listener = _Listener(address)
+        shares = self.server.shares if self.server is not None else None
+        if shares is None:
+            with self.lock:
+                if len(self.listeners) >= MAX_LISTENERS:
+                    return None
+        else:
+            displaced = shares.open_stream(address, listener)
+            if displaced is False:
                 return None
-            listener = _Listener()
+            if displaced is not None:
+                displaced.closed = True
+                displaced.wake.set()
+        with self.lock:
             self.listeners.append(listener)
+            if not self.encoded_hall:
+                self.encoded_hall = (
+                    "event: hall\ndata: %s\n\n" % json.dumps(self.hall_state())
+                ).encode()
             return listener
 
     def _changes(self, listener):
-        """The events ``listener`` has not written yet, as strict JSON lines."""
-        now = _now_ms()
+        """The events ``listener`` has not written yet: the bytes encoded at each change."""
         with self.lock:
             listener.wake.clear()
-            lines = []
+            parts = []
             if listener.hall:
-                lines.append("event: hall\ndata: %s\n\n" % json.dumps(self.hall_state()))
+                parts.append(self.encoded_hall)
+            encoded = self.encoded
             for number in sorted(listener.boards):
-                snapshot = self.boards[number].snapshot(now)
-                lines.append("data: %s\n\n" % json.dumps(snapshot, allow_nan=False))
+                if number not in encoded:
+                    self._encode(number, _now_ms())
+                parts.append(encoded[number])
             listener.boards.clear()
             listener.hall = False
-            return "".join(lines)
+            return b"".join(parts)
 
     def _unlisten(self, listener):
         with self.lock:
             if listener in self.listeners:
                 self.listeners.remove(listener)
+        if self.server is not None:
+            self.server.shares.close_stream(listener.address, listener)
 
     def serve(self, port=0, host="127.0.0.1"):
         """Serve the page on ``host:port`` (0: a free port) in a thread; its address."""
@@ -298,17 +347,7 @@ class HallView:
         class Handler(_Handler):
             hall = view
 
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):
-                error = sys.exc_info()[1]
-                view.log(
-                    "a request from %s failed: %s: %s"
-                    % (client_address[0], type(error).__name__, error)
-                )
-
-        self.server = Server((host, port), Handler)
+        self.server = page_server.Server((host, port), Handler, self.log)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return "http://%s:%d/" % (host, self.server.server_address[1])
 
@@ -325,79 +364,34 @@ class HallView:
         self.thread.join(5)
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(page_server.Handler):
     hall = None
-    protocol_version = "HTTP/1.1"
-    timeout = 30  # a connection that sends nothing for this long is closed
 
-    def log_message(self, *args):
-        pass
-
-    def handle_one_request(self):
-        """One request, read within bounds; GET alone is answered."""
-        try:
-            self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
-        except OSError:
-            self.close_connection = True
-            return
-        if not self.raw_requestline:
-            self.close_connection = True
-            return
-        if len(self.raw_requestline) > MAX_LINE:
-            self.requestline = ""
-            self.request_version = "HTTP/1.1"
-            self.command = None
-            self.send_error(414, "request line over %d bytes" % MAX_LINE)
-            self.close_connection = True
-            return
-        if not self.parse_request():
-            return
-        if sum(len(k) + len(v) + 4 for k, v in self.headers.items()) > MAX_HEADERS:
-            self.send_error(431, "headers over %d bytes" % MAX_HEADERS)
-            self.close_connection = True
-            return
-        if self.command == "GET":
-            self._get()
-        else:
-            self._refuse()
-        self.wfile.flush()
-
-    def _send(self, status, kind, body, extra=()):
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for name, value in extra:
-            self.send_header(name, value)
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _get(self):
+    def answer(self):
         path, _, query = self.path.partition("?")
         if path == "/" and query in ("", "poll"):
             with open(PAGE, "rb") as handle:
-                self._send(200, "text/html; charset=utf-8", handle.read())
+                self.send(200, "text/html; charset=utf-8", handle.read())
         elif "?" in self.path:
-            self._send(404, "text/plain", b"not found\n")
+            self.send(404, "text/plain", b"not found\n")
         elif path == "/boards.json":
             body = json.dumps(self.hall.page_state(), allow_nan=False).encode()
-            self._send(200, "application/json", body)
+            self.send(200, "application/json", body)
         elif path.startswith("/pgn/") and board_number(path[5:]) is not None:
             text = self.hall.pgn(board_number(path[5:]))
             if text is None:
-                self._send(404, "text/plain", b"no such board\n")
+                self.send(404, "text/plain", b"no such board\n")
             else:
-                self._send(200, "text/plain; charset=utf-8", (text + "\n").encode())
+                self.send(200, "text/plain; charset=utf-8", (text + "\n").encode())
         elif path == "/events":
             self._events()
         else:
-            self._send(404, "text/plain", b"not found\n")
+            self.send(404, "text/plain", b"not found\n")
 
     def _events(self):
-        listener = self.hall._listen()
+        listener = self.hall._listen(self.client_address[0])
         if listener is None:
-            self._send(503, "text/plain", b"too many open pages\n")
+            self.busy("every event stream is taken; try again")
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -408,27 +402,16 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             with self.hall.lock:
                 listener.hall = True
+            self.wfile.write(b"retry: %d\n\n" % page_server.RETRY_MS)
             while not listener.closed:
-                text = self.hall._changes(listener)
-                if not text:
-                    text = "event: alive\ndata: {}\n\n"
-                self.wfile.write(text.encode())
+                data = self.hall._changes(listener)
+                self.wfile.write(data or b"event: alive\ndata: {}\n\n")
                 self.wfile.flush()
                 listener.wake.wait(ALIVE_S)
         except OSError:
-            pass
+            pass  # gone, or not reading for page_server.WRITE_S
         finally:
             self.hall._unlisten(listener)
-
-    def _refuse(self):
-        """405 with ``Allow: GET``. A body the request announces (up to ``_BODY_MAX``)
-        is read first: a connection closed with bytes unread is reset, and the
-        client would lose the answer."""
-        text = self.headers.get("Content-Length", "0").strip()
-        if text.isascii() and text.isdigit() and 0 < int(text) <= _BODY_MAX:
-            self.rfile.read(int(text))
-        self.close_connection = True
-        self._send(405, "text/plain", b"the hall view reads only: GET\n", [("Allow", "GET")])
 
 
 def _account(path):
@@ -447,7 +430,8 @@ def _account(path):
 
 def main(argv=None):
     """``python -m hall.view --account FILE [--broker H] [--broker-port P] [--port N]
-    [--boards 1-100] [--pairings FILE]``: the view alone."""
+    [--listen ADDRESS] [--boards 1-100] [--pairings FILE]``: the view alone; prints the
+    page's address (on the hall's network unless ``--listen`` says otherwise)."""
     import argparse
 
     from hall import pairings as pairings_module
@@ -459,6 +443,11 @@ def main(argv=None):
     parser.add_argument("--account", required=True, help="JSON with user and password")
     parser.add_argument("--prefix", default=None)
     parser.add_argument("--port", type=int, default=0, help="the page's port")
+    parser.add_argument(
+        "--listen",
+        default=None,
+        help="the page's address (default: this computer's on the hall's network)",
+    )
     parser.add_argument("--boards", default=None, help="the hall's boards (default: the account's)")
     parser.add_argument("--pairings", default=None, help="the round's pairings: TRF or CSV")
     parser.add_argument("--round", type=int, default=None, help="the round in a TRF")
