@@ -274,6 +274,32 @@ SECTIONS = (
             ),
             *_scale_rows(),
             ("the view still running after the flood", "hall.flood.view_still_running", "", "True"),
+            ("takeovers that succeed (100 tries)", "hall.guard.takeovers_succeeded", "", "0"),
+            (
+                "largest packet the broker accepts",
+                "hall.guard.largest_packet_accepted_bytes",
+                "B",
+                "2,048 B",
+            ),
+            ("sessions one account holds", "hall.guard.sessions_one_account_holds", "", "1"),
+            (
+                "a trickling connection closed by the view after",
+                "hall.guard.trickling_connection_closed_s",
+                "s",
+                "≤ 11 s",
+            ),
+            (
+                "sockets kept without CONNECT, of 500",
+                "hall.guard.silent_sockets_kept_of_500",
+                "",
+                "report",
+            ),
+            (
+                "a socket without CONNECT closed by the broker after",
+                "hall.guard.connect_less_socket_closed_s",
+                "s",
+                "report",
+            ),
         ),
     ),
 )

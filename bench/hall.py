@@ -481,6 +481,9 @@ def figures_and_rows(clocks=200, seconds=20.0):
     figures["heap"] = network_heap()
     figures["faults"] = fault_figures()
     figures["allocation"] = link_allocation()
+    from bench import hall_guard
+
+    figures["guard"] = hall_guard.guard_figures()
     faults = figures["faults"]
     allocation = figures["allocation"]
     rows = [
@@ -535,6 +538,7 @@ def figures_and_rows(clocks=200, seconds=20.0):
             "0",
         ),
     ]
+    rows += hall_guard.rows(figures["guard"])
     rows += _scale_rows(figures)
     return figures, rows
 
@@ -600,7 +604,23 @@ def main(argv=None):
         default=0,
         help="split the clocks over this many brokers bridged to a central one; print only",
     )
+    parser.add_argument(
+        "--guard",
+        action="store_true",
+        help="only the guard's figures (bench/hall_guard.py), into the hall key",
+    )
     args = parser.parse_args(argv)
+    if args.guard:
+        from bench import hall_guard
+
+        guard = hall_guard.guard_figures()
+        for name, value, goal in hall_guard.rows(guard):
+            print("%-70s  %8s   goal %s" % (name, value, goal))
+        kept = json.load(open(results.LATEST)).get("hall", {})
+        kept["guard"] = guard
+        results.update("hall", kept)
+        print("written to bench/latest.json (guard, in hall)")
+        return 0
     if args.drive:
         plan = json.loads(sys.stdin.read())
         edges, published, failures, sizes, connect_s = drive(
