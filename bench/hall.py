@@ -305,8 +305,9 @@ def _flood(broker, board, count):
     return time.monotonic() - started
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
-    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict. With
+def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1):
+    """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict, the
+    latency over every one of ``pages`` open event streams (pages). With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
     which the view reads (``hall.bridge``). The clocks are driven by
     processes of ``GROUP`` (CLOCK_MONOTONIC is the same instant in all of them)."""
@@ -327,8 +328,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
         address = view.stdout.readline().strip()
         page_port = int(address.rstrip("/").rsplit(":", 1)[1])
         time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
-        reader = _EventReader(page_port)
-        reader.start()
+        readers = [_EventReader(page_port) for _ in range(pages)]
+        for reader in readers:
+            reader.start()
         halls = [of_board[number].hall_file(number) for number in numbers[1 if flood else 0 :]]
         view_kib_before = _resident_kib(view.pid)
         flooder = None
@@ -363,9 +365,11 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
         view_kib = _resident_kib(view.pid)
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
-        reader.close()
+        for reader in readers:
+            reader.close()
         latencies = [
             (reader.arrived[key] - edge) * 1000
+            for reader in readers
             for key, edge in edges.items()
             if key in reader.arrived
         ]
@@ -374,13 +378,14 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0):
         return {
             "clocks": clocks,
             "venues": venues,
+            "pages": pages,
             "view_resident_kib": view_kib,
             "brokers_resident_kib": broker_kib,
             "seconds": round(wall, 1),
             "connect_all_s": round(connect_s, 2),
             "messages_per_s": round(published / wall, 1),
             "moves_timed": len(edges),
-            "moves_seen_on_page": len(latencies),
+            "moves_seen_on_page": len(latencies) // pages,
             "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
             "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
             "latency_ms_max": round(max(latencies), 1) if latencies else None,
@@ -604,6 +609,7 @@ def main(argv=None):
         default=0,
         help="split the clocks over this many brokers bridged to a central one; print only",
     )
+    parser.add_argument("--pages", type=int, default=1, help="open event streams (pages)")
     parser.add_argument(
         "--guard",
         action="store_true",
@@ -631,9 +637,11 @@ def main(argv=None):
         done["connect_s"] = connect_s
         print(json.dumps(done))
         return 0
-    if args.clocks != 200 or args.venues or args.flood:
-        # a large open or several venues: figures printed, bench/latest.json left alone
-        figures = hall_figures(args.clocks, args.seconds, venues=args.venues, flood=args.flood)
+    if args.clocks != 200 or args.venues or args.flood or args.pages != 1:
+        # a large open, several venues or pages: figures printed, bench/latest.json left alone
+        figures = hall_figures(
+            args.clocks, args.seconds, venues=args.venues, flood=args.flood, pages=args.pages
+        )
         print(json.dumps(figures, indent=1))
         return 0
     figures, rows = figures_and_rows(args.clocks, args.seconds)
