@@ -61,3 +61,37 @@ def test_venues_bridge_their_own_boards_only():
     finally:
         for broker in started:
             broker.stop()
+
+
+def test_a_venue_bridges_over_tls_only_to_the_broker_its_ca_signed(tmp_path):
+    """The central broker over TLS: a venue bridging with the event's CA carries its
+    boards; one given another CA never connects, so nothing of it arrives."""
+    need_broker()
+    from hall import tls
+
+    venues = {"north": [1], "south": [2]}
+    users = [bridge.venue_user(name) for name in venues]
+    central = Broker(
+        [], port=worker_port(), accounts=users, acl=bridge.central_acl(venues, "hall"), tls=True
+    )
+    started = [central]
+    try:
+        other_ca, _ = tls.make_ca(str(tmp_path), "another hall")
+        for (name, boards), cafile in zip(venues.items(), (central.ca, other_ca), strict=True):
+            password = central.passwords[bridge.venue_user(name)]
+            conf = bridge.venue_bridge(name, central.host, central.port, password, "hall", cafile)
+            started.append(Broker(boards, port=worker_port(), conf=conf))
+        north, south = started[1], started[2]
+        watcher = Recorder(central)
+        for venue, board in ((north, 1), (south, 2)):
+            sender = client(venue, "clock-%d" % board, venue.passwords["clock-%d" % board])
+            sender.publish("hall/board/%d" % board, b"from %d" % board, retain=True)
+            sender.disconnect()
+            sender.loop_stop()
+        assert watcher.wait_for(lambda: ("hall/board/1", b"from 1") in watcher.messages, 10)
+        time.sleep(1.0)
+        assert ("hall/board/2", b"from 2") not in watcher.messages
+        watcher.close()
+    finally:
+        for broker in started:
+            broker.stop()
