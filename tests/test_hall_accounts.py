@@ -70,6 +70,13 @@ def test_the_setup_files(open_parent):
     assert "user view\ntopic read open/#\n" in acl
     arbiter = json.load(open(os.path.join(out, "arbiter.json")))
     assert arbiter["user"] == "arbiter" and arbiter["password"] not in passwd
+    # The broker's places: its 5 accounts and 8 more; the unit's open files 64 above them.
+    conf = open(os.path.join(out, "mosquitto.conf")).read()
+    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 13\n" in conf
+    assert "max_packet_size 2046\n" in conf and "tls_version tlsv1.2\n" in conf
+    unit = open(os.path.join(out, "hall-broker.service")).read()
+    assert "\nLimitNOFILE=77\n" in unit
+    assert "ExecStart=%s -c %s" % (_which("mosquitto"), os.path.join(out, "mosquitto.conf")) in unit
 
 
 def as_root_with_mosquitto():
