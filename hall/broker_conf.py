@@ -9,12 +9,13 @@ hall's (docs/hall.md, "Identity and limits").
   ``firmware.hall_decode.MAX_BYTES``; a clock's inbox is 1 KiB whole): a larger packet
   ends its sender's connection and is never kept.
 - **Connections**: each listener takes at most its accounts and ``SPARE_CONNECTIONS``
-  (``max_connections``; Mosquitto 2.0.11 keeps one more than it says), and the broker's
+  (``max_connections``: on a fresh broker; Mosquitto 2.0.11 keeps one more than it says
+  and frees two places when a connection ends, docs/hall.md), and the broker's
   open-file limit (``open_file_limit``: set by ``hall.broker`` for the tests' broker, by
-  the systemd unit ``hall.accounts`` writes for a hall's) is above their sum, so the
-  broker never runs out of files before a listener is full. Mosquitto closes a socket
-  that never sends CONNECT after 1.5 times its default keepalive (60 s):
-  ``CONNECT_DEADLINE_S``.
+  the systemd unit ``hall.accounts`` writes for a hall's) is their sum and
+  ``SPARE_FILES``: the ceiling that holds, at which the broker stays up. Mosquitto
+  closes a socket that never sends CONNECT after 1.5 times its default keepalive
+  (60 s): ``CONNECT_DEADLINE_S``.
 - **TLS** off loopback only: a plain listener is refused anywhere but on loopback
   (development and the broker host's own tools; docs/hall.md says why).
 """
