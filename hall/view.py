@@ -475,12 +475,13 @@ def main(argv=None):
         pairings,
         ca=account.get("ca"),
     )
+    listen = args.listen or hall_address(host, port)
     try:
-        address = view.serve(args.port)
+        address = view.serve(args.port, listen)
     except OSError as error:
         view.close()
         raise SystemExit(
-            "hall.view: cannot serve the page on port %d: %s" % (args.port, error.strerror)
+            "hall.view: cannot serve the page on %s:%d: %s" % (listen, args.port, error.strerror)
         )
     print(address, flush=True)
     try:

@@ -173,3 +173,35 @@ def test_a_refusal_does_not_quote_what_the_clock_sent():
 
 def test_the_page_listens_on_the_network_the_broker_is_reached_by():
     assert hall_address("127.0.0.1") == "127.0.0.1"
+
+
+def test_the_view_prints_the_page_on_the_halls_network(tmp_path):
+    """``python -m hall.view`` without --listen: the page on the address this computer
+    reaches the broker from, printed, and served there."""
+    import subprocess
+    import sys
+
+    broker = "192.0.2.10"  # TEST-NET-1: routed like a hall's broker, never answered
+    address = hall_address(broker)
+    if address.startswith("127."):
+        pytest.skip("no network but loopback on this machine")
+    account = tmp_path / "view.json"
+    account.write_text(json.dumps({"broker": broker, "port": 9, "user": "view", "password": "x"}))
+    view = subprocess.Popen(
+        [sys.executable, "-m", "hall.view", "--account", str(account)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        url = view.stdout.readline().strip()
+        assert url.startswith("http://%s:" % address) and url.endswith("/")
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        with socket.create_connection((address, port), timeout=5) as sock:
+            sock.sendall(b"GET /boards.json HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert answer(sock)[0] == 200
+        with pytest.raises(OSError):  # not on loopback: on the hall's network only
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    finally:
+        view.terminate()
+        view.wait(10)
