@@ -1,0 +1,132 @@
+"""Headless chromium driven through its DevTools protocol on a pipe, at an exact viewport.
+
+``--window-size`` is not the page's viewport in headless chromium (a window of
+1920 x 1080 gave the page 1920 x 937, and none is narrower than 500 px), so a
+phone's 390 x 844 and a wall's 1920 x 1080 are set with
+``Emulation.setDeviceMetricsOverride``. ``Page(url, (width, height))`` opens the
+page; ``evaluate`` runs an expression in it, ``wait_for`` until one is true,
+``screenshot`` writes a PNG of the viewport. The browser's messages are JSON,
+each ended by a zero byte, on its file descriptors 3 (in) and 4 (out)
+(``--remote-debugging-pipe``).
+"""
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+
+class Page:
+    """One page in a fresh headless chromium; a context manager that stops it."""
+
+    def __init__(self, chromium, url, viewport, timeout_s=30):
+        self.timeout_s = timeout_s
+        self.profile = tempfile.mkdtemp(prefix="hall-chromium-")
+        to_browser, self.writer = os.pipe()
+        self.reader, from_browser = os.pipe()
+
+        def pipes():  # the browser reads fd 3 and writes fd 4
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        self.process = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+            + ["--no-first-run", "--remote-debugging-pipe", "--user-data-dir=" + self.profile]
+            + ["about:blank"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=pipes,
+            pass_fds=(3, 4),
+        )
+        os.close(to_browser)
+        os.close(from_browser)
+        self.buffer = b""
+        self.next_id = 0
+        self.session = None
+        try:
+            target = self.call("Target.createTarget", url="about:blank")["targetId"]
+            self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+                "sessionId"
+            ]
+            width, height = viewport
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                width=width,
+                height=height,
+                deviceScaleFactor=1,
+                mobile=width < 600,
+            )
+            self.call("Page.navigate", url=url)
+            self.wait_for("document.readyState === 'complete'")
+        except BaseException:
+            self.close()
+            raise
+
+    def call(self, method, **params):
+        """Send one command and return its result (DevTools' events are skipped)."""
+        self.next_id += 1
+        message = {"id": self.next_id, "method": method, "params": params}
+        if self.session is not None:
+            message["sessionId"] = self.session
+        os.write(self.writer, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            while b"\0" not in self.buffer:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise RuntimeError("chromium did not answer %s" % method)
+                chunk = os.read(self.reader, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("chromium closed its pipe during %s" % method)
+                self.buffer += chunk
+            text, _, self.buffer = self.buffer.partition(b"\0")
+            answer = json.loads(text)
+            if answer.get("id") == self.next_id:
+                if "error" in answer:
+                    raise RuntimeError("%s: %s" % (method, answer["error"]))
+                return answer["result"]
+
+    def evaluate(self, expression):
+        """The value of the JavaScript ``expression`` in the page (JSON's kinds)."""
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError("%s: %s" % (expression, result["exceptionDetails"]))
+        return result["result"].get("value")
+
+    def wait_for(self, expression, timeout_s=None):
+        """Wait until ``expression`` is true in the page; RuntimeError after the timeout."""
+        deadline = time.monotonic() + (timeout_s or self.timeout_s)
+        while not self.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the page never got to %s" % expression)
+            time.sleep(0.05)
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", format="png")["data"]
+        with open(path, "wb") as handle:
+            handle.write(base64.b64decode(data))
+        return path
+
+    def close(self):
+        for fd in (self.writer, self.reader):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
