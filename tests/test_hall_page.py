@@ -4,6 +4,7 @@ the view answers nothing but GET."""
 
 import json
 import os
+import time
 import urllib.error
 import urllib.request
 
@@ -232,3 +233,23 @@ def test_the_wall_turns_its_pages_and_a_refused_stream_is_polled_with_a_banner()
     assert data["streams"] == 1
     assert len(data["cards"]) == data["perPage"]
     assert not data["pages"].startswith("page 1 of")  # a page turned on its own
+
+
+def test_the_stream_brings_a_change_at_once_and_no_banner():
+    # The page reads the view's /events itself (fetch): a board that comes after the
+    # page opened is drawn well before the 10 s poll of a page whose stream is live.
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    view = HallView("127.0.0.1", 9, "view", "x", boards=[4, 5], log=lambda line: None)
+    try:
+        url = view.serve()
+        with shots.open_page(url, shots.PHONE) as page:
+            page.wait_for(shots.DRAWN + " && document.body.classList.contains('lost')")
+            time.sleep(0.5)  # the stream is open
+            message = json.loads(hall_probe.lines()[0])
+            message.update(board=6)
+            view._take("hall/board/6", json.dumps(message).encode())
+            page.wait_for("!!document.getElementById('board-6')", 2)
+            assert "polling" not in page.evaluate("document.body.className").split()
+    finally:
+        view.close()
