@@ -149,8 +149,8 @@ class PageServer:
         self.close()
 
 
-def measure(window, boards=200, fragment="measure", query="?poll", wait_s=0.3):
-    """The page's own measure (``#measure``) of ``sample(boards)`` at the viewport
+def measure(window, boards=200, fragment="", query="?poll", wait_s=0.3):
+    """The page's own measure (its ``measure()``) of ``sample(boards)`` at the viewport
     ``window``: its cards' and their contents' boxes and font sizes, the strip's
     items, the wall's pages; with the body's classes, the stream banner's text, the
     number of ``/events`` requests and how many reasons the boards' needs hold."""
@@ -159,9 +159,9 @@ def measure(window, boards=200, fragment="measure", query="?poll", wait_s=0.3):
     state = sample(boards)
     with PageServer(lambda: state) as server:
         with screenshot.open_page(server.url + query + "#" + fragment, window) as page:
-            page.wait_for(screenshot.DRAWN + " && !!document.getElementById('measured')")
-            time.sleep(wait_s)
-            data = json.loads(page.evaluate("document.getElementById('measured').textContent"))
+            page.wait_for(screenshot.DRAWN)
+            time.sleep(wait_s)  # drawn again, at 100 ms, with every board laid out
+            data = json.loads(page.evaluate("measure()"))
             data["body"] = page.evaluate("document.body.className")
             data["stream"] = page.evaluate("document.getElementById('stream').innerText")
         data["streams"] = server.streams
