@@ -11,6 +11,7 @@ each ended by a zero byte, on its file descriptors 3 (in) and 4 (out)
 """
 
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -27,23 +28,26 @@ class Page:
         self.profile = tempfile.mkdtemp(prefix="hall-chromium-")
         to_browser, self.writer = os.pipe()
         self.reader, from_browser = os.pipe()
-
-        def pipes():  # the browser reads fd 3 and writes fd 4
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
-
+        # The browser reads fd 3 and writes fd 4: bash puts the pipes there (no
+        # preexec_fn, which is not safe beside the threads of a test's servers; dash
+        # takes no fd above 9); the pipes are first moved above 9, so that putting one
+        # at 3 cannot close the other.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (to_browser, from_browser)]
+        for fd in (to_browser, from_browser):
+            os.close(fd)
+        command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+        command += ["--no-first-run", "--remote-debugging-pipe", "--user-data-dir=" + self.profile]
         self.process = subprocess.Popen(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-            + ["--no-first-run", "--remote-debugging-pipe", "--user-data-dir=" + self.profile]
+            ["/bin/bash", "-c", 'exec "$@" 3<&%d 4>&%d %d<&- %d>&-' % tuple(high * 2), "bash"]
+            + command
             + ["about:blank"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=pipes,
-            pass_fds=(3, 4),
+            pass_fds=high,
         )
-        os.close(to_browser)
-        os.close(from_browser)
+        for fd in high:
+            os.close(fd)
         self.buffer = b""
         self.next_id = 0
         self.session = None
