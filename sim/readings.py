@@ -228,7 +228,33 @@ WRITTEN = (
     "a\u00a0b",
     "del\x7f",
     'q"b\\t\t',
+    "\U0001f600 hall",  # past U+FFFF: written as a surrogate pair
+    "a\u00e9\U0001f600",
 )
+# Surrogate escapes in a document, as firmware.strict_json reads them: a pair is one
+# character, a surrogate alone is refused, an escaped backslash before "ud83d" is text.
+SURROGATES = (
+    b'{"a": "\\ud83d\\ude00"}',
+    b'{"a": "\\uD83D\\uDE00x"}',
+    b'{"a": "\\ud83d"}',
+    b'{"a": "\\ud83dx\\ude00"}',
+    b'{"a": "\\ude00\\ud83d"}',
+    b'{"a": "\\\\ud83d"}',
+    b'{"a": "\\u00e9\\ud800\\udc00"}',
+)
+
+
+def surrogates(emit):
+    """Each document of ``SURROGATES`` read strictly: ``emit`` its text's code points."""
+    from firmware import strict_json
+
+    for index, data in enumerate(SURROGATES):
+        try:
+            text = strict_json.loads(data)["a"]
+            outcome = " ".join("%x" % ord(char) for char in text)
+        except ValueError:
+            outcome = "refused"
+        emit("surrogates %d %s: %s" % (index, _hex(data), outcome))
 
 
 def round_trips(emit):
@@ -367,6 +393,7 @@ def main(argv):
     clock writes, then the hall's readings of clocks' messages."""
     run(int(argv[0]), int(argv[1]), print)
     round_trips(print)
+    surrogates(print)
     hall_readings(int(argv[0]), HALL_COUNT, print)
     return 0
 

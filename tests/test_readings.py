@@ -45,9 +45,22 @@ def test_both_lanes_read_every_text_alike_and_strictly():
     readings.run(SEED, COUNT, lines.append, cases)
     written = []
     readings.round_trips(written.append)
+    escapes = []
+    readings.surrogates(escapes.append)
     hall = []
     readings.hall_readings(SEED, readings.HALL_COUNT, hall.append)
-    assert list(_micropython_lines()) == lines + written + hall
+    assert list(_micropython_lines()) == lines + written + escapes + hall
+    # RFC 8259: a pair of escapes is one character (U+1F600); a surrogate alone is no
+    # character; "\\ud83d" is a backslash and the text "ud83d"
+    assert [line.rsplit(": ", 1)[1] for line in escapes] == [
+        "1f600",
+        "1f600 78",
+        "refused",
+        "refused",
+        "refused",
+        "5c 75 64 38 33 64",
+        "e9 10000",
+    ]
     # what the clock writes, it reads back the same, whatever the text (a hall
     # file's Wi-Fi name with accents, kept when the board's number changes)
     assert len(written) == len(readings.WRITTEN)
