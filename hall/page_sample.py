@@ -77,13 +77,13 @@ def _message(number):
 
 
 def sample(count, now_ms=None):
-    """The view's ``/boards.json`` for ``count`` boards (the last two: no clock yet)."""
+    """The view's ``/boards.json`` for ``count`` boards (the first and the last: no clock yet)."""
     now_ms = int(time.monotonic() * 1000) if now_ms is None else now_ms
     boards = []
     for number in range(1, count + 1):
         board = Board(number, listed=True)
         board.pairing = (NAMES[(2 * number) % len(NAMES)], NAMES[(2 * number + 1) % len(NAMES)])
-        if number <= count - 2:
+        if 1 < number < count:
             board.take_status(b"online", now_ms)
             board.take_message(json.dumps(_message(number)).encode(), now_ms)
             if number % 29 == 6:
