@@ -119,3 +119,22 @@ def test_the_stream_brings_a_change_at_once_and_no_banner():
             assert "polling" not in page.evaluate("document.body.className").split()
     finally:
         view.close()
+
+
+def test_a_strip_link_turns_the_wall_to_its_boards_page():
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    state = page_sample.sample(200)
+    visible = "document.getElementById('board-%d').getClientRects().length > 0"
+    with page_sample.PageServer(lambda: state) as server:
+        with shots.open_page(server.url + "?poll", shots.WALL) as page:
+            page.wait_for(shots.DRAWN + " && document.getElementById('pages').textContent")
+            assert not page.evaluate(visible % 150)
+            page.evaluate("location.hash = '#board-150'")  # as a tap on "150 ..." does
+            page.wait_for(visible % 150, 2)
+            per_page = json.loads(page.evaluate("measure()"))["perPage"]
+            first = (149 // per_page) * per_page + 1
+            assert page.evaluate("document.getElementById('pages').textContent").startswith(
+                "page %d of " % (149 // per_page + 1)
+            )
+            assert page.evaluate(visible % first) and not page.evaluate(visible % 1)
