@@ -149,16 +149,18 @@ class PageServer:
         self.close()
 
 
-def measure(window, boards=200, fragment="", query="?poll", wait_s=0.3):
+def measure(window, boards=200, fragment="", query="?poll", wait_s=0.3, browser=None):
     """The page's own measure (its ``measure()``) of ``sample(boards)`` at the viewport
-    ``window``: its cards' and their contents' boxes and font sizes, the strip's
-    items, the wall's pages; with the body's classes, the stream banner's text, the
-    number of ``/events`` requests and how many reasons the boards' needs hold."""
+    ``window``, in ``browser`` (or one of its own): its cards' and their contents'
+    boxes and font sizes, the strip's items, the wall's pages; with the body's
+    classes, the stream banner's text, the number of ``/events`` requests and how
+    many reasons the boards' needs hold."""
     from hall import screenshot
 
     state = sample(boards)
     with PageServer(lambda: state) as server:
-        with screenshot.open_page(server.url + query + "#" + fragment, window) as page:
+        url = server.url + query + "#" + fragment
+        with screenshot.open_page(url, window, browser) as page:
             page.wait_for(screenshot.DRAWN)
             time.sleep(wait_s)  # drawn again, at 100 ms, with every board laid out
             data = json.loads(page.evaluate("measure()"))

@@ -34,12 +34,20 @@ def chromium():
 DRAWN = "document.getElementById('count').textContent !== '0'"
 
 
-def open_page(url, window=WINDOW):
+def open_page(url, window=WINDOW, browser=None):
     """The page at ``url`` in headless chromium, its viewport exactly ``window``
-    (``hall.devtools``); a context manager."""
-    from hall.devtools import Page
+    (``hall.devtools``): in ``browser``, or in a browser of its own that closes with
+    it; a context manager."""
+    from hall.devtools import Browser, Page
 
-    return Page(chromium(), url, window)
+    if browser is not None:
+        return browser.page(url, window)
+    own = Browser(chromium())
+    try:
+        return Page(own, url, window, own=True)
+    except BaseException:
+        own.close()
+        raise
 
 
 def page_dom(url, window=WINDOW, ready=DRAWN):

@@ -13,16 +13,26 @@ import pytest
 from bench import hall_probe
 from hall import page_sample
 from hall import screenshot as shots
+from hall.devtools import Browser
 from hall.view import HallView
+
+# One worker opens every page of the module in one browser (a browser's start costs
+# about 1.5 s of the machine's two cores).
+pytestmark = pytest.mark.xdist_group("hall-layout")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser(shots.chromium()) as running:
+        yield running
+
 
 # The strip's order the issue asks for: flags and claims before time trouble and battery.
 URGENCY = ("flag", "claim", "offline", "garbage", "time trouble", "battery")
 
 
-def measured(window, fragment="", boards=200, query="?poll", wait_s=0.3):
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    return page_sample.measure(window, boards, fragment, query, wait_s)
+def measured(browser, window, fragment="", boards=200, query="?poll", wait_s=0.3):
+    return page_sample.measure(window, boards, fragment, query, wait_s, browser)
 
 
 def inside(inner, outer, slack=0.5):
@@ -57,8 +67,8 @@ def ranks(strip):
     return [URGENCY.index(item["text"].split(" ", 1)[1]) for item in strip]
 
 
-def test_every_card_fits_a_phone_and_the_strip_keeps_to_two_lines():
-    data = measured(shots.PHONE)
+def test_every_card_fits_a_phone_and_the_strip_keeps_to_two_lines(browser):
+    data = measured(browser, shots.PHONE)
     assert data["viewport"] == list(shots.PHONE) and not data["wall"]
     assert len(data["cards"]) == 200
     assert_every_card_fits(data)
@@ -68,8 +78,8 @@ def test_every_card_fits_a_phone_and_the_strip_keeps_to_two_lines():
     assert ranks(links) == sorted(ranks(links)) and links[0]["text"].endswith(" flag")
 
 
-def test_the_wall_shows_200_boards_page_by_page_legible_from_5_m():
-    data = measured(shots.WALL, "open")
+def test_the_wall_shows_200_boards_page_by_page_legible_from_5_m(browser):
+    data = measured(browser, shots.WALL, "open")
     assert data["viewport"] == list(shots.WALL) and data["wall"]
     assert_every_card_fits(data)
     per_page = data["perPage"]
@@ -89,10 +99,10 @@ def test_the_wall_shows_200_boards_page_by_page_legible_from_5_m():
     assert ranks(links) == sorted(ranks(links))
 
 
-def test_the_wall_turns_its_pages_and_a_refused_stream_is_polled_with_a_banner():
+def test_the_wall_turns_its_pages_and_a_refused_stream_is_polled_with_a_banner(browser):
     # The view answers /events with 503 and Retry-After: 7 (its share of streams is
     # used up): the page polls, says so, and asks again no sooner than it was told.
-    data = measured(shots.WALL, "turn=1000", query="", wait_s=2.5)
+    data = measured(browser, shots.WALL, "turn=1000", query="", wait_s=2.5)
     assert "polling" in data["body"].split()
     assert data["stream"].startswith("Live updates stopped (the view is serving as many")
     assert "every 2 s" in data["stream"]
@@ -101,15 +111,13 @@ def test_the_wall_turns_its_pages_and_a_refused_stream_is_polled_with_a_banner()
     assert not data["pages"].startswith("page 1 of")  # a page turned on its own
 
 
-def test_the_stream_brings_a_change_at_once_and_no_banner():
+def test_the_stream_brings_a_change_at_once_and_no_banner(browser):
     # The page reads the view's /events itself (fetch): a board that comes after the
     # page opened is drawn well before the 10 s poll of a page whose stream is live.
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
     view = HallView("127.0.0.1", 9, "view", "x", boards=[4, 5], log=lambda line: None)
     try:
         url = view.serve()
-        with shots.open_page(url, shots.PHONE) as page:
+        with shots.open_page(url, shots.PHONE, browser) as page:
             page.wait_for(shots.DRAWN + " && document.body.classList.contains('lost')")
             time.sleep(0.5)  # the stream is open
             message = json.loads(hall_probe.lines()[0])
@@ -121,13 +129,11 @@ def test_the_stream_brings_a_change_at_once_and_no_banner():
         view.close()
 
 
-def test_a_strip_link_turns_the_wall_to_its_boards_page():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
+def test_a_strip_link_turns_the_wall_to_its_boards_page(browser):
     state = page_sample.sample(200)
     visible = "document.getElementById('board-%d').getClientRects().length > 0"
     with page_sample.PageServer(lambda: state) as server:
-        with shots.open_page(server.url + "?poll", shots.WALL) as page:
+        with shots.open_page(server.url + "?poll", shots.WALL, browser) as page:
             page.wait_for(shots.DRAWN + " && document.getElementById('pages').textContent")
             assert not page.evaluate(visible % 150)
             page.evaluate("location.hash = '#board-150'")  # as a tap on "150 ..." does
