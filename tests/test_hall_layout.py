@@ -144,3 +144,19 @@ def test_a_strip_link_turns_the_wall_to_its_boards_page(browser):
                 "page %d of " % (149 // per_page + 1)
             )
             assert page.evaluate(visible % first) and not page.evaluate(visible % 1)
+
+
+def test_a_banner_that_comes_later_leaves_the_wall_on_one_screen(browser):
+    # The view loses the broker while the wall shows its pages: the red banner takes
+    # room above the cards, and the wall counts its rows again.
+    state = page_sample.sample(200)
+    with page_sample.PageServer(lambda: state) as server:
+        with shots.open_page(server.url + "?poll", shots.WALL, browser) as page:
+            page.wait_for(shots.DRAWN + " && document.getElementById('pages').textContent")
+            before = json.loads(page.evaluate("measure()"))
+            state["hall"] = {"broker": False, "lost_at_ms": 0, "why": "keepalive timeout"}
+            page.wait_for("document.body.classList.contains('lost')", 3)
+            time.sleep(0.3)
+            after = json.loads(page.evaluate("measure()"))
+    assert after["perPage"] < before["perPage"]
+    assert max(card["box"][3] for card in after["cards"]) <= shots.WALL[1]
