@@ -331,6 +331,24 @@ TASK_TABLES = (
         ),
     ),
     (
+        "hall_page",
+        "The hall's page on a phone and on the wall",
+        "200 boards and fewer, names of up to 60 characters, in headless chromium at the "
+        "viewport's exact size; sizes at 5 m on a 55-inch 1080p screen: "
+        "[hall.md](hall.md#the-page).",
+        (
+            ("cards on one screen", "cards_on_screen", ""),
+            ("pages", "pages", ""),
+            ("names", "name_px", "px"),
+            ("times", "time_px", "px"),
+            ("names at 5 m", "name_arcmin_at_5_m", "'"),
+            ("times at 5 m", "time_arcmin_at_5_m", "'"),
+            ("names shortened", "names_shortened", ""),
+            ("outside card or screen (goal 0)", "outside_card_or_viewport", ""),
+            ("strip lines (goal <= 2)", "strip_lines", ""),
+        ),
+    ),
+    (
         "build",
         "The build per board",
         "Battery life on one 3,000 mAh 18650 (two for `pico_big`) by the current budget, "

@@ -5,20 +5,21 @@ The view and the tests use it; a clock only writes messages
 MicroPython too.
 
 A message is one flat JSON object of about 300 bytes. ``decode`` refuses a
-payload over ``MAX_BYTES`` before reading a character of it, then reads the
-object itself, one level deep and without recursion: a value is a string, a
-whole number, ``true``, ``false`` or ``null``, never a float, ``NaN``, an
-array or an object; a key named twice is refused. Every number must lie in
+payload over ``MAX_BYTES`` (counted in bytes) before reading a character of
+it, then reads the object itself with ``firmware.flat_json``: UTF-8 checked
+by the project, only JSON's escapes, one level deep and without recursion; a
+value is a string, a whole number, ``true``, ``false`` or ``null``, never a
+float, ``NaN``, an array or an object; a key named twice is refused. Every
+lane refuses the same bytes, and counts a text's length in code points. Every number must lie in
 the range the clock can hold, every text in its fixed set, and only the
 known keys are kept, so what the view serves back is always the clock's own
 vocabulary.
 """
 
-import json
-
 from micropython import const
 
 from firmware.claims import QUICKPLAY
+from firmware.flat_json import check_utf8, code_points, read_object
 from firmware.hall_message import MAX_BOARD, MAX_PUSH_ID, PUSH, REASONS, SIDES, STATES, VERSION
 
 MAX_BYTES = const(1024)  # a message is about 300 bytes
@@ -27,9 +28,9 @@ MAX_MOVES = const(9999)  # the move counter's four digits
 MAX_SEQ = const(0x3FFFFFFF)  # the largest small integer on a 32-bit MicroPython
 MAX_PERIOD = const(9)  # timecontrol.MAX_PERIODS
 MAX_BYO = const(999)  # timecontrol.MAX_MOVES: byo-yomi periods, Canadian moves
-_MAX_DIGITS = const(10)
 CLAIM_STATES = ("open", "postponed", "recorded")
 RESULTS = ("none", "draw")
+_DIGITS = "0123456789"  # of a period's count
 BATTERY = ("ok", "low", "none")  # version 2: none is a clock without a battery sense
 
 _INTS = (("seq", MAX_SEQ), ("left_ms", MAX_MS), ("right_ms", MAX_MS), ("moves", MAX_MOVES))
@@ -42,87 +43,6 @@ _CHOICES = (
     ("first_flag", SIDES),
     ("result", RESULTS),
 )
-_SPACE = " \t\r\n"
-_DIGITS = "0123456789"
-
-
-def _skip_space(text, at):
-    while at < len(text) and text[at] in _SPACE:
-        at += 1
-    return at
-
-
-def _string(text, at):
-    """The JSON string starting at ``at`` and the index after it."""
-    end = at + 1
-    while end < len(text) and text[end] != '"':
-        if text[end] == "\\":
-            end += 1
-        elif text[end] < " ":
-            raise ValueError("a control character in a text")
-        end += 1
-    if end >= len(text):
-        raise ValueError("a text without its closing quote")
-    return json.loads(text[at : end + 1]), end + 1
-
-
-def _number(text, at):
-    end = at
-    while end < len(text) and text[end] in _DIGITS:
-        end += 1
-    if end < len(text) and text[end] in ".eE":
-        raise ValueError("a hall message holds whole numbers only")
-    if end - at > _MAX_DIGITS or (text[at] == "0" and end - at > 1):
-        raise ValueError("a number of the wrong form: %s" % text[at:end][:12])
-    return int(text[at:end]), end
-
-
-def _value(text, at):
-    if at >= len(text):
-        raise ValueError("a message that stops short")
-    first = text[at]
-    if first == '"':
-        return _string(text, at)
-    if first in _DIGITS:
-        return _number(text, at)
-    for word, value in (("true", True), ("false", False), ("null", None)):
-        if text.startswith(word, at):
-            return value, at + len(word)
-    raise ValueError("a value that is not text, a whole number >= 0, true, false or null")
-
-
-def read_object(text):
-    """The flat JSON object ``text`` as a dict (one level, no key twice); ValueError else."""
-    at = _skip_space(text, 0)
-    if not text.startswith("{", at):
-        raise ValueError("a hall message is a JSON object")
-    data = {}
-    at = _skip_space(text, at + 1)
-    if text.startswith("}", at):
-        at += 1
-    else:
-        while True:
-            if not text.startswith('"', at):
-                raise ValueError("a key must be a text")
-            key, at = _string(text, at)
-            at = _skip_space(text, at)
-            if not text.startswith(":", at):
-                raise ValueError("a key without its value")
-            value, at = _value(text, _skip_space(text, at + 1))
-            if key in data:
-                raise ValueError("key %r twice" % key[:20])
-            data[key] = value
-            at = _skip_space(text, at)
-            if text.startswith(",", at):
-                at = _skip_space(text, at + 1)
-            elif text.startswith("}", at):
-                at += 1
-                break
-            else:
-                raise ValueError("a message that is not one flat JSON object")
-    if _skip_space(text, at) != len(text):
-        raise ValueError("something after the message")
-    return data
 
 
 def _whole(data, name, high, low=0):
@@ -167,19 +87,23 @@ def _claim(data):
 
 
 def decode(payload):
-    """The message ``payload`` (bytes or text) as a dict of its known keys; ValueError
-    if it is not one."""
-    if len(payload) > MAX_BYTES:
-        raise ValueError("a message of %d bytes (at most %d)" % (len(payload), MAX_BYTES))
-    if isinstance(payload, bytes):
+    """The message ``payload`` (bytes, or text as its UTF-8) as a dict of its known
+    keys; ValueError if it is not one. Every lane refuses the same payloads: the size
+    counted in bytes, the UTF-8 and the escapes checked here, lengths in code points."""
+    if len(payload) > MAX_BYTES:  # a text's characters are never more than its bytes
+        raise ValueError("a message of over %d bytes" % MAX_BYTES)
+    if isinstance(payload, str):
         try:
-            payload = payload.decode("utf-8")
-        except UnicodeError:
-            raise ValueError("a message that is not UTF-8")
+            payload = payload.encode("utf-8")
+        except UnicodeError:  # CPython: a text holding a surrogate alone
+            raise ValueError("a text that is not Unicode")
+        if len(payload) > MAX_BYTES:
+            raise ValueError("a message of over %d bytes" % MAX_BYTES)
+    check_utf8(payload)
     data = read_object(payload)
     version = data.get("v")
     if version not in (1, VERSION) or isinstance(version, bool):
-        raise ValueError("message version %r, not 1..%d" % (version, VERSION))
+        raise ValueError("a message version not 1..%d" % VERSION)
     message = {"v": version, "board": _whole(data, "board", MAX_BOARD, 1)}
     for name, high in _INTS:
         message[name] = _whole(data, name, high)
@@ -194,7 +118,7 @@ def decode(payload):
     message["right_stage"] = _stage(data, "right_stage")
     message["claim"] = _claim(data)
     push_id = data.get("push_id")
-    if push_id is not None and (not isinstance(push_id, str) or len(push_id) > MAX_PUSH_ID):
+    if push_id is not None and (not isinstance(push_id, str) or code_points(push_id) > MAX_PUSH_ID):
         raise ValueError("push_id must be text of at most %d characters, or null" % MAX_PUSH_ID)
     message["push_id"] = push_id
     if version >= 2:

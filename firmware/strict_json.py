@@ -137,9 +137,59 @@ def check(data):
         raise ValueError("not a whole JSON document")
 
 
+def _hex4(data, at):
+    return int(bytes(data[at : at + 4]), 16)  # four hex digits, checked by _string
+
+
+def _pairs_joined(data):
+    """``data`` (a checked document) with each surrogate pair escape, as the clock
+    writes a character past U+FFFF (``hal.storage``), put as the character's UTF-8:
+    MicroPython's ``json`` made two surrogates of a pair where CPython's made one
+    character, so neither reads the pair. A surrogate escape alone is refused."""
+    if b"\\ud" not in data and b"\\uD" not in data:
+        return data  # the usual document: nothing to join, nothing allocated
+    out = bytearray()
+    start = at = 0
+    inside = False
+    while at < len(data):
+        char = data[at]
+        if char == 0x22:
+            inside = not inside
+        elif inside and char == 0x5C:
+            if data[at + 1] != 0x75:
+                at += 2  # another escape: kept as it is
+                continue
+            code = _hex4(data, at + 2)
+            if 0xDC00 <= code <= 0xDFFF:
+                raise ValueError("a low surrogate alone at byte %d" % at)
+            if 0xD800 <= code <= 0xDBFF:
+                low = _hex4(data, at + 8) if data[at + 6 : at + 8] == b"\\u" else 0
+                if not 0xDC00 <= low <= 0xDFFF:
+                    raise ValueError("a high surrogate alone at byte %d" % at)
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                out += data[start:at]
+                out += bytes(
+                    (
+                        0xF0 | code >> 18,
+                        0x80 | (code >> 12) & 0x3F,
+                        0x80 | (code >> 6) & 0x3F,
+                        0x80 | code & 0x3F,
+                    )
+                )
+                at += 12
+                start = at
+                continue
+            at += 6
+            continue
+        at += 1
+    return bytes(out + data[start:])
+
+
 def loads(data):
-    """The JSON document ``data`` (bytes or text) decoded; ValueError if it is not one."""
+    """The JSON document ``data`` (bytes or text) decoded; ValueError if it is not one.
+    A character past U+FFFF, escaped as a surrogate pair, is one character on every
+    lane; a surrogate escape alone is refused."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     check(data)
-    return json.loads(data.decode("utf-8"))
+    return json.loads(_pairs_joined(data).decode("utf-8"))

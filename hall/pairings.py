@@ -3,8 +3,9 @@
 ``read(path, round)`` takes either
 
 - a plain CSV, one line per board: ``board,white,black`` (a first line
-  ``board,white,black`` is a header and skipped; the event and the round
-  come from ``--event``/``--round`` or stay empty), or
+  ``board,white,black`` is a header and skipped; a name holding a comma is
+  quoted, ``"Surname, Firstname"``; the event and the round come from
+  ``--event``/``--round`` or stay empty), or
 - FIDE's TRF (Tournament Report File, TRF16, what the pairing programs
   exchange): ``012`` is the event's name, each ``001`` line a player with
   their starting rank (columns 5-8), name (15-47) and, for round ``r``, a
@@ -20,12 +21,15 @@ rank of the higher-placed player (the smaller number first); board 1 first.
 A bye has no board. The round defaults to the last one with pairings.
 """
 
+import csv
 from dataclasses import dataclass, field
 
 from firmware.hall_message import MAX_BOARD
 
 _FULL = "1+WFU"  # a point: won, won by forfeit, by default, a full-point bye, a pairing bye
 _HALF = "=DH"
+_HEADER = ["board", "white", "black"]
+MAX_NAME = 60  # characters of a player's name
 
 
 @dataclass
@@ -37,24 +41,30 @@ class Pairings:
 
 def _name(text):
     text = " ".join(text.split())
-    if not text or len(text) > 60 or any(ord(c) < 32 for c in text):
-        raise ValueError("a player's name %r" % text[:60])
+    if not text or len(text) > MAX_NAME or any(ord(c) < 32 for c in text):
+        raise ValueError("a player's name of 1..%d characters: %r" % (MAX_NAME, text[:MAX_NAME]))
     return text
 
 
 def read_csv(text, event="", round_=""):
+    """Pairings from CSV text (RFC 4180): a name holding a comma is quoted,
+    ``12,"Surname, Firstname","Other, Name"``, a quote inside it doubled."""
     pairings = Pairings(event, round_)
-    for number, line in enumerate(text.splitlines(), 1):
-        header = number == 1 and line.replace(" ", "").lower() == "board,white,black"
-        if not line.strip() or header:
-            continue
-        parts = line.split(",")
-        if len(parts) != 3 or not parts[0].strip().isascii() or not parts[0].strip().isdigit():
-            raise ValueError("line %d: board,white,black" % number)
-        board = int(parts[0])
-        if not 1 <= board <= MAX_BOARD or board in pairings.boards:
-            raise ValueError("line %d: board %d (1..%d, once)" % (number, board, MAX_BOARD))
-        pairings.boards[board] = (_name(parts[1]), _name(parts[2]))
+    rows = csv.reader(text.splitlines(), strict=True, skipinitialspace=True)
+    try:
+        for row in rows:
+            number = rows.line_num
+            cells = [cell.strip() for cell in row]
+            if not any(cells) or (number == 1 and [c.lower() for c in cells] == _HEADER):
+                continue
+            if len(cells) != 3 or not cells[0].isascii() or not cells[0].isdigit():
+                raise ValueError("line %d: board,white,black" % number)
+            board = int(cells[0])
+            if not 1 <= board <= MAX_BOARD or board in pairings.boards:
+                raise ValueError("line %d: board %d (1..%d, once)" % (number, board, MAX_BOARD))
+            pairings.boards[board] = (_name(cells[1]), _name(cells[2]))
+    except csv.Error as error:
+        raise ValueError("line %d: %s" % (rows.line_num, error))
     return pairings
 
 

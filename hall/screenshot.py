@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import zlib
 
@@ -31,41 +30,39 @@ def chromium():
     return None
 
 
-def _run(arguments, url, timeout_s=60, window=WINDOW):
-    profile = tempfile.mkdtemp(prefix="hall-chromium-")
+# The page has drawn the view's boards (its first poll came back).
+DRAWN = "document.getElementById('count').textContent !== '0'"
+
+
+def open_page(url, window=WINDOW, browser=None):
+    """The page at ``url`` in headless chromium, its viewport exactly ``window``
+    (``hall.devtools``): in ``browser``, or in a browser of its own that closes with
+    it; a context manager."""
+    from hall.devtools import Browser, Page
+
+    if browser is not None:
+        return browser.page(url, window)
+    own = Browser(chromium())
     try:
-        command = (
-            [
-                chromium(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--hide-scrollbars",
-                "--no-first-run",
-                "--user-data-dir=" + profile,
-                "--window-size=%d,%d" % window,
-                "--virtual-time-budget=3000",
-            ]
-            + arguments
-            + [url]
-        )
-        return subprocess.run(command, capture_output=True, timeout=timeout_s)
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+        return Page(own, url, window, own=True)
+    except BaseException:
+        own.close()
+        raise
 
 
-def page_dom(url, window=WINDOW):
-    """The page's DOM once its scripts ran (the page polls: ``?poll``)."""
-    done = _run(["--dump-dom"], url + "?poll", window=window)
-    return done.stdout.decode("utf-8", "replace")
+def page_dom(url, window=WINDOW, ready=DRAWN):
+    """The page's DOM once its scripts drew the boards (the page polls: ``?poll``)."""
+    with open_page(url + "?poll", window) as page:
+        page.wait_for(ready)
+        return page.evaluate("document.documentElement.outerHTML")
 
 
-def screenshot(url, path, window=WINDOW):
-    """A PNG of the page at ``path``, the browser's window ``window`` (width, height)."""
-    done = _run(["--screenshot=" + os.path.abspath(path)], url + "?poll", window=window)
-    if not os.path.exists(path):
-        raise RuntimeError("chromium made no screenshot: %s" % done.stderr.decode()[-500:])
-    return path
+def screenshot(url, path, window=WINDOW, ready=DRAWN, settle_s=0.3):
+    """A PNG of the page at ``path``, its viewport ``window`` (width, height)."""
+    with open_page(url + "?poll", window) as page:
+        page.wait_for(ready)
+        time.sleep(settle_s)  # the cards' colours are drawn with the strip, a frame later
+        return page.screenshot(os.path.abspath(path))
 
 
 def png_pixels(path):

@@ -48,6 +48,9 @@ VARIANTS = (
 )
 
 
+HALL_COUNT = 400  # messages read by the hall, after the split inputs
+
+
 class Random:
     """xorshift32: the same numbers on every lane."""
 
@@ -225,7 +228,33 @@ WRITTEN = (
     "a\u00a0b",
     "del\x7f",
     'q"b\\t\t',
+    "\U0001f600 hall",  # past U+FFFF: written as a surrogate pair
+    "a\u00e9\U0001f600",
 )
+# Surrogate escapes in a document, as firmware.strict_json reads them: a pair is one
+# character, a surrogate alone is refused, an escaped backslash before "ud83d" is text.
+SURROGATES = (
+    b'{"a": "\\ud83d\\ude00"}',
+    b'{"a": "\\uD83D\\uDE00x"}',
+    b'{"a": "\\ud83d"}',
+    b'{"a": "\\ud83dx\\ude00"}',
+    b'{"a": "\\ude00\\ud83d"}',
+    b'{"a": "\\\\ud83d"}',
+    b'{"a": "\\u00e9\\ud800\\udc00"}',
+)
+
+
+def surrogates(emit):
+    """Each document of ``SURROGATES`` read strictly: ``emit`` its text's code points."""
+    from firmware import strict_json
+
+    for index, data in enumerate(SURROGATES):
+        try:
+            text = strict_json.loads(data)["a"]
+            outcome = " ".join("%x" % ord(char) for char in text)
+        except ValueError:
+            outcome = "refused"
+        emit("surrogates %d %s: %s" % (index, _hex(data), outcome))
 
 
 def round_trips(emit):
@@ -249,11 +278,123 @@ def round_trips(emit):
         remove_flash(folder)
 
 
+# The hall's reading of a clock's message (firmware.hall_decode): a good message
+# whose push id, or an extra key, holds the pieces on which the interpreters' own
+# readers split (invalid UTF-8, encoded surrogates, \x escapes, surrogate pairs).
+HALL_MESSAGE = (
+    b'{"v":2,"board":12,"seq":7,"reason":"change","state":"running","left_ms":298500,'
+    b'"right_ms":297000,"to_move":"left","white":"right","moves":1,"left_stage":"1",'
+    b'"right_stage":"1","flag_left":false,"flag_right":false,"first_flag":"none",'
+    b'"claim":"none","result":"none","push":"none","push_id":%s,"quickplay":"off",'
+    b'"battery":"ok"%s}'
+)
+PAIR = b"\\ud83d\\ude00"  # U+1F600 as JSON's surrogate pair: one code point
+SMILE = b"\xf0\x9f\x98\x80"  # the same, raw
+# pieces of text every lane must read as the same characters
+HALL_GOOD = (b"a", b"\\u00e9", b"\xc3\xa9", PAIR, SMILE, b"\\n", b"\\/", b'\\"', b"\\uD83D\\uDE00")
+HALL_GOOD += (b"\xef\xbf\xbf", b"\\u0000", b"\x7f")
+# pieces every lane must refuse: invalid UTF-8 (a byte that never starts one, an
+# encoded surrogate, overlong forms, past U+10FFFF, cut short), a surrogate alone,
+# escapes JSON does not have, a control character
+HALL_BAD = (
+    b"\xff",
+    b"\xed\xa0\xbd",
+    b"\xc0\xaf",
+    b"\xe0\x80\xaf",
+    b"\xf4\x90\x80\x80",
+    b"\xe2\x82",
+)
+HALL_BAD += (
+    b"\\ud83d",
+    b"\\ude00",
+    b"\\ude00\\ud83d",
+    b"\\x41",
+    b"\\'",
+    b"\\u0g00",
+    b"\\U00e9",
+    b"\x01",
+)
+
+
+def hall_message(push_id, extra=b""):
+    """``HALL_MESSAGE`` with the JSON text ``push_id`` (bytes) and ``extra`` keys."""
+    return HALL_MESSAGE % (push_id, extra)
+
+
+def hall_splits():
+    """The issue's inputs on which the lanes split, each ``(name, bytes)``."""
+    from firmware.hall_decode import MAX_BYTES
+
+    good = hall_message(b"null")
+    cases = [
+        ("invalid UTF-8", hall_message(b'"p\xff"')),
+        ("encoded surrogates", hall_message(b'"\xed\xa0\xbd\xed\xb8\x80"')),
+        ("overlong slash", hall_message(b'"\xc0\xaf"')),
+        ("past U+10FFFF", hall_message(b'"\xf4\x90\x80\x80"')),
+        ("cut short", hall_message(b'"\xe2\x82"')),
+        ("x escape", hall_message(b'"\\x41"')),
+        ("33 pairs", hall_message(b'"' + PAIR * 33 + b'"')),
+        ("64 mixed", hall_message(b'"' + PAIR * 32 + SMILE * 32 + b'"')),
+        ("65 mixed", hall_message(b'"' + PAIR * 32 + SMILE * 33 + b'"')),
+        ("64 raw", hall_message(b'"' + SMILE * 64 + b'"')),
+        ("65 raw", hall_message(b'"' + SMILE * 65 + b'"')),
+        ("high alone", hall_message(b'"\\ud83dx"')),
+        ("low alone", hall_message(b'"\\ude00"')),
+        ("key twice", hall_message(b"null", b',"\xc3\xa9":1,"\\u00e9":2')),
+        ("pair key twice", hall_message(b"null", b',"' + PAIR + b'":1,"' + SMILE + b'":2')),
+        ("MAX_BYTES", good + b" " * (MAX_BYTES - len(good))),
+        ("MAX_BYTES + 1", good + b" " * (MAX_BYTES + 1 - len(good))),
+    ]
+    return cases
+
+
+def hall_outcome(data):
+    """What the hall makes of the message ``data``: its push id and length, or refused."""
+    from firmware import hall_decode
+
+    try:
+        message = hall_decode.decode(data)
+    except ValueError:
+        return "refused"
+    push_id = message["push_id"]
+    if push_id is None:
+        return "ok null"
+    return "ok %s %d" % (_escaped(push_id), hall_decode.code_points(push_id))
+
+
+def hall_readings(seed, count, emit, cases=None):
+    """The split inputs, then ``count`` messages made from ``seed``: ``emit`` each
+    outcome as ``hall NAME HEX: OUTCOME``. ``cases``: a list to which each random
+    message's ``(bytes, good pieces, bad piece or None, in the push id, outcome)``
+    is appended."""
+    for name, data in hall_splits():
+        emit("hall %s %s: %s" % (name.replace(" ", "-"), _hex(data), hall_outcome(data)))
+    rng = Random(seed)
+    for case in range(count):
+        pieces = [rng.pick(HALL_GOOD) for _ in range(rng.below(72))]
+        good = len(pieces)
+        bad = rng.pick(HALL_BAD) if rng.below(2) else None
+        if bad is not None:
+            pieces.insert(rng.below(len(pieces) + 1), bad)
+        text = b"".join(pieces)
+        in_push_id = rng.below(4) != 0
+        if in_push_id:
+            data = hall_message(b'"' + text + b'"')
+        else:  # in a key the view drops
+            data = hall_message(b'"id"', b',"k' + text + b'":0')
+        outcome = hall_outcome(data)
+        emit("hall %d %s: %s" % (case, _hex(data[-48:]), outcome))
+        if cases is not None:
+            cases.append((data, good, bad, in_push_id, outcome))
+
+
 def main(argv):
     """``SEED COUNT``: print one line per text read, then the round trips of what the
-    clock writes."""
+    clock writes, then the hall's readings of clocks' messages."""
     run(int(argv[0]), int(argv[1]), print)
     round_trips(print)
+    surrogates(print)
+    hall_readings(int(argv[0]), HALL_COUNT, print)
     return 0
 
 

@@ -67,6 +67,35 @@ def test_csv_board_white_black(tmp_path):
             pairings.read(str(path))
 
 
+def test_csv_names_holding_a_comma_are_quoted(tmp_path):
+    # RFC 4180: "Surname, Firstname" in quotes, a quote inside doubled
+    path = tmp_path / "round.csv"
+    longest = "Wolfeschlegelsteinhausenbergerdorff-Ramaswamy, Maximilian Jo"  # 60 characters
+    assert len(longest) == pairings.MAX_NAME
+    path.write_text(
+        "board,white,black\n"
+        '1,"Carlsen, Magnus","Nepomniachtchi, Ian"\n'
+        '2, "O\'Neill, ""Pat""" ,Smith Jo\n'.replace('" ,', '",')
+        + '3,"%s","Kowalska, Anna"\n' % longest,
+        encoding="utf-8",
+    )
+    read = pairings.read(str(path))
+    assert read.boards == {
+        1: ("Carlsen, Magnus", "Nepomniachtchi, Ian"),
+        2: ('O\'Neill, "Pat"', "Smith Jo"),
+        3: (longest, "Kowalska, Anna"),
+    }
+    for bad in (
+        '1,"Carlsen, Magnus,Nepomniachtchi\n',  # a quote never closed
+        '1,"Carlsen, Magnus" x,b\n',  # something after the closing quote
+        "1,Carlsen, Magnus,Nepomniachtchi, Ian\n",  # the comma unquoted: five cells
+        '1,"%sx",b\n' % longest,  # 61 characters
+    ):
+        path.write_text(bad, encoding="utf-8")
+        with pytest.raises(ValueError):
+            pairings.read(str(path))
+
+
 def test_names_go_into_the_pgn_tags():
     view = HallView("127.0.0.1", 9, "view", "x", log=lambda line: None)
     try:

@@ -10,7 +10,7 @@ import tracemalloc
 import pytest
 
 from bench import hall_probe
-from firmware import hall_decode
+from firmware import flat_json, hall_decode, hall_message
 from hall.boards import BURST, Board
 from hall.pgn import ClockHistory
 from hall.view import HallView
@@ -257,3 +257,99 @@ def test_no_broker_is_said_in_one_line_and_retried(view):
     state = json.loads(http(view, b"GET /boards.json HTTP/1.1\r\n\r\n").split(b"\r\n\r\n")[1])
     assert state["hall"]["broker"] is False and state["hall"]["lost_at_ms"] > 0
     assert view.thread.is_alive()
+
+
+# --- one reading of the bytes (firmware.flat_json) -----------------------------
+
+_EDGES = (0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF)
+
+
+def _cpython_utf8(data):
+    try:
+        data.decode("utf-8")  # CPython's decoder is strict RFC 3629: no surrogates
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _project_utf8(data):
+    try:
+        flat_json.check_utf8(data)
+    except ValueError:
+        return False
+    return True
+
+
+def test_utf8_is_checked_as_rfc_3629_says_at_every_boundary():
+    # every lead byte, with following bytes at each edge of the ranges RFC 3629 allows
+    for lead in range(256):
+        cases = [bytes((lead,))] + [bytes((lead, b)) for b in range(256)]
+        cases += [bytes((lead, b, c)) for b in _EDGES for c in _EDGES]
+        cases += [
+            bytes((lead, b, c, d)) for b in _EDGES for c in (0x80, 0xBF, 0xC0) for d in _EDGES
+        ]
+        for data in cases:
+            assert _project_utf8(data) == _cpython_utf8(data), data
+    assert _project_utf8(b"\xf4\x8f\xbf\xbf") and not _project_utf8(b"\xf4\x90\x80\x80")
+    assert _project_utf8(b"\xed\x9f\xbf") and not _project_utf8(b"\xed\xa0\x80")
+
+
+def test_a_texts_escapes_are_jsons_and_read_as_json_reads_them():
+    pieces = ('\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t", "\\u0000", "\\u00E9")
+    pieces += ("\\ud83d\\ude00", "\\uDBFF\\uDFFF", "\\uffff", "é", "\U0001f600", "\x7f")
+    for piece in pieces:
+        text = '{"k":"a%sb"}' % piece
+        assert flat_json.read_object(text.encode()) == json.loads(text), piece
+    for piece in (
+        "\\x41",
+        "\\'",
+        "\\a",
+        "\\U00e9",
+        "\\u00e",
+        "\\ud83d",
+        "\\ude00",
+        "\\ud83d\\u0041",
+    ):
+        with pytest.raises(ValueError):
+            flat_json.read_object(('{"k":"a%s"}' % piece).encode())
+    assert flat_json.code_points("a\U0001f600\xe9") == 3
+
+
+def test_the_size_is_counted_in_bytes_at_the_limit_and_one_past():
+    text = good()
+    padding = hall_decode.MAX_BYTES - len(text.encode())
+    assert hall_decode.decode(text + " " * padding)["seq"] == 7
+    refused(text + " " * (padding + 1))
+    assert hall_decode.decode((text + " " * padding).encode())["seq"] == 7
+    refused((text + " " * (padding + 1)).encode())
+    # a text of fewer characters than the limit but more bytes, in a key the view
+    # drops: refused alike, as the bytes count
+    extra = ',"k":"%s"}' % ("\U0001f600" * ((padding - 7) // 4 + 1))
+    assert len(text[:-1] + extra) <= hall_decode.MAX_BYTES
+    assert len((text[:-1] + extra).encode()) > hall_decode.MAX_BYTES
+    refused(text[:-1] + extra)
+    extra = ',"k":"%s"}' % ("\U0001f600" * ((padding - 7) // 4))
+    assert hall_decode.decode(text[:-1] + extra)["seq"] == 7
+
+
+def test_a_push_id_is_64_code_points_at_most_however_written():
+    raw = "\U0001f600" * hall_message.MAX_PUSH_ID
+    for push_id in ("x" * 64, raw):
+        payload = good(push_id=push_id).replace("\\ud83d\\ude00", "\U0001f600")
+        assert hall_decode.decode(payload.encode())["push_id"] == push_id
+    refused(good(push_id="x" * 65))
+    refused(good(push_id=raw + "x").replace("\\ud83d\\ude00", "\U0001f600"))
+
+
+def test_a_refusal_never_quotes_what_the_clock_sent():
+    for payload in (
+        good()[:-1] + ',"<b>secret</b>":1,"<b>secret</b>":2}',
+        good(seq="<b>secret</b>"),
+        good().replace('"seq":7', '"seq":7<b>secret</b>'),
+        good(push_id="<b>secret</b>" * 10),
+        good().replace('"claim":"none"', '"claim":"<b>secret</b>\\x41"'),
+        good(v="<b>secret</b>"),
+    ):
+        with pytest.raises(ValueError) as error:
+            hall_decode.decode(payload)
+        assert "secret" not in str(error.value), str(error.value)

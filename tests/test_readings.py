@@ -7,6 +7,7 @@ decide it as the strict reading says: JSON that is not strict JSON is
 refused, and only ASCII white space around a control is no part of it.
 """
 
+import functools
 import os
 import subprocess
 
@@ -24,6 +25,7 @@ LAX_JSON += (
 )  # the last: a comma short
 
 
+@functools.lru_cache(maxsize=1)
 def _micropython_lines():
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
@@ -34,7 +36,7 @@ def _micropython_lines():
         timeout=300,
     )
     assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
-    return done.stdout.splitlines()
+    return tuple(done.stdout.splitlines())
 
 
 def test_both_lanes_read_every_text_alike_and_strictly():
@@ -43,7 +45,22 @@ def test_both_lanes_read_every_text_alike_and_strictly():
     readings.run(SEED, COUNT, lines.append, cases)
     written = []
     readings.round_trips(written.append)
-    assert _micropython_lines() == lines + written
+    escapes = []
+    readings.surrogates(escapes.append)
+    hall = []
+    readings.hall_readings(SEED, readings.HALL_COUNT, hall.append)
+    assert list(_micropython_lines()) == lines + written + escapes + hall
+    # RFC 8259: a pair of escapes is one character (U+1F600); a surrogate alone is no
+    # character; "\\ud83d" is a backslash and the text "ud83d"
+    assert [line.rsplit(": ", 1)[1] for line in escapes] == [
+        "1f600",
+        "1f600 78",
+        "refused",
+        "refused",
+        "refused",
+        "5c 75 64 38 33 64",
+        "e9 10000",
+    ]
     # what the clock writes, it reads back the same, whatever the text (a hall
     # file's Wi-Fi name with accents, kept when the board's number changes)
     assert len(written) == len(readings.WRITTEN)
@@ -97,3 +114,54 @@ def test_a_unicode_space_around_a_control_is_refused_on_every_reading(tmp_path):
     assert readings._control(" 300+3\t") == '"300+3" ((0, 300000, 1, 3000),)'
     for text in ("\xa0300", "300\u3000", "\u2003300", "300\x85", "300\x1c", "\ufeff300"):
         assert readings._control(text) == "refused"
+
+
+# What the hall must decide for each of the issue's inputs, from RFC 3629 (UTF-8),
+# RFC 8259 (JSON's escapes) and docs/hall.md (1 KiB, a push id of 64 characters).
+HALL_SPLITS = {
+    "invalid UTF-8": "refused",
+    "encoded surrogates": "refused",
+    "overlong slash": "refused",
+    "past U+10FFFF": "refused",
+    "cut short": "refused",
+    "x escape": "refused",
+    "33 pairs": "ok %s 33" % ("\\ud83d\\ude00" * 33).join('""'),
+    "64 mixed": "ok %s 64" % ("\\ud83d\\ude00" * 64).join('""'),
+    "65 mixed": "refused",
+    "64 raw": "ok %s 64" % ("\\ud83d\\ude00" * 64).join('""'),
+    "65 raw": "refused",
+    "high alone": "refused",
+    "low alone": "refused",
+    "key twice": "refused",
+    "pair key twice": "refused",
+    "MAX_BYTES": "ok null",
+    "MAX_BYTES + 1": "refused",
+}
+
+
+def test_the_hall_reads_a_clocks_message_alike_on_both_lanes():
+    # The split inputs: CPython and MicroPython decided the old reading differently
+    # (an encoded surrogate, a \x escape, a 33-pair push id, a key twice through
+    # a pair); now both lanes print the lines compared above, and they are these.
+    expected = [
+        "hall %s %s: %s" % (name.replace(" ", "-"), readings._hex(data), HALL_SPLITS[name])
+        for name, data in readings.hall_splits()
+    ]
+    assert sorted(name for name, _ in readings.hall_splits()) == sorted(HALL_SPLITS)
+    assert [line for line in _micropython_lines() if line.startswith("hall ")][:17] == expected
+    cases = []
+    readings.hall_readings(SEED, readings.HALL_COUNT, lambda line: None, cases)
+    seen = set()
+    for data, good, bad, in_push_id, outcome in cases:
+        # every good piece is one code point; a bad one refuses the message
+        if bad is not None:
+            assert outcome == "refused", (data, outcome)
+            seen.add("bad")
+        elif in_push_id:
+            assert outcome.startswith("ok") == (good <= 64 and len(data) <= 1024), data
+            assert outcome == "refused" or outcome.endswith(" %d" % good)
+            seen.add("push id %s" % ("ok" if good <= 64 else "too long"))
+        else:
+            assert outcome == 'ok "id" 2', (data, outcome)
+            seen.add("key")
+    assert seen == {"bad", "push id ok", "push id too long", "key"}
