@@ -21,7 +21,7 @@ holds a press back while a clock runs.
 The slots take the entries again if the ring is full or cannot be found.
 
 Reading them back at boot is ``firmware.boot.journal_read`` (and
-``setup("ring_entries")``). What the store does only at boot or while the
+``setup("ring_entry")``). What the store does only at boot or while the
 clock stands (opening the slots, a new game's header, the event log, the
 ring's finding and preparation) is ``hal.journal_setup``, which ``setup``
 loads for it and lets go after.
@@ -109,8 +109,10 @@ class JournalStore:
     def setup(self, name, *args):
         """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
         ``begin_game`` (clock, claims, game id: the header of a new game, the event log
-        set aside; returns the game's id), ``append_event`` (game id, entry, clock),
-        ``ring_entries`` and ``open_slots`` (header) at boot, ``prepare``."""
+        set aside; returns the game's id; and whether the game before was played),
+        ``append_event`` (game id, entry, clock),
+        ``ring_entry`` (whole: a test of an entry), ``open_slots`` (header) and
+        ``drop_ring`` at boot, ``prepare``."""
         import hal
         from hal import journal_setup
 
