@@ -78,22 +78,23 @@ def read_journal(app, store):
     game, top sequence)`` if the journal cannot be used: it is set aside)."""
     top = [0, 0]
     try:
-        header = journal_read.read_header(app.hardware.storage)
-        if header is not None:
-            top[0] = header["game"]
         entries, spoiled = journal_read.read_slots(app.hardware.storage)
         entry = store.setup("ring_entry", journal_read.valid)
         if entry is not None:
             entries.append(entry)
             spoiled = False
+        for entry in entries:  # read before the header: ids above a header set aside
+            top[0] = max(top[0], journal_read.game_id(entry))
+            top[1] = max(top[1], journal_read.sequence(entry))
+        header = journal_read.read_header(app.hardware.storage)
+        if header is not None:
+            top[0] = max(top[0], header["game"])
         if spoiled:
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
         record = None
         for entry in entries:  # the newest of the header's game (any game without one)
             game = journal_read.game_id(entry)
             sequence = journal_read.sequence(entry)
-            top[0] = max(top[0], game)
-            top[1] = max(top[1], sequence)
             if header is not None and game != header["game"]:
                 continue
             if record is None or sequence > journal_read.sequence(record):
