@@ -269,7 +269,7 @@ class Journal:
             if late >= 0:
                 self.write(now, late)
         elif self.store.is_preparing():  # the clock stands: the store may erase flash
-            self.store.prepare()
+            self.store.prepare(now)
 
     def quiet_ms(self, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
@@ -278,7 +278,10 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            return 0 if self.store.is_preparing() else wait
+            if not self.store.is_preparing():
+                return wait
+            left = self.store.prepare_wait(now)  # the ring's next block
+            return left if left < wait else wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 

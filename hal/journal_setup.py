@@ -27,8 +27,9 @@ erasing: no erase in play. The first page of every block is left alone
 (littlefs's skip-list pointers and the marker); pages 1 to 15 hold 3 slots
 each, 45 a block, filled in order. On the rp2 a page is programmed whole (its
 flash programs whole pages), 0xFF everywhere but the new entry: a 1 bit
-programs nothing, so the entries before it stay as they are. A power cut in
-a program leaves a torn entry whose checksum boot refuses.
+programs nothing, so the entries before it stay as they are; on the esp32
+only the entry's 68 bytes are programmed (``JOURNAL_WHOLE_PAGES``, boards/*.py).
+A power cut in a program leaves a torn entry whose checksum boot refuses.
 
 A full ring (or none yet: a game started at once on a flash that never held
 one) hands the entries back to the two littlefs slot files
@@ -333,7 +334,7 @@ def locate_ring(store, found):
     store.device, store.blocks, store.nonce = found
     store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
     store.next = 0
-    if store.page is None:
+    if store.page is None and store.whole_pages:
         store.page = bytearray(b"\xff" * _PAGE)
 
 

@@ -394,3 +394,81 @@ def test_invariant_7_a_journal_set_aside_whole_even_if_cut(renames):
             assert storage.exists(name + ".bad") or not storage.read_bytes(name), name
     finally:
         remove_flash(folder)
+
+
+def test_the_sim_board_journals_into_its_ring_and_its_flash_outlives_it():
+    """The `sim` board of the clock scripts runs the ring's path: its two blocks are
+    prepared in the first 0.5 s, the game's entries are programmed into them, and a
+    board booted again on the same flash folder (a reset) finds the game there."""
+    folder = fresh_flash("300+3")
+    try:
+        board = SimBoard(folder)
+        board.boot()
+        board.run_due(1_000)
+        store = board.app.journal.store
+        assert len(store.blocks) == 2 and not store.is_preparing()
+        board.press("lever_right")
+        board.run_due(8_000)
+        assert store.next >= 2 and not Storage(folder, board.flash).read_bytes("game.j0")
+        board.power_off()
+        again = SimBoard(folder)
+        vclock.set_now(9_000)
+        again.boot()
+        clock = again.app.clock
+        assert clock.state == PAUSED and clock.shown_ms(0, 0) == 303_000 - 4_980
+    finally:
+        remove_flash(folder)
+
+
+def test_the_esp32_programs_the_entry_alone_and_a_cut_in_it_keeps_old_or_new():
+    """On the esp32 (esp32.Partition programs any bytes) each ring entry is its 68 bytes,
+    not a page; a cut at every byte of the move's entry brings back the entry before
+    it (9.96 s into left's turn) or the move, never anything else."""
+    outcomes = set()
+    for budget in [None] + list(range(journal.RECORD_SIZE)):
+        folder = fresh_flash("300+3")
+        try:
+            board = SimBoard(folder, board_name="esp32")
+            board.boot()
+            board.run_due(2_000)
+            board.press("lever_right")
+            board.run_due(14_000)
+            written = board.flash.bytes_written
+            if budget is not None:
+                board.flash.cut_after(budget)
+            board.press("lever_left")
+            board.run_due(14_100)
+            if budget is None:  # the move's entry: its 68 bytes, nothing else
+                assert board.flash.bytes_written - written == journal.RECORD_SIZE
+                board.power_off()
+            assert not board.powered
+            _power_on(board, 15_000)
+            clock = board.app.clock
+            assert clock.state == PAUSED
+            if clock.moves() == 1:
+                assert clock.shown_ms(0, 0) == 303_000 - 12_000 + 3_000
+                outcomes.add("new")
+            else:
+                assert clock.shown_ms(0, 0) == 303_000 - 9_960
+                outcomes.add("old")
+        finally:
+            remove_flash(folder)
+    assert outcomes == {"old", "new"}
+
+
+def test_esp_idf_programs_at_most_64_bytes_at_a_time_never_across_a_page():
+    """The latency model's programs: an esp32 entry at a page's offset 68 is two programs
+    (64 + 4 bytes), a whole page four; the rp2 programs a page in one."""
+    from boards import esp32, pico
+    from sim.latency import ChipLatency
+
+    chip = ChipLatency(esp32, "max")
+    chip.program_range(256 + 68, 68)
+    assert chip.programs == 2 and chip.longest_us == 2 * 800
+    chip.program_range(512, 256)
+    assert chip.programs == 6 and chip.longest_us == 3_200
+    chip.program_range(256 - 4, 8)  # across a page: two
+    assert chip.programs == 8
+    rp2 = ChipLatency(pico, "max")
+    rp2.program_range(256, 256)
+    assert rp2.programs == 1 and rp2.longest_us == 3_000
