@@ -270,12 +270,14 @@ def prepare(store):
         nonce = store.nonce
         clear_stale(store.device, nonce, len(have))
         add_block(files, path, len(have), nonce)
-    found = locate(files, path)
-    if found is None or found[2] != nonce or found[1][: len(have)] != have:
+    found = locate(files, path)  # as a boot would find it
+    if (
+        found is None
+        or found[2] != nonce
+        or len(found[1]) != len(have) + 1
+        or found[1][: len(have)] != have
+    ):
         store.capacity = 0  # not the ring the store knows: entries go to the slot files
-        return
-    if len(found[1]) != len(have) + 1:
-        store.capacity = 0
         return
     next_slot = store.next
     locate_ring(store, found)
