@@ -24,8 +24,8 @@ does. What it adds:
   the blocks of an older version stay behind unerased), every block after
   the first opening with littlefs's skip-list pointers, the file's new
   version in force only once committed (a flush or a close). A power cut
-  falls at any byte of a program, as of a file write. A block takes memory
-  only once programmed, and a page known erased is programmed at once. With
+  falls at any byte of a program, as of a file write. A page known erased
+  is programmed at once. With
   the flash folder (``Flash(blocks, root)``, as ``sim.world.SimBoard`` makes
   it) the device outlives the board, as a chip's flash outlives a reset: a
   board booted again on the folder finds it as it was, until ``forget(root)``
@@ -139,12 +139,13 @@ class BlockDevice:
     def __init__(self, flash, count, kept=None):
         self.flash = flash
         self.count = count
-        # Every block's bytes, None while erased (a block is allocated at its first
-        # program), and a flag a page, 1 while the page is erased (programmed at once,
-        # without looking at its bytes): ``kept`` is the flash's memory when a board
-        # boots again on it.
+        # Every block's bytes (all allocated now, erased in place: the heap in use
+        # stays the same whatever is written), and a flag a page, 1 while the page is
+        # erased (programmed at once, without looking at its bytes): ``kept`` is the
+        # flash's memory when a board boots again on it.
         if kept is None:
-            kept = ([None] * count, bytearray(b"\x01" * (count * _PAGES)))
+            blocks = [bytearray(_ERASED) for _ in range(count)]
+            kept = (blocks, bytearray(b"\x01" * (count * _PAGES)))
         self.blocks, self.clean = kept
         self.erases = 0
         self.page_programs = 0
@@ -158,21 +159,14 @@ class BlockDevice:
         return 0
 
     def _block(self, block):
-        """``block``'s bytes to program, allocated erased if it was."""
+        """``block``'s bytes."""
         if not 0 <= block < self.count:
             raise OSError(EIO)
-        data = self.blocks[block]
-        if data is None:
-            data = bytearray(_ERASED)
-            self.blocks[block] = data
-        return data
+        return self.blocks[block]
 
     def data(self, block):
-        """``block``'s bytes to read (erased bytes if it was never programmed)."""
-        if not 0 <= block < self.count:
-            raise OSError(EIO)
-        data = self.blocks[block]
-        return _ERASED if data is None else data
+        """``block``'s bytes to read."""
+        return self._block(block)
 
     def readblocks(self, block, buf, offset=0):
         self.flash._check()
@@ -200,7 +194,7 @@ class BlockDevice:
             latency.erase_block()
         self.flash._spend(1)
         self.erases += 1
-        self.blocks[block] = None
+        self.blocks[block][0:BLOCK_BYTES] = _ERASED
         first = block * _PAGES
         for page in range(_PAGES):
             self.clean[first + page] = 1
