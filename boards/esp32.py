@@ -84,3 +84,7 @@ FLASH_ROOT = "/"
 # clock stands, only programmed in play (as on the Pico, boards/pico.py): 384 KiB
 # of the 960 KiB vfs partition.
 JOURNAL_RING_BLOCKS = 96
+# esp32.Partition programs any bytes at any offset (esp_partition_write): each ring
+# entry's 68 bytes alone, two of ESP-IDF's programs of at most 64 bytes
+# (boards/chips/esp32.py), where its whole page would take four.
+JOURNAL_WHOLE_PAGES = False

@@ -77,3 +77,6 @@ FLASH_ROOT = "/"
 # 4,320 entries, 5.6 hours of play at 766 entries an hour (docs/power.md).
 # 384 KiB of the Pico's 1.4 MiB filesystem (the Pico W's is about 850 KiB).
 JOURNAL_RING_BLOCKS = 96
+# rp2.Flash programs at an offset whole 256-byte pages only (flash_range_program): each
+# ring entry is programmed as its page, 0xFF but the entry.
+JOURNAL_WHOLE_PAGES = True

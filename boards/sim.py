@@ -1,11 +1,17 @@
 """The simulated board: the Pico's wiring, on the simulator's `machine` module.
 
-The journal keeps its entries in the two slot files of the flash folder (no
-ring: tests copy and spoil them); a script run with the chip's latencies
-plays on the `pico` board, ring and all (docs/spec/scripts.md).
+The journal keeps its entries as the boards do: in a ring on the block device
+under the filesystem (``sim.flash``), prepared while the clock stands, with the
+two slot files of the flash folder when the ring is full or not prepared yet.
+The ring is smaller than a board's: 2 blocks, 90 entries (about 7 minutes of
+play), the first written at power-on and the second appended 0.5 s later, so
+that every clock script runs both the ring's preparation and its entries at
+little cost, and a longer game the slot files' path after the ring; a script
+run with the chip's latencies plays on the `pico` board, its 96 blocks and all
+(docs/spec/scripts.md).
 """
 
 from boards.pico import *  # noqa: F403  (the same pins, buses and addresses)
 
 NAME = "sim"
-JOURNAL_RING_BLOCKS = 0
+JOURNAL_RING_BLOCKS = 2

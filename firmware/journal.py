@@ -228,6 +228,7 @@ class Journal:
         self.failures = 0  # writes the flash refused (the clock goes on regardless)
         self.note = None  # an event to log at the first step (a restored game)
         self.seen = clock.changes + claims.changes  # the changes the newest entry holds
+        self.played = False  # whether an entry of this game left setup: its id is spent
 
     def open(self, restored):
         """Start journalling: a ``restored`` game logs its return at the first step;
@@ -235,9 +236,10 @@ class Journal:
         clock goes on)."""
         if restored:
             self.note = "restored"
+            self.played = True
             return
         try:
-            self.game = self.store.setup("begin_game", self.clock, self.claims, self.game)
+            self.new_game()
         except OSError:
             self.failures += 1
 
@@ -267,7 +269,7 @@ class Journal:
             if late >= 0:
                 self.write(now, late)
         elif self.store.is_preparing():  # the clock stands: the store may erase flash
-            self.store.prepare()
+            self.store.prepare(now)
 
     def quiet_ms(self, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
@@ -276,7 +278,10 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            return 0 if self.store.is_preparing() else wait
+            if not self.store.is_preparing():
+                return wait
+            left = self.store.prepare_wait(now)  # the ring's next block
+            return left if left < wait else wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 
@@ -291,6 +296,8 @@ class Journal:
         encode(self.buf, self.seq, self.game, clock, claims, turn_ms, count)
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
+        if clock.state != engine.SETUP:
+            self.played = True
         self.store.write_record(self.buf, self.seq)
 
     def new_game(self):
@@ -299,7 +306,8 @@ class Journal:
         back): those are on flash, and a day of games must not pile them up."""
         self.claims.log.clear()
         self.logged = 0
-        self.game = self.store.setup("begin_game", self.clock, self.claims, self.game)
+        self.game = self.store.setup("begin_game", self.clock, self.claims, self.game, self.played)
+        self.played = False
 
     def log_events(self):
         """Append the event-log entries not yet on flash (arbiter actions: clock paused)."""

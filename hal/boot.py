@@ -21,11 +21,13 @@ from firmware.app import App
 DEFAULT_BOARD = "pico"
 
 
-def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
+def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_blocks=None):
     """Boot the clock on ``board_name`` and return the app, interrupts enabled.
 
     ``filesystem`` is what the storage goes through: the board's own
     (``hal.storage.Files``) unless a simulated board passes its flash model.
+    ``ring_blocks``: the journal's ring, if not the board's ``JOURNAL_RING_BLOCKS``
+    (0: the slot files alone, which the tests that spoil them write).
     """
     from hal import board_io
 
@@ -47,8 +49,8 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None):
     from firmware.boot import resume
     from hal.journal_store import JournalStore
 
-    ring = getattr(board, "JOURNAL_RING_BLOCKS", 0)
-    store = JournalStore(storage, ring)
+    ring = getattr(board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
+    store = JournalStore(storage, ring, getattr(board, "JOURNAL_WHOLE_PAGES", True))
     resume.attach(app, store, settings, board.TICK_MS)
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import (

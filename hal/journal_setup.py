@@ -3,7 +3,8 @@
 Loaded by ``hal.journal_store`` for each such step and let go after, so that
 nothing of it stays on the heap in play: ``begin_game`` (the header, the
 event log set aside), ``append_event`` (arbiter actions: the clock is
-paused), ``open_slots`` (boot), and the journal's ring below.
+paused), ``open_slots`` and ``ring_entry`` (boot), ``drop_ring`` (a journal
+set aside), and the journal's ring below.
 
 The journal's ring: entries programmed into flash erased before the game,
 never erased in play.
@@ -18,24 +19,56 @@ index in the file). littlefs erases each block as it allocates it, and then
 leaves the blocks of a file that is not written again where they are (it
 moves metadata, never such data). ``locate`` finds them on the block device
 under the filesystem (``rp2.Flash``, the esp32's ``vfs`` partition) by their
-markers, the nonce read through the file itself.
+markers, the nonce and the length read through the file itself.
 
-During play ``JournalStore.write_record`` programs each entry into erased bytes of those
-blocks with ``writeblocks(block, buf, offset)``, which programs without
-erasing: one page program per entry (at most 3 ms, interrupts off on the rp2),
-no erase. The first page of every block is left alone (littlefs's skip-list
-pointers and the marker); pages 1 to 15 hold 3 slots each, 45 a block,
-filled in order. A page is programmed whole (the rp2 programs whole pages),
-0xFF everywhere but the new entry: a 1 bit programs nothing, so the entries
-before it stay as they are. A power cut in a program leaves a torn entry whose
-checksum boot refuses; the one before it is whole. This module finds the
-ring, reads it back at boot (the last two used slots: littlefs checks no file
-data, so the device's bytes are the file's) and adds its blocks;
-only the located ring's fields stay on the heap in play (``hal.journal_store``).
+During play ``JournalStore.write_record`` programs each entry into erased bytes
+of those blocks with ``writeblocks(block, buf, offset)``, which programs without
+erasing: no erase in play. The first page of every block is left alone
+(littlefs's skip-list pointers and the marker); pages 1 to 15 hold 3 slots
+each, 45 a block, filled in order. On the rp2 a page is programmed whole (its
+flash programs whole pages), 0xFF everywhere but the new entry: a 1 bit
+programs nothing, so the entries before it stay as they are; on the esp32
+only the entry's 68 bytes are programmed (``JOURNAL_WHOLE_PAGES``, boards/*.py).
+A power cut in a program leaves a torn entry whose checksum boot refuses.
 
 A full ring (or none yet: a game started at once on a flash that never held
 one) hands the entries back to the two littlefs slot files
 (``hal.journal_store``), which erase; the next setup prepares a fresh ring.
+
+The ring's invariants (each checked in tests/test_journal_ring_faults.py):
+
+1. Found as committed. The ring the store programs is the ring ``locate``
+   finds from what littlefs committed: the nonce read through the file, one
+   device block for each whole block of the file's committed size, each the
+   one block of the device whose marker holds that nonce and index. After
+   each block added ``prepare`` locates the ring as a boot would and keeps
+   it only if it finds the blocks it had plus the new one; otherwise the
+   entries go to the slot files and the next setup starts a fresh ring.
+2. No stale copy. A block whose append a power cut stopped before
+   littlefs's commit is a block littlefs holds free, but it keeps the
+   marker: before a block is appended, every device block marked with the
+   ring's nonce and an index at or past the committed count is erased
+   (``clear_stale``), so an append never leaves two blocks with one index.
+   A cut during that erase leaves the block erased or still stale, and the
+   next preparation erases it again: the preparation can be cut at any byte
+   and resumes where the committed file ends.
+3. Entries in order. The ring's slots are programmed in order, each once:
+   the used slots come first (a torn slot is used and never programmed
+   again), so the first unused slot is found by halving.
+4. The newest whole entry. Boot reads back from the last used slot to the
+   first whole entry (``ring_entry``), past any number of torn ones, and
+   ``firmware.boot.resume`` takes the newest whole entry of the header's
+   game from the ring and both slot files.
+5. One ring, one game. A new game's header is written before its first
+   entry, and a ring that holds any entry is replaced at the next setup, so
+   the entries of a ring all belong to one game.
+6. A game's identity never repeats. A new game takes an id above every id
+   the boot found (the header, the slots, the ring) and above the game
+   before it; a game that left setup never lends its id to the next one, and
+   the sequence numbers go on from the highest found.
+7. Set aside whole. A journal the clock cannot use is set aside header first
+   (an entry without its header is never restored), then the ring, then the
+   slots, and the store forgets the ring it had found.
 """
 
 import json
@@ -142,20 +175,21 @@ def locate(files, path):
     return device, blocks, nonce
 
 
-def find_block(device, nonce, index):
-    """The device block holding the ring's block ``index``, or -1 (none, or two)."""
+def clear_stale(device, nonce, count):
+    """Erase every device block marked with ``nonce`` and an index at or past ``count``,
+    the committed file's blocks: appends a power cut stopped before littlefs's commit
+    (blocks littlefs holds free, which it erases anyway before it uses them)."""
     buf = bytearray(64)
-    at = pointer_bytes(index)
-    found = -1
     for block in range(device.ioctl(4, 0)):
         device.readblocks(block, buf, 0)
-        if buf[at : at + 4] != MAGIC or _word(buf, at + 4) != nonce:
-            continue
-        if _word(buf, at + 8) == index:
-            if found >= 0:
-                return -1
-            found = block
-    return found
+        at = 0
+        while at + _MARK <= 64:
+            if buf[at : at + 4] == MAGIC and _word(buf, at + 4) == nonce:
+                index = _word(buf, at + 8)
+                if index >= count and pointer_bytes(index) == at:
+                    device.writeblocks(block, bytearray(b"\xff" * _PAGE))  # erases it
+                    break
+            at += 4
 
 
 def read(store, slot):
@@ -188,40 +222,67 @@ def find_next(store):
     store.next = low
 
 
-def ring_entries(store):
-    """Find ``store``'s ring at boot: its last two used slots, newest first ([] if none)."""
+def ring_entry(store, whole):
+    """Find ``store``'s ring at boot; return its newest entry for which ``whole(entry)``
+    holds (read back from the last used slot past torn ones), or None."""
     storage = store.storage
     if not store.ring_blocks or not storage.exists(JOURNAL_RING):
-        return []
+        return None
     found = locate(storage.files, storage.path(JOURNAL_RING))
     if found is None:
-        return []
+        return None
     locate_ring(store, found)
     find_next(store)
     store.preparing = len(store.blocks) < store.ring_blocks
-    return [read(store, slot) for slot in (store.next - 1, store.next - 2) if slot >= 0]
+    slot = store.next - 1
+    while slot >= 0:
+        entry = read(store, slot)
+        if whole(entry):
+            return entry
+        slot -= 1
+    return None
+
+
+def drop_ring(store):
+    """Forget the ring found at boot (the journal was set aside, ring and all): the
+    entries go to the slot files until a fresh ring is prepared."""
+    store.device = None
+    store.blocks = None
+    store.capacity = 0
+    store.next = 0
+    store.preparing = store.ring_blocks > 0
 
 
 def prepare(store):
     """Add one block to ``store``'s ring (the clock stands; littlefs erases a block), or
-    start a new ring with one if there is none."""
+    start a new ring with one if there is none; keep the ring only if a boot would
+    find it as the store holds it (invariants 1 and 2)."""
     files = store.storage.files
     path = store.storage.path(JOURNAL_RING)
+    store.preparing = False  # unless the block is added and the ring found as it is
     if not store.capacity:
-        add_block(files, path, 0, random.getrandbits(30))
-        found = locate(files, path)
-        store.preparing = found is not None and store.ring_blocks > 1  # else: not again
-        if found is not None:
-            locate_ring(store, found)
+        store.next = 0
+        have = []
+        nonce = random.getrandbits(30)
+        add_block(files, path, 0, nonce)
+    else:
+        have = store.blocks
+        nonce = store.nonce
+        clear_stale(store.device, nonce, len(have))
+        add_block(files, path, len(have), nonce)
+    found = locate(files, path)  # as a boot would find it
+    if (
+        found is None
+        or found[2] != nonce
+        or len(found[1]) != len(have) + 1
+        or found[1][: len(have)] != have
+    ):
+        store.capacity = 0  # not the ring the store knows: entries go to the slot files
         return
-    index = len(store.blocks)
-    store.preparing = False  # unless the block is added and found once
-    add_block(files, path, index, store.nonce)
-    block = find_block(store.device, store.nonce, index)
-    if block >= 0:  # (two copies: an append a power cut stopped left one)
-        store.blocks.append(block)
-        store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
-        store.preparing = index + 1 < store.ring_blocks
+    next_slot = store.next
+    locate_ring(store, found)
+    store.next = next_slot
+    store.preparing = len(store.blocks) < store.ring_blocks
 
 
 def append_event(store, game, entry, clock):
@@ -232,12 +293,16 @@ def append_event(store, game, entry, clock):
     store.storage.append_line(EVENTS, line)
 
 
-def begin_game(store, clock, claims, game):
-    """Make the header describe a game with ``clock``'s controls; return its id.
+def begin_game(store, clock, claims, game, played):
+    """Make the header describe a new game with ``clock``'s controls; return its id.
 
-    The header is rewritten (with the next id) only if what it says differs:
-    a clock switched on and off again writes nothing. The previous game's
-    event log becomes ``events.old``.
+    ``game`` is the id of the game before (at boot, the highest id found on
+    flash), ``played`` whether that game left setup. The header is rewritten,
+    with the next id, unless it already describes an unplayed game with these
+    controls under that id: a clock switched on and off again writes nothing,
+    and a game that was played never lends its id to the next (invariant 6).
+    The previous game's event log becomes ``events.old``; a ring that holds
+    any entry is replaced by a fresh one at the next ``prepare`` (invariant 5).
     """
     wanted = {
         "control_left": clock.sides[0].control.text,
@@ -246,7 +311,7 @@ def begin_game(store, clock, claims, game):
         "edition": claims.edition,
     }
     header = store.header
-    same = header is not None and header.get("game") == game
+    same = not played and header is not None and header.get("game") == game
     for key in wanted:
         if header is None or header.get(key) != wanted[key]:
             same = False
@@ -258,10 +323,10 @@ def begin_game(store, clock, claims, game):
         wanted["game"] = game
         store.storage.write_json(JOURNAL_HEADER, wanted)
         store.header = wanted
-    if store.next > 0:
-        store.capacity = 0  # a used ring: the next ``prepare`` starts a fresh one
+    if store.next > 0 or not store.capacity:
+        store.capacity = 0  # a used ring, or none: the next ``prepare`` starts a fresh one
         store.next = 0
-        store.preparing = True
+        store.preparing = store.ring_blocks > 0
     return game
 
 
@@ -271,7 +336,7 @@ def locate_ring(store, found):
     store.device, store.blocks, store.nonce = found
     store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
     store.next = 0
-    if store.page is None:
+    if store.page is None and store.whole_pages:
         store.page = bytearray(b"\xff" * _PAGE)
 
 

@@ -21,7 +21,7 @@ holds a press back while a clock runs.
 The slots take the entries again if the ring is full or cannot be found.
 
 Reading them back at boot is ``firmware.boot.journal_read`` (and
-``setup("ring_entries")``). What the store does only at boot or while the
+``setup("ring_entry")``). What the store does only at boot or while the
 clock stands (opening the slots, a new game's header, the event log, the
 ring's finding and preparation) is ``hal.journal_setup``, which ``setup``
 loads for it and lets go after.
@@ -30,12 +30,13 @@ loads for it and lets go after.
 from micropython import const
 
 from firmware import lifetime
+from firmware.tickmath import ticks_add, ticks_diff
 
 _PAGE = const(256)
 _ENTRY = const(68)  # firmware.journal.RECORD_SIZE
 _PER_PAGE = const(3)
 _PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
-_PREPARE_STEPS = const(25)  # steps of 20 ms ticks between two blocks added: 0.5 s
+_PREPARE_MS = const(500)  # between two blocks added (time, not steps: looking adds steps)
 
 
 class JournalStore:
@@ -44,16 +45,18 @@ class JournalStore:
     The journal asks ``is_preparing()`` (the ring still has blocks to add while
     the clock stands)."""
 
-    def __init__(self, storage, ring_blocks=0):
+    def __init__(self, storage, ring_blocks=0, whole_pages=True):
         self.storage = storage
+        self.whole_pages = whole_pages  # an entry is programmed as its page (rp2), or alone
         self.handles = [None, None]
         self.header = None  # the decoded header in force
         self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
         self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
-        self.wait = 0  # steps before the next block is added
+        self.prepare_at = None  # the tick from which the next block is added (None: now)
         # The located ring (hal.journal_setup.locate_ring): the block device, the device
         # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
-        # next slot to program, and a page of 0xFF but the entry being programmed.
+        # next slot to program, and a page of 0xFF but the entry being programmed
+        # (boards whose flash programs whole pages only).
         self.device = None
         self.blocks = None
         self.nonce = 0
@@ -61,13 +64,21 @@ class JournalStore:
         self.next = 0
         self.page = None
 
-    def prepare(self):
-        """Add one block to the ring, or start one, every ``_PREPARE_STEPS`` steps while
-        the clock stands: one erase (0.4 s at most), over before the next."""
-        self.wait -= 1
-        if self.wait <= 0:
-            self.wait = _PREPARE_STEPS
+    def prepare(self, now):
+        """Add one block to the ring, or start one, at the step at tick ``now`` if
+        ``_PREPARE_MS`` have passed since the last while the clock stands: one erase
+        (0.4 s at most), over before the next."""
+        if self.prepare_wait(now) == 0:
+            self.prepare_at = ticks_add(now, _PREPARE_MS)
             self.setup("prepare")
+
+    def prepare_wait(self, now):
+        """The ms from tick ``now`` before ``prepare`` adds a block (0: at this step)."""
+        due = self.prepare_at
+        if due is None:
+            return 0
+        left = ticks_diff(due, now)
+        return left if 0 < left <= _PREPARE_MS else 0  # (a tick from days ago: due)
 
     # --- during a game ---------------------------------------------------
 
@@ -80,6 +91,9 @@ class JournalStore:
             slot %= _PER_BLOCK
             page_at = (1 + slot // _PER_PAGE) * _PAGE
             at = (slot % _PER_PAGE) * _ENTRY
+            if not self.whole_pages:  # the entry's bytes alone (esp32.Partition)
+                self.device.writeblocks(block, buf, page_at + at)
+                return
             page = self.page
             index = 0
             while index < _ENTRY:
@@ -109,8 +123,10 @@ class JournalStore:
     def setup(self, name, *args):
         """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
         ``begin_game`` (clock, claims, game id: the header of a new game, the event log
-        set aside; returns the game's id), ``append_event`` (game id, entry, clock),
-        ``ring_entries`` and ``open_slots`` (header) at boot, ``prepare``."""
+        set aside; returns the game's id; and whether the game before was played),
+        ``append_event`` (game id, entry, clock),
+        ``ring_entry`` (whole: a test of an entry), ``open_slots`` (header) and
+        ``drop_ring`` at boot, ``prepare``."""
         import hal
         from hal import journal_setup
 

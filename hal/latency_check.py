@@ -242,16 +242,18 @@ def _nothing(timer):
     pass
 
 
-def prepare_journal(storage, blocks):
+def prepare_journal(storage, blocks, whole_pages=True):
     """The check's journal on ``storage``: a ring of ``blocks`` blocks under ``RING_FILE``,
     prepared now as the clock prepares its own (littlefs erases each block as it is
     added). ``blocks`` 0: the journal's littlefs slot files instead, which erase as
-    they fill (what the ring keeps out of play; the tests' fault)."""
+    they fill (what the ring keeps out of play; the tests' fault). ``whole_pages``:
+    each entry programmed as its page (the rp2), or its bytes alone (the esp32's
+    ``JOURNAL_WHOLE_PAGES``), as the clock programs them."""
     from hal import journal_setup
     from hal.journal_store import JournalStore
 
     storage.remove(RING_FILE)
-    journal = JournalStore(storage, blocks)
+    journal = JournalStore(storage, blocks, whole_pages)
     if not blocks:
         journal.setup("open_slots", None)
         return journal
@@ -281,7 +283,8 @@ def setup(board, files, flash_root=None, seed=SEED, presses=PRESSES, ring_blocks
     for name in LEVERS:
         pin = board.LATENCY_PROBE_PINS[name]
         probes.append(machine.Pin(pin, machine.Pin.OPEN_DRAIN, value=1))
-    journal = prepare_journal(hardware.storage, ring_blocks)
+    whole_pages = getattr(board, "JOURNAL_WHOLE_PAGES", True)
+    journal = prepare_journal(hardware.storage, ring_blocks, whole_pages)
     hardware.inputs.enable(machine.Pin)
     check = LatencyCheck(
         hardware.inputs,

@@ -17,13 +17,19 @@ does. What it adds:
 - ``writes`` and ``bytes_written``: what the firmware wrote, for the figures.
 - ``device`` (``BlockDevice``, on a board with a journal ring): the flash under
   the filesystem as ``rp2.Flash`` or ``esp32.Partition`` offers it, a block
-  erased whole and programmed page by page, a program only clearing bits. A
+  erased whole and programmed page by page (any bytes at any offset where
+  ``whole_pages`` is False: the esp32), a program only clearing bits. A
   file named in ``DEVICE_FILES`` lives on it as littlefs keeps a file: its
   data in blocks the filesystem erases as it allocates them (round-robin, so
   the blocks of an older version stay behind unerased), every block after
   the first opening with littlefs's skip-list pointers, the file's new
   version in force only once committed (a flush or a close). A power cut
-  falls at any byte of a program, as of a file write.
+  falls at any byte of a program, as of a file write. A page known erased
+  is programmed at once. With
+  the flash folder (``Flash(blocks, root)``, as ``sim.world.SimBoard`` makes
+  it) the device outlives the board, as a chip's flash outlives a reset: a
+  board booted again on the folder finds it as it was, until ``forget(root)``
+  (``sim.world.remove_flash``).
 
 Runs on CPython and inside MicroPython; the write path allocates nothing.
 """
@@ -35,6 +41,11 @@ BLOCK_BYTES = 4096  # littlefs's block on both ports: the flash's 4 KiB sector
 PAGE_BYTES = 256  # the unit of a program (rp2: flash_range_program takes whole pages)
 DEVICE_FILES = ("game.jr", "latency.jr")  # the journal's ring, the latency check's: on the device
 _NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
+_ERASED = b"\xff" * BLOCK_BYTES
+_PAGES = BLOCK_BYTES // PAGE_BYTES
+# The block device of each flash folder, as a board's flash keeps it when the board
+# resets or boots again: (its blocks, its device files), by folder (``forget``).
+_KEPT = {}
 
 
 class PowerCut(BaseException):
@@ -125,13 +136,20 @@ class BlockDevice:
     (else OSError: the flash cannot set a bit again without an erase). Programs at an
     offset take whole pages (the rp2's rule). The power can fail at any byte."""
 
-    def __init__(self, flash, count):
+    def __init__(self, flash, count, kept=None):
         self.flash = flash
         self.count = count
-        # Every block's bytes, erased (allocated here, beside the firmware's heap figures).
-        self.blocks = [bytearray(b"\xff" * BLOCK_BYTES) for _ in range(count)]
+        # Every block's bytes (all allocated now, erased in place: the heap in use
+        # stays the same whatever is written), and a flag a page, 1 while the page is
+        # erased (programmed at once, without looking at its bytes): ``kept`` is the
+        # flash's memory when a board boots again on it.
+        if kept is None:
+            blocks = [bytearray(_ERASED) for _ in range(count)]
+            kept = (blocks, bytearray(b"\x01" * (count * _PAGES)))
+        self.blocks, self.clean = kept
         self.erases = 0
         self.page_programs = 0
+        self.whole_pages = True  # a program at an offset takes whole pages (rp2.Flash)
 
     def ioctl(self, op, arg):
         if op == 4:
@@ -141,13 +159,18 @@ class BlockDevice:
         return 0
 
     def _block(self, block):
+        """``block``'s bytes."""
         if not 0 <= block < self.count:
             raise OSError(EIO)
         return self.blocks[block]
 
+    def data(self, block):
+        """``block``'s bytes to read."""
+        return self._block(block)
+
     def readblocks(self, block, buf, offset=0):
         self.flash._check()
-        data = self._block(block)
+        data = self.data(block)
         size = len(buf)
         if offset + size > BLOCK_BYTES:
             raise OSError(EIO)
@@ -158,21 +181,23 @@ class BlockDevice:
         if offset is None:
             self.erase(block)
             offset = 0
-        elif offset % PAGE_BYTES or len(buf) % PAGE_BYTES:
+        elif self.whole_pages and (offset % PAGE_BYTES or len(buf) % PAGE_BYTES):
             raise ValueError("a program at an offset takes whole pages")
         self.program(block, offset, buf)
 
     def erase(self, block):
         """Erase ``block`` (every byte 0xFF); a cut during it leaves it erased or not."""
         self.flash._check()
-        data = self._block(block)
+        self.data(block)  # (a block the device has)
         latency = self.flash.latency
         if latency is not None:
             latency.erase_block()
         self.flash._spend(1)
         self.erases += 1
-        for index in range(BLOCK_BYTES):
-            data[index] = 0xFF
+        self.blocks[block][0:BLOCK_BYTES] = _ERASED
+        first = block * _PAGES
+        for page in range(_PAGES):
+            self.clean[first + page] = 1
 
     def program(self, block, offset, buf):
         """Program ``buf`` at ``offset`` of ``block``, byte after byte (a cut stops it)."""
@@ -182,15 +207,30 @@ class BlockDevice:
         size = len(buf)
         if offset + size > BLOCK_BYTES:
             raise OSError(EIO)
-        for index in range(size):
-            value = buf[index]
-            if value != 0xFF and data[offset + index] != 0xFF:
-                raise OSError(EIO)  # a program over programmed bytes: the firmware's error
+        first = block * _PAGES + offset // PAGE_BYTES
+        last = block * _PAGES + (offset + size - 1) // PAGE_BYTES
+        erased = True  # every page it touches erased: nothing to look at (or allocate)
+        for page in range(first, last + 1):
+            if not self.clean[page]:
+                erased = False
+            self.clean[page] = 0
+        if not erased:
+            for index in range(size):
+                value = buf[index]
+                if value != 0xFF and data[offset + index] != 0xFF:
+                    raise OSError(EIO)  # a program over programmed bytes: the firmware's error
         pages = (offset + size - 1) // PAGE_BYTES - offset // PAGE_BYTES + 1
         self.page_programs += pages
         if flash.latency is not None:
-            flash.latency.program_pages(pages)
+            flash.latency.program_range(offset, size)
         flash.writes += 1
+        budget = flash.budget
+        if erased and (budget is None or budget >= size):  # whole: programmed at once
+            if budget is not None:
+                flash.budget = budget - size
+            data[offset : offset + size] = buf
+            flash.bytes_written += size
+            return
         for index in range(size):
             flash._spend(1)
             data[offset + index] &= buf[index]
@@ -298,15 +338,27 @@ class _DeviceReader:
         return False
 
 
+def forget(root):
+    """Let the block device of the flash folder ``root`` go (the folder is removed)."""
+    _KEPT.pop(root, None)
+
+
 class Flash:
     """The filesystem as ``hal.storage.Files`` offers it, with power and cuts."""
 
-    def __init__(self, device_blocks=0):
+    def __init__(self, device_blocks=0, root=None):
         self.powered = True
         # The block device under the filesystem (boards with a journal ring, sized
-        # for two versions of the ring and some room for littlefs's allocator).
-        self.device = BlockDevice(self, device_blocks) if device_blocks else None
-        self.device_files = {}  # path: (its blocks, its size) as last committed
+        # for the ring, one set aside and some room for littlefs's allocator). With
+        # ``root``, the flash folder, a board booted again on it finds the device
+        # as the last board left it (until ``forget(root)``).
+        kept = _KEPT.get(root) if root is not None and device_blocks else None
+        if kept is not None and len(kept[0]) != device_blocks:
+            kept = None
+        self.device = BlockDevice(self, device_blocks, kept and kept[:2]) if device_blocks else None
+        self.device_files = kept[2] if kept is not None else {}  # path: (blocks, size)
+        if root is not None and device_blocks:
+            _KEPT[root] = (self.device.blocks, self.device.clean, self.device_files)
         self.next_block = 0  # where littlefs's allocator looks next
         self.budget = None  # bytes that may still be written before an armed cut
         self.handles = []
@@ -369,7 +421,7 @@ class Flash:
             high = min(end, start_of_block + room)
             if low < high:
                 at = start + low - start_of_block
-                out.extend(self.device._block(block)[at : at + high - low])
+                out.extend(self.device.data(block)[at : at + high - low])
             start_of_block += room
             if start_of_block >= end:
                 break

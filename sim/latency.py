@@ -76,6 +76,7 @@ class ChipLatency:
         self.flash_masks = chip.FLASH_MASKS_INTERRUPTS
         self.erase_us = chip.SECTOR_ERASE_US[pick]
         self.program_us = chip.PAGE_PROGRAM_US[pick]
+        self.chunk_us = getattr(chip, "CHUNK_PROGRAM_US", (0, 0))[pick]
         self.sector_bytes = chip.SECTOR_BYTES
         self.page_bytes = chip.PAGE_BYTES
         self.prog_bytes = chip.LFS_PROG_BYTES
@@ -153,6 +154,25 @@ class ChipLatency:
         if self.in_play():
             self.erases_in_play += 1
         self.call(self.erase_us, self.flash_masks)
+
+    def program_range(self, offset, size):
+        """One ``writeblocks`` of ``size`` bytes at ``offset``: whole page programs, or on
+        a chip whose driver programs at most ``WRITE_CHUNK_BYTES`` at a time and never
+        across a page (ESP-IDF), one program of its time for each such piece."""
+        chunk = getattr(self.chip, "WRITE_CHUNK_BYTES", 0)
+        if not chunk:
+            page = self.page_bytes
+            self.program_pages((offset + size - 1) // page - offset // page + 1)
+            return
+        pieces = 0
+        at = offset
+        end = offset + size
+        while at < end:
+            page_end = (at // self.page_bytes + 1) * self.page_bytes
+            at = min(at + chunk, page_end, end)
+            pieces += 1
+        self.programs += pieces
+        self.call(pieces * self.chunk_us, self.flash_masks)
 
     def program_pages(self, pages):
         """``pages`` page programs in one call (one ``writeblocks`` at an offset)."""

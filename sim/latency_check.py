@@ -95,6 +95,8 @@ def run(
             sim_machine.jumper(board.LATENCY_PROBE_PINS[name], board.INPUTS[name], jumpers.wire)
     ring_blocks = latency_check.RING_BLOCKS if ring else 0
     flash = sim_flash.Flash(ring_blocks + 8 if ring_blocks else 0)
+    if ring_blocks:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
+        flash.device.whole_pages = getattr(board, "JOURNAL_WHOLE_PAGES", True)
     flash.latency = model
     sim_machine.set_latency(model)
     root = fresh_flash()

@@ -61,7 +61,8 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
 
 
 def remove_flash(path, keep_folder=False):
-    """Delete the simulated flash folder and its files."""
+    """Delete the simulated flash folder and its files (its block device too)."""
+    sim_flash.forget(path)
     try:
         for name in os.listdir(path):
             os.remove(path + "/" + name)
@@ -79,7 +80,14 @@ class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
     def __init__(
-        self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True, latency=None
+        self,
+        flash_root,
+        bounce_ms=3,
+        near_wrap=False,
+        board_name="sim",
+        rests=True,
+        latency=None,
+        ring_blocks=None,
     ):
         import boards
 
@@ -95,9 +103,14 @@ class SimBoard:
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
         # The files in flash_root, with power cuts; the block device under them holds
-        # the journal's ring and some room for littlefs's allocator.
-        ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0)
-        self.flash = sim_flash.Flash(ring + 8 if ring else 0)
+        # the journal's ring, a ring set aside (Err3) and some room for littlefs's
+        # allocator, and outlives the board as the flash does (a reset, a board booted
+        # again on flash_root).
+        ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
+        self.ring_blocks = ring_blocks  # None: the board's ring; 0: the slot files alone
+        self.flash = sim_flash.Flash(2 * ring + 8 if ring else 0, flash_root)
+        if ring:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
+            self.flash.device.whole_pages = getattr(self.board, "JOURNAL_WHOLE_PAGES", True)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0
@@ -125,7 +138,7 @@ class SimBoard:
         self.runtime = runtime
         if self.latency is not None:
             self.latency.begin_pass(vclock.now_ms())
-        self.app = boot.start(self.board_name, self.flash_root, self.flash)
+        self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks)
         self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms

@@ -151,9 +151,10 @@ def test_a_press_clears_the_codes_and_acts(boot_files):
 
 
 def journalled_game():
-    """A flash holding a game in progress (left White, right to move): its files."""
+    """A flash holding a game in progress (left White, right to move): its files, the
+    game in the slot files (played without the ring, as when it is full)."""
     folder = fresh_flash("300+3")
-    board = SimBoard(folder)
+    board = SimBoard(folder, ring_blocks=0)
     board.boot()
     board.press("lever_right")
     board.run_due(10_000)

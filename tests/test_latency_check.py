@@ -40,13 +40,15 @@ def test_the_pico_stamps_every_close_within_a_millisecond_at_typical_figures():
 
 def test_at_the_maxima_a_page_program_holds_an_edge_back_to_its_end():
     """Page program 3 ms max on the Pico (interrupts off): an edge 1 ms into it is
-    stamped at 3 ms, 2 ms late; one 2 ms in, 1 ms late. On the ESP32, 2.4 ms max
-    (GD25Q32C): the soft handler runs as the program returns, at 2.4 ms, so an edge
-    1 ms in is 1 ms late and the two frames after it (0.41 ms each) add nothing at
-    a whole ms. Both within the clock's 3 ms."""
+    stamped at 3 ms, 2 ms late; one 2 ms in, 1 ms late. On the ESP32 only the
+    entry's 68 bytes are programmed, two of ESP-IDF's programs of at most 64 bytes,
+    1.6 ms at the maxima (an estimate, boards/chips/esp32.py): the soft handler
+    runs as they return, so an edge 1 ms in is stamped 0.6 ms late, in the same
+    whole ms (a whole page, 2.4 ms, stamped it 1 ms late). Both within the clock's
+    3 ms."""
     pico = latency_check.run("pico", "max", presses=PRESSES)
     esp32 = latency_check.run("esp32", "max", presses=PRESSES)
-    assert (pico["worst_ms"], esp32["worst_ms"]) == (2, 1)
+    assert (pico["worst_ms"], esp32["worst_ms"]) == (2, 0)
     assert pico["median_ms"] == 0 and esp32["median_ms"] == 0
     assert pico["erases_in_play"] == esp32["erases_in_play"] == 0
 

@@ -15,6 +15,12 @@ FLASH_MASKS_INTERRUPTS = True  # the cache is off: nothing that runs from flash 
 # typical, 2.4 ms max.
 SECTOR_ERASE_US = (50_000, 400_000)
 PAGE_PROGRAM_US = (600, 2_400)
+# ESP-IDF's esp_flash_write programs at most 64 bytes per page program command, never
+# across a page: a 256-byte page is four programs. An estimate of one such program,
+# not a datasheet figure: 190 us typically, 800 us at the maxima (a whole page so
+# written about 0.75 ms, 3.2 ms at the maxima; an entry's 68 bytes two programs).
+WRITE_CHUNK_BYTES = 64
+CHUNK_PROGRAM_US = (190, 800)
 SECTOR_BYTES = 4096
 PAGE_BYTES = 256
 # littlefs as MicroPython's VfsLfs2 mounts it on the esp32: 4 KiB blocks, progsize=32.

@@ -144,12 +144,12 @@ def read_header(storage):
 
 
 def read_slots(storage):
-    """``(newest whole record or None, True if every slot holds something unusable)``.
+    """``(the whole records of both slots, True if every slot holds something unusable)``.
 
     One spoiled slot beside a good one is a write the power cut short; both
     spoiled is no cut the journal can make. An empty slot is none.
     """
-    newest = None
+    whole = []
     spoiled = 0
     for name in files.JOURNAL_SLOTS:
         data = storage.read_bytes(name)
@@ -157,9 +157,9 @@ def read_slots(storage):
             continue
         if not valid(data):
             spoiled += 1
-        elif newest is None or sequence(data) > sequence(newest):
-            newest = data
-    return newest, spoiled == len(files.JOURNAL_SLOTS)
+        else:
+            whole.append(data)
+    return whole, spoiled == len(files.JOURNAL_SLOTS)
 
 
 def read_events(storage, game, count):
@@ -182,8 +182,10 @@ def read_events(storage, game, count):
 
 
 def set_aside(storage):
-    """Keep the journal's files for inspection (``NAME.bad``): the next game starts afresh."""
-    for name in files.JOURNAL_SLOTS + (files.JOURNAL_HEADER,):
+    """Keep the journal's files for inspection (``NAME.bad``): the next game starts afresh.
+    The header goes first: whatever a power cut leaves after it is an entry without
+    its header, which is never restored; then the ring and the slots."""
+    for name in (files.JOURNAL_HEADER, files.JOURNAL_RING) + files.JOURNAL_SLOTS:
         try:
             storage.set_aside(name)
         except OSError:

@@ -38,9 +38,8 @@ def attach(app, store, settings, tick_ms):
     problem = documents.load(app.hardware.storage, files.USER_SLOTS, check_slots)
     if problem is not None:
         app.notice(documents.code(problem.kind, documents.USER_SLOTS))
-    header, record = read_journal(app, store)
+    header, record, top_game, top_seq = read_journal(app, store)
     game = header["game"] if header is not None else 0
-    seq = journal_read.sequence(record) if record is not None else 0
     restored = False
     logged = 0
     if (
@@ -54,15 +53,17 @@ def attach(app, store, settings, tick_ms):
             restored = True
         except Exception as error:  # any field the clock cannot use: never a boot loop
             journal_problem(app, store, documents.Unusable(documents.BAD, str(error)))
+            header = None  # set aside: the next game writes its own
             left, right = settings.controls()
             app.clock.configure(left, right)
             app.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
-            seq = 0
+    if not restored and top_game > game:
+        game = top_game  # the next game's id goes above every id found (invariant 6)
     try:
         store.setup("open_slots", header)
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
-    journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, seq, logged)
+    journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, top_seq, logged)
     app.attach_journal(journal)
     if restored:
         app.notice(RESTORED)
@@ -71,33 +72,49 @@ def attach(app, store, settings, tick_ms):
 
 
 def read_journal(app, store):
-    """The journal's header and newest entry, ``(None, None)`` if it cannot be used."""
+    """``(header, entry, top game, top sequence)``: the journal's header and the newest
+    whole entry of its game (the ring's and the slots'), and the highest game id and
+    sequence number of any whole entry found, or of the header (``(None, None, top
+    game, top sequence)`` if the journal cannot be used: it is set aside)."""
+    top = [0, 0]
     try:
+        entries, spoiled = journal_read.read_slots(app.hardware.storage)
+        entry = store.setup("ring_entry", journal_read.valid)
+        if entry is not None:
+            entries.append(entry)
+            spoiled = False
+        for entry in entries:  # read before the header: ids above a header set aside
+            top[0] = max(top[0], journal_read.game_id(entry))
+            top[1] = max(top[1], journal_read.sequence(entry))
         header = journal_read.read_header(app.hardware.storage)
-        record, spoiled = journal_read.read_slots(app.hardware.storage)
-        for entry in store.setup("ring_entries"):  # the ring's newest whole entry, if newer
-            if journal_read.valid(entry):
-                if record is None or journal_read.sequence(entry) > journal_read.sequence(record):
-                    record = entry
-                spoiled = False
-                break
+        if header is not None:
+            top[0] = max(top[0], header["game"])
         if spoiled:
             raise documents.Unusable(documents.BAD, "no journal slot holds a whole entry")
+        record = None
+        for entry in entries:  # the newest of the header's game (any game without one)
+            game = journal_read.game_id(entry)
+            sequence = journal_read.sequence(entry)
+            if header is not None and game != header["game"]:
+                continue
+            if record is None or sequence > journal_read.sequence(record):
+                record = entry
         if record is not None and header is None and journal_read.state(record) != 0:
             raise documents.Unusable(documents.BAD, "a journalled game without its header")
     except documents.Unusable as problem:
         journal_problem(app, store, problem)
-        return None, None
+        return None, None, top[0], top[1]
     except Exception as error:  # the flash refuses, or a slot too large for the heap
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error))
-        return None, None
-    return header, record
+        return None, None, top[0], top[1]
+    return header, record, top[0], top[1]
 
 
 def journal_problem(app, store, problem, set_aside=True):
     app.notice(documents.code(problem.kind, documents.JOURNAL))
     if set_aside:
-        journal_read.set_aside(app.hardware.storage)
+        journal_read.set_aside(app.hardware.storage)  # the ring too (invariant 7)
+        store.setup("drop_ring")
 
 
 def restore(app, store, header, record):
