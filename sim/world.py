@@ -79,7 +79,14 @@ class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
     def __init__(
-        self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True, latency=None
+        self,
+        flash_root,
+        bounce_ms=3,
+        near_wrap=False,
+        board_name="sim",
+        rests=True,
+        latency=None,
+        flash=None,
     ):
         import boards
 
@@ -95,9 +102,10 @@ class SimBoard:
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
         # The files in flash_root, with power cuts; the block device under them holds
-        # the journal's ring and some room for littlefs's allocator.
+        # the journal's ring and some room for littlefs's allocator. ``flash``: another
+        # filesystem with the same interface (sim.littlefs_flash, the real littlefs).
         ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0)
-        self.flash = sim_flash.Flash(ring + 8 if ring else 0)
+        self.flash = flash if flash is not None else sim_flash.Flash(ring + 8 if ring else 0)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0

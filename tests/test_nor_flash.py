@@ -1,0 +1,123 @@
+"""The NOR flash model (sim/nor_flash.py) and the real littlefs over it (sim/littlefs_flash.py).
+
+Checked against what a NOR chip does (a datasheet's erase and page program:
+an erase sets a block to 0xFF, a program can only clear bits) and against
+littlefs's own promise (a file's new version is in force whole or not at
+all), never against the model's own output.
+"""
+
+import pytest
+
+from hal.storage import Storage
+from sim.flash import PowerCut
+from sim.littlefs_flash import LittleFsFlash, lfs_config
+from sim.nor_flash import GEOMETRIES, BlockDevice, NorFlash
+
+
+def test_an_erase_sets_every_byte_of_its_block_and_no_other_to_0xff():
+    flash = NorFlash(3, 4096, 256)
+    flash.data[:] = b"\x00" * len(flash.data)
+    flash.erase(1)
+    assert flash.read(0, 4095, 1) == b"\x00"
+    assert flash.read(1, 0, 4096) == b"\xff" * 4096
+    assert flash.read(2, 0, 1) == b"\x00"
+    assert flash.erases == 1
+
+
+def test_a_program_only_clears_bits_over_programmed_bytes():
+    flash = NorFlash(1, 4096, 256)
+    flash.program(0, 10, b"\x0f\xf0")
+    flash.program(0, 10, b"\x3c\x3c")  # no error: the chip ANDs
+    assert flash.read(0, 10, 2) == bytes([0x0F & 0x3C, 0xF0 & 0x3C])
+    assert flash.programs == 2 and flash.bytes_programmed == 4
+
+
+def test_a_cut_at_byte_k_of_a_program_leaves_its_first_k_bytes():
+    data = bytes(range(1, 101))
+    for k in (0, 1, 50, 99):
+        flash = NorFlash(1, 4096, 256)
+        flash.cut_after(k)
+        with pytest.raises(PowerCut):
+            flash.program(0, 0, data)
+        assert flash.read(0, 0, 100) == data[:k] + b"\xff" * (100 - k)
+        assert not flash.powered
+        with pytest.raises(OSError):
+            flash.program(0, 200, b"\x00")  # no write after the cut
+
+
+def test_a_cut_armed_at_the_program_s_length_lets_it_end_whole():
+    """The limit: ``cut_after(len)`` passes the whole program; the next point is cut."""
+    flash = NorFlash(2, 4096, 256)
+    flash.cut_after(100)
+    flash.program(0, 0, b"\x00" * 100)
+    assert flash.powered and flash.read(0, 0, 100) == b"\x00" * 100
+    with pytest.raises(PowerCut):
+        flash.erase(1)  # the 101st point: the erase
+
+
+def test_a_cut_erase_leaves_its_block_undefined_the_same_for_the_same_seed():
+    images = []
+    for seed in (7, 7, 8):
+        flash = NorFlash(2, 4096, 256, seed=seed)
+        flash.data[:] = b"\x00" * len(flash.data)
+        flash.cut_after(0)
+        with pytest.raises(PowerCut):
+            flash.erase(1)
+        block = flash.read(1, 0, 4096)
+        assert block != b"\xff" * 4096 and block != b"\x00" * 4096  # neither old nor erased
+        assert flash.read(0, 0, 4096) == b"\x00" * 4096  # another block untouched
+        images.append(block)
+    assert images[0] == images[1] and images[0] != images[2]
+
+
+def test_the_rp2_device_programs_whole_pages_at_an_offset_the_esp32_any_bytes():
+    rp2 = BlockDevice(NorFlash(2, 4096, 256), whole_pages=True)
+    with pytest.raises(ValueError):
+        rp2.writeblocks(0, bytearray(68), 256)
+    rp2.writeblocks(0, bytearray(b"\xff" * 255 + b"\x00"), 256)
+    esp32 = BlockDevice(NorFlash(2, 4096, 32), whole_pages=False)
+    esp32.writeblocks(0, bytearray(b"\x12" * 68), 68)
+    buf = bytearray(70)
+    esp32.readblocks(0, buf, 67)
+    assert buf == bytearray(b"\xff" + b"\x12" * 68 + b"\xff")
+
+
+def test_littlefs_is_mounted_as_micropython_mounts_it():
+    """extmod/vfs_lfsx.c: cache = min(block, 4 x max(read, prog)), lookahead 32, cycles 100;
+    the rp2 mounts with progsize=256, the esp32 with VfsLfs2's default 32."""
+    rp2 = lfs_config(NorFlash(352, 4096, 256))
+    assert (rp2["prog_size"], rp2["cache_size"], rp2["block_size"]) == (256, 1024, 4096)
+    esp32 = lfs_config(NorFlash(240, 4096, 32))
+    assert (esp32["prog_size"], esp32["cache_size"], esp32["read_size"]) == (32, 128, 32)
+    assert esp32["lookahead_size"] == 32 and esp32["block_cycles"] == 100
+
+
+@pytest.mark.parametrize("port", ["rp2", "esp32"])
+def test_a_document_cut_at_every_point_of_its_write_on_littlefs_is_old_or_new(port):
+    """hal.storage's write (a new file, then a rename) on the real littlefs, cut at every
+    byte programmed and every erase: the file reads back whole, old or new."""
+    old, new = b'{"a": 1}', b'{"a": 2, "padding": "' + b"x" * 300 + b'"}'
+    base = LittleFsFlash(port, root="/flash")
+    Storage("/flash", base).write_bytes("settings.json", old)
+    image = bytes(base.nor.data)
+    point = 0
+    seen = set()
+    while True:
+        flash = NorFlash(len(image) // 4096, 4096, GEOMETRIES[port][1])
+        flash.data[:] = image
+        files = LittleFsFlash(port, root="/flash", flash=flash)
+        files.cut_after(point)
+        try:
+            Storage("/flash", files).write_bytes("settings.json", new)
+            cut = False
+        except PowerCut:
+            cut = True
+            files.power_on()
+        back = files.read_file("/flash/settings.json")
+        assert back in (old, new), (point, back)
+        assert files.formats == 0
+        seen.add(back)
+        if not cut:
+            break
+        point += 1
+    assert seen == {old, new} and point > 300  # every byte of the data at least
