@@ -205,6 +205,7 @@ SECTIONS = (
     ("power", "power", "power_figures"),  # the journal: writes, wear, restored error
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
+    ("journal", "journal", "journal_figures"),  # power cuts at every byte, real littlefs
 )
 
 

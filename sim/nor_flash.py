@@ -47,6 +47,17 @@ GEOMETRIES = {
 }
 
 
+def torn_block(old, seed, block, erases):
+    """Block ``block``'s bytes ``old`` as an erase cut short leaves them, the flash's
+    ``erases``-th: byte by byte the old value, 0xFF or random bits, drawn from ``seed``."""
+    draw = random.Random(seed * 1_000_003 + block * 7919 + erases)
+    out = bytearray(len(old))
+    for index in range(len(old)):
+        kind = draw.randrange(3)
+        out[index] = old[index] if kind == 0 else 0xFF if kind == 1 else draw.randrange(256)
+    return out
+
+
 class NorFlash:
     """``count`` blocks of ``block_bytes``, programmed by ``page_bytes`` pages."""
 
@@ -96,13 +107,7 @@ class NorFlash:
     def torn_erase(self, block):
         """The block as an erase the power stopped leaves it (drawn from the seed)."""
         at = block * self.block_bytes
-        old = self.data[at : at + self.block_bytes]
-        draw = random.Random(self.seed * 1_000_003 + block * 7919 + self.erases)
-        out = bytearray(self.block_bytes)
-        for index in range(self.block_bytes):
-            kind = draw.randrange(3)
-            out[index] = old[index] if kind == 0 else 0xFF if kind == 1 else draw.randrange(256)
-        return out
+        return torn_block(self.data[at : at + self.block_bytes], self.seed, block, self.erases)
 
     def program(self, block, offset, data):
         """AND ``data`` into ``block`` at ``offset``, byte after byte (a cut stops it)."""
