@@ -289,14 +289,17 @@ def reference(port, script=None, seed=0):
     return recorder
 
 
-def cut_points(recorder):
-    """Every cut point of the recorded operations, as ``(operation index, byte, kind)``
-    groups: yields ``(index, first byte, last byte, image)`` for each distinct flash a
-    cut leaves (bytes first..last leave the same), the image rebuilt from the log."""
+def cut_points(recorder, wanted=None):
+    """Every cut point of the recorded operations, grouped by the flash it leaves:
+    yields ``(number, operation index, first byte, last byte, image)`` for each
+    distinct flash a cut leaves (a cut at bytes first..last of the operation leaves
+    the same; an erase is one point), the image rebuilt from the log, or None unless
+    ``wanted(number, operation index)`` (a copy of the flash is taken only for those)."""
     image = bytearray(recorder.start_image)
     block_bytes = recorder.nor.block_bytes
     seed = recorder.nor.seed
     erases = 0
+    number = 0
     for index, (operation, _) in enumerate(recorder.log):
         kind = operation[0]
         if kind == "image":
@@ -305,29 +308,33 @@ def cut_points(recorder):
         if kind == "erase":
             block = operation[1]
             at = block * block_bytes
-            torn = bytearray(image)
-            torn[at : at + block_bytes] = torn_block(
-                image[at : at + block_bytes], seed, block, erases
-            )
-            yield index, 0, 0, torn
+            torn = None
+            if wanted is None or wanted(number, index):
+                torn = bytearray(image)
+                torn[at : at + block_bytes] = torn_block(
+                    image[at : at + block_bytes], seed, block, erases
+                )
+                torn = bytes(torn)
+            yield number, index, 0, 0, torn
+            number += 1
             image[at : at + block_bytes] = b"\xff" * block_bytes
             erases += 1
             continue
         _, block, offset, data = operation
         at = block * block_bytes + offset
-        partial = bytearray(image)
         first = 0
         for byte in range(len(data)):
-            value = partial[at + byte] & data[byte]
-            if value != partial[at + byte]:
-                yield index, first, byte, bytes(partial)
-                partial[at + byte] = value
+            value = image[at + byte] & data[byte]
+            if value != image[at + byte]:
+                take = wanted is None or wanted(number, index)
+                yield number, index, first, byte, bytes(image) if take else None
+                number += 1
+                image[at + byte] = value
                 first = byte + 1
-            else:
-                partial[at + byte] = value
         if first < len(data):
-            yield index, first, len(data) - 1, bytes(partial)
-        image[:] = partial
+            take = wanted is None or wanted(number, index)
+            yield number, index, first, len(data) - 1, bytes(image) if take else None
+            number += 1
 
 
 def boot_image(port, image, seed=0):
@@ -391,18 +398,26 @@ def sweep(
 ):
     """Cut at every point of ``recorder``'s log (or ``sample`` of the distinct flashes;
     ``labels``: only in the script's steps of these labels), boot, judge; ``keep``
-    receives the passed ones ``(image, candidates, where)``."""
+    receives the passed ones ``(number, candidates, where)``. Returns how many
+    distinct flashes there were to cut to."""
     port = recorder.port
-    groups = list(cut_points(recorder))
-    if labels is not None:
-        groups = [g for g in groups if recorder.passes[recorder.log[g[0]][1]][0] in labels]
-    if sample is not None and sample < len(groups):
-        chosen = set(rng.sample(range(len(groups)), sample))
-    else:
-        chosen = None
+
+    def in_labels(index):
+        return labels is None or recorder.passes[recorder.log[index][1]][0] in labels
+
+    numbers = [
+        n for n, index, _, _, _ in cut_points(recorder, lambda n, i: False) if in_labels(index)
+    ]
+    chosen = None
+    if sample is not None and sample < len(numbers):
+        chosen = set(rng.sample(numbers, sample))
+
+    def wanted(number, index):
+        return in_labels(index) and (chosen is None or number in chosen)
+
     cache = {}
-    for number, (index, start, last, image) in enumerate(groups):
-        if chosen is not None and number not in chosen:
+    for number, index, start, last, image in cut_points(recorder, wanted):
+        if image is None:
             continue
         operation, pass_index = recorder.log[index]
         label, before, after, _ = recorder.passes[pass_index]
@@ -421,8 +436,18 @@ def sweep(
             where = "after a first cut (%s), the second %s" % (first, where)
         tally.add(last - start + 1, kind, error, where)
         if kind == "ok" and keep is not None:
-            keep.append((image, candidates, where))
-    return len(groups)
+            keep.append((number, candidates, where))
+    return len(numbers)
+
+
+def images_of(recorder, kept):
+    """``kept`` ``(number, candidates, where)`` with each number's flash: (image, ...)."""
+    numbers = {item[0] for item in kept}
+    images = {}
+    for number, _, _, _, image in cut_points(recorder, lambda n, i: n in numbers):
+        if image is not None:
+            images[number] = image
+    return [(images[number], candidates, where) for number, candidates, where in kept]
 
 
 SETTINGS_TUPLE = (
@@ -503,7 +528,8 @@ def geometry(port, sample=None, double=0, seed=2026, script=None):
     sweep(recorder, single, sample, rng, kept)
     double_tally = Tally()
     if double:
-        double_faults(port, spread(kept, double), double_tally, sample, rng)
+        firsts = images_of(recorder, spread(kept, double))
+        double_faults(port, firsts, double_tally, sample, rng)
     per_move, per_hour = journal_bytes(recorder)
     return {
         "port": port,
@@ -547,7 +573,7 @@ def proof(port, firsts=8, seed=2026):
         labels = ("setup: the ring prepared",) if first_label == "setup" else ("play",)
         sweep(recorder, Tally(), firsts, rng, kept, labels=labels)
         tally = Tally()
-        double_faults(port, kept, tally)
+        double_faults(port, images_of(recorder, kept), tally)
         items = [
             item for item in tally.examples.get(kind, []) if "the second %s" % second_label in item
         ]

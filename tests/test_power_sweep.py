@@ -85,11 +85,12 @@ def test_every_byte_and_every_erase_is_a_cut_point_and_equal_flashes_share_a_boo
     start = bytearray(b"\xff" * 8 + b"\x0f" * 8)
     program = ("program", 1, 2, bytes([0x0F, 0xFF, 0x01, 0x0F, 0x00]))
     groups = list(power_sweep.cut_points(_Log(start, [program, ("erase", 1)])))
-    assert [(first, last) for _, first, last, _ in groups] == [(0, 2), (3, 4), (0, 0)]
-    assert sum(last - first + 1 for _, first, last, _ in groups) == 5 + 1
-    assert groups[0][3] == bytes(start)
-    assert groups[1][3][8:] == b"\x0f\x0f\x0f\x0f\x01\x0f\x0f\x0f"
-    torn = groups[2][3][8:]
+    assert [(first, last) for _, _, first, last, _ in groups] == [(0, 2), (3, 4), (0, 0)]
+    assert sum(last - first + 1 for _, _, first, last, _ in groups) == 5 + 1
+    assert [number for number, *_ in groups] == [0, 1, 2]
+    assert groups[0][4] == bytes(start)
+    assert groups[1][4][8:] == b"\x0f\x0f\x0f\x0f\x01\x0f\x0f\x0f"
+    torn = groups[2][4][8:]
     assert torn not in (b"\xff" * 8, b"\x0f\x0f\x0f\x0f\x01\x0f\x00\x0f")  # undefined
 
 
