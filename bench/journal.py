@@ -9,7 +9,10 @@ lost (goal 0 each), the worst restored error for the side to move (goal
 ring's preparation time, and the sweep's wall time; ``--write`` stores only
 the key ``journal`` in bench/latest.json. ``make bench`` runs it among the
 others; ``make power-sweep`` runs the same sweep and fails if any cut point
-fails. docs/power.md says what is proved and how.
+fails. ``--sample N`` boots only a seeded N of the distinct flashes of the
+game and of each double fault's (the figures then say so: ``sample``),
+``--double N`` takes N first cuts of each step for the double faults.
+docs/power.md says what is proved and how.
 """
 
 import json
@@ -92,7 +95,10 @@ def main(argv):
     sample = None
     if "--sample" in argv:
         sample = int(argv[argv.index("--sample") + 1])
-    figures = journal_figures(sample=sample)
+    double = DOUBLE_PER_STEP
+    if "--double" in argv:
+        double = int(argv[argv.index("--double") + 1])
+    figures = journal_figures(double, sample)
     table = rows(figures)
     width = max(len(row[0]) for row in table)
     for name, value, goal in table:

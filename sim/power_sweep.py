@@ -355,8 +355,10 @@ class Tally:
     """Cut points tried, by outcome, with the first examples of each failure."""
 
     def __init__(self):
-        self.points = 0
+        self.points = 0  # cut points tried
         self.boots = 0
+        self.game_points = 0  # cut points of the game(s) swept, tried or not (a sample)
+        self.game_flashes = 0  # the distinct flashes they leave
         self.kinds = {kind: 0 for kind in KINDS}
         self.worst_ms = 0
         self.examples = {}
@@ -371,6 +373,8 @@ class Tally:
 
     def figures(self):
         out = {
+            "cut_points_of_the_game": self.game_points,
+            "distinct_flashes_of_the_game": self.game_flashes,
             "cut_points": self.points,
             "boots": self.boots,
             "worst_restored_error_ms": self.worst_ms,
@@ -405,9 +409,12 @@ def sweep(
     def in_labels(index):
         return labels is None or recorder.passes[recorder.log[index][1]][0] in labels
 
-    numbers = [
-        n for n, index, _, _, _ in cut_points(recorder, lambda n, i: False) if in_labels(index)
-    ]
+    numbers = []
+    for number, index, start, last, _ in cut_points(recorder, lambda n, i: False):
+        if in_labels(index):
+            numbers.append(number)
+            tally.game_points += last - start + 1
+    tally.game_flashes += len(numbers)
     chosen = None
     if sample is not None and sample < len(numbers):
         chosen = set(rng.sample(numbers, sample))
@@ -543,41 +550,30 @@ def geometry(port, sample=None, double=0, seed=2026, script=None):
 
 
 MECHANISMS = (
-    (
-        "1: a cut while the ring is prepared, then in the next game's entries",
-        "lost",
-        "setup",
-        "after",
-    ),
-    ("2: a torn entry, then a cut in the boot's first entry", "lost", "play", "boot"),
-    ("3: a cut after an Err3 boot brings the abandoned game back", "invented", "Err3", None),
+    ("1: a cut while the ring is prepared, then another after the boot", "setup"),
+    ("2: a cut in play (a torn entry among them), then another after the boot", "play"),
+    ("3: a cut in the Err3 boot or the setup after it", "Err3"),
 )
 
 
 def proof(port, firsts=8, seed=2026):
-    """The issue's three mechanisms, each as the cut points that catch it on ``port``:
+    """The issue's three mechanisms, each by the cut points that catch it on ``port``:
     every cut point of the Err3 boot and the setup after it; ``firsts`` first cuts of
     the ring's preparation and ``firsts`` of play, each cut again at every point of its
-    boot and first entries. Returns {mechanism: (count, an example)}."""
+    boot and first entries. Returns {mechanism: Tally}."""
     rng = random.Random(seed)
     recorder = reference(port)
-    err3 = Tally()
-    sweep(recorder, err3, labels=("Err3 boot", "Err3 boot: setup"))
     found = {}
-    for name, kind, first_label, second_label in MECHANISMS:
-        if second_label is None:
-            items = err3.examples.get(kind, [])
-            found[name] = (err3.kinds[kind], items[0] if items else None)
-            continue
-        kept = []
-        labels = ("setup: the ring prepared",) if first_label == "setup" else ("play",)
-        sweep(recorder, Tally(), firsts, rng, kept, labels=labels)
+    for name, first_label in MECHANISMS:
         tally = Tally()
-        double_faults(port, images_of(recorder, kept), tally)
-        items = [
-            item for item in tally.examples.get(kind, []) if "the second %s" % second_label in item
-        ]
-        found[name] = (len(items), items[0] if items else None)
+        if first_label == "Err3":
+            sweep(recorder, tally, labels=("Err3 boot", "Err3 boot: setup"))
+        else:
+            kept = []
+            labels = ("setup: the ring prepared",) if first_label == "setup" else ("play",)
+            sweep(recorder, Tally(), firsts, rng, kept, labels=labels)
+            double_faults(port, images_of(recorder, kept), tally)
+        found[name] = tally
     return found
 
 
