@@ -757,11 +757,11 @@ def main(argv):
         return 1 if differ else 0
     for port in args.port or sorted(GEOMETRIES, reverse=True):
         if args.proof:
-            for name, (count, example) in proof(port).items():
-                print(
-                    "%s mechanism %s: %d distinct flashes, e.g. %s" % (port, name, count, example)
-                )
-                failed = failed or count > 0
+            for name, tally in proof(port).items():
+                print("%s mechanism %s: %s" % (port, name, tally.figures()))
+                for kind, examples in sorted(tally.examples.items()):
+                    print("  %s: %d distinct flashes, e.g. %s" % (kind, len(examples), examples[0]))
+                failed = failed or tally.points != tally.kinds["ok"]
             continue
         result = geometry(port, args.sample, args.double)
         for name in ("single", "double"):
