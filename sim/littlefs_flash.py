@@ -26,7 +26,7 @@ again. Paths are the board's (``root`` + name); files live in littlefs's root.
 """
 
 import littlefs
-from littlefs import LittleFSError
+from littlefs import LittleFSError, lfs
 
 from sim.flash import PowerCut
 from sim.nor_flash import GEOMETRIES, BlockDevice, NorFlash
@@ -49,6 +49,26 @@ def lfs_config(flash):
         "lookahead_size": LOOKAHEAD_BYTES,
         "block_cycles": BLOCK_CYCLES,
     }
+
+
+def open_flags(mode):
+    """littlefs's open flags for a Python ``mode``, as MicroPython's VfsLfs2 maps them
+    (extmod/vfs_lfsx_file.c): "a" creates a missing file, as "w" does (littlefs-python's
+    own ``open`` leaves "a" without LFS_O_CREAT)."""
+    flag = lfs.LFSFileFlag
+    if "+" in mode:
+        flags = flag.rdwr
+    elif "r" in mode:
+        flags = flag.rdonly
+    else:
+        flags = flag.wronly
+    if "w" in mode:
+        flags |= flag.creat | flag.trunc
+    elif "a" in mode:
+        flags |= flag.creat | flag.append
+    elif "x" in mode:
+        flags |= flag.creat | flag.excl
+    return flags
 
 
 class _Chip(littlefs.UserContext):
@@ -209,8 +229,9 @@ class LittleFsFlash:
     def open(self, path, mode):
         if not self.powered:
             raise OSError(EIO)
-        mode = mode if "b" in mode else mode + "b"
-        raw = self.call(self.fs.open, self.name(path), mode, 0)  # unbuffered: littlefs's cache only
+        fs = self.fs
+        handle = self.call(lfs.file_open, fs.fs, self.name(path), open_flags(mode))
+        raw = littlefs.FileHandle(fs.fs, handle)  # unbuffered: littlefs's cache only
         self.raw_files = [handle for handle in self.raw_files if not handle.closed] + [raw]
         return _File(self, raw)
 

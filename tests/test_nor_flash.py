@@ -121,3 +121,20 @@ def test_a_document_cut_at_every_point_of_its_write_on_littlefs_is_old_or_new(po
             break
         point += 1
     assert seen == {old, new} and point > 300  # every byte of the data at least
+
+
+def test_append_creates_a_missing_file_as_micropython_s_vfslfs2_does():
+    """extmod/vfs_lfsx_file.c opens "a" with LFS_O_CREAT: the event log's first line
+    creates it (littlefs-python's own open would refuse it: no such file)."""
+    files = LittleFsFlash("esp32", root="/flash")
+    storage = Storage("/flash", files)
+    storage.append_line("events.log", "one")
+    storage.append_line("events.log", "two")
+    assert files.read_file("/flash/events.log") == b"one\ntwo\n"
+    with files.open("/flash/events.log", "r+b") as handle:
+        handle.seek(0)
+        handle.write(b"ONE")
+    assert files.read_file("/flash/events.log") == b"ONE\ntwo\n"
+    with files.open("/flash/events.log", "wb") as handle:
+        handle.write(b"x")
+    assert files.read_file("/flash/events.log") == b"x"
