@@ -684,7 +684,9 @@ class _CountedDevice:
 
 def _played(files, root, limit, script):
     """``script`` played on the `pico` board over ``files``, the power going before its
-    change ``limit`` (None: never), then booted again: (changes made, what came back)."""
+    change ``limit`` (None: never), then booted again and played on (``AFTER_BOOT``: the
+    game started or resumed, two moves), cut and booted once more: (changes made, what
+    came back at the first boot, what came back at the second)."""
     counted = _Counted(files, limit)
     board = SimBoard(root, board_name="pico", flash=counted)
     recorder = Recorder.__new__(Recorder)
@@ -699,13 +701,18 @@ def _played(files, root, limit, script):
         board.power_off()
     counted.limit = None
     board.power_on()
-    return counted.changes, look(board)
+    first = look(board)
+    recorder.play(AFTER_BOOT)
+    board.power_off()
+    board.power_on()
+    return counted.changes, first, look(board)
 
 
 def agreement(limits=None, script=SHORT_SCRIPT):
     """The flash model of the MicroPython lane (``sim.flash.Flash``) and the real
     littlefs (rp2 geometry) cut between the same two changes of the firmware, for each
-    of ``limits`` (None: every one of the game): [(limit, model's, littlefs's)]."""
+    of ``limits`` (None: every one of the game), each booted, played on, cut and booted
+    again: [(limit, model's two states, littlefs's)]."""
     from sim import world
 
     def model():
@@ -727,10 +734,10 @@ def agreement(limits=None, script=SHORT_SCRIPT):
     out = []
     for limit in limits:
         folder, files = model()
-        back_model = _played(files, folder, limit, script)[1]
+        back_model = _played(files, folder, limit, script)[1:]
         world.remove_flash(folder)
         root, files = real()
-        back_real = _played(files, root, limit, script)[1]
+        back_real = _played(files, root, limit, script)[1:]
         out.append((limit, back_model, back_real))
     return out
 
