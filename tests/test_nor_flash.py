@@ -9,7 +9,7 @@ all), never against the model's own output.
 import pytest
 
 from hal.storage import Storage
-from sim.flash import PowerCut
+from sim.flash import PowerCut, pointer_bytes
 from sim.littlefs_flash import LittleFsFlash, lfs_config
 from sim.nor_flash import GEOMETRIES, BlockDevice, NorFlash
 
@@ -138,3 +138,42 @@ def test_append_creates_a_missing_file_as_micropython_s_vfslfs2_does():
     with files.open("/flash/events.log", "wb") as handle:
         handle.write(b"x")
     assert files.read_file("/flash/events.log") == b"x"
+
+
+@pytest.mark.parametrize("port", sorted(GEOMETRIES))
+def test_littlefs_lays_a_file_out_as_the_ring_assumes(port):
+    """The ring's assumptions, checked against littlefs itself: a file's block n > 0
+    opens with ctz(n) + 1 skip-list words (sim.flash.pointer_bytes), the first naming
+    the device block of n - 1 and word k that of n - 2**k; and a file not written
+    again keeps its data blocks where they are while other files are rewritten."""
+    files = LittleFsFlash(port, root="/flash")
+    count = 9
+    with files.open("/flash/ring", "wb") as handle:
+        for index in range(count):
+            room = 4096 - pointer_bytes(index)
+            handle.write(b"MARK" + index.to_bytes(4, "little") + b"\xff" * (room - 8))
+
+    def where():
+        found = {}
+        for block in range(files.nor.count):
+            data = files.nor.read(block, 0, 64)
+            for index in range(count):
+                at = pointer_bytes(index)
+                if data[at : at + 8] == b"MARK" + index.to_bytes(4, "little"):
+                    found[index] = block
+        return found
+
+    blocks = where()
+    assert sorted(blocks) == list(range(count))
+    for index in range(1, count):
+        data = files.nor.read(blocks[index], 0, pointer_bytes(index))
+        for word in range(pointer_bytes(index) // 4):
+            target = int.from_bytes(data[4 * word : 4 * word + 4], "little")
+            assert target == blocks[index - (1 << word)], (index, word)
+    storage = Storage("/flash", files)
+    for turn in range(150):  # metadata commits, and compactions of the root directory
+        storage.write_json("settings.json", {"turn": turn, "padding": "x" * 200})
+    files.power_off()
+    files.power_on()
+    assert where() == blocks
+    assert files.read_file("/flash/ring")[:8] == b"MARK\x00\x00\x00\x00"
