@@ -748,7 +748,7 @@ def main(argv):
     parser = argparse.ArgumentParser(prog="python -m sim.power_sweep")
     parser.add_argument("--port", choices=sorted(GEOMETRIES), action="append")
     parser.add_argument("--sample", type=int, default=None)
-    parser.add_argument("--double", type=int, default=4, help="first cuts per step")
+    parser.add_argument("--double", type=int, default=1, help="first cuts per step")
     parser.add_argument("--proof", action="store_true", help="the issue's three mechanisms")
     parser.add_argument("--agree", action="store_true", help="the flash model against littlefs")
     args = parser.parse_args(argv)
