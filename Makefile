@@ -39,6 +39,7 @@ help:
 	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
 	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
+	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -242,3 +243,12 @@ selftest: board-args
 .PHONY: latency-sim
 latency-sim: $(VENV)/.installed
 	$(PY) -m sim latency $(LATENCY_ARGS)
+
+# Power cuts at every byte of every flash program and at every erase of a scripted game,
+# on the real littlefs over the simulated NOR flash, rp2 and esp32 geometries, with
+# double faults (sim/power_sweep.py, docs/power.md); fails if any cut point fails.
+# SWEEP_ARGS='--port rp2 --sample 200': fewer; '--proof': the cut points of issue 32's
+# three mechanisms; '--agree': the flash model of the MicroPython lane against littlefs.
+.PHONY: power-sweep
+power-sweep: $(VENV)/.installed
+	$(PY) -m sim.power_sweep $(SWEEP_ARGS)

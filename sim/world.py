@@ -88,6 +88,7 @@ class SimBoard:
         rests=True,
         latency=None,
         ring_blocks=None,
+        flash=None,
     ):
         import boards
 
@@ -105,10 +106,13 @@ class SimBoard:
         # The files in flash_root, with power cuts; the block device under them holds
         # the journal's ring, a ring set aside (Err3) and some room for littlefs's
         # allocator, and outlives the board as the flash does (a reset, a board booted
-        # again on flash_root).
+        # again on flash_root). ``flash``: another filesystem with the same interface
+        # (sim.littlefs_flash, the real littlefs).
         ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
         self.ring_blocks = ring_blocks  # None: the board's ring; 0: the slot files alone
-        self.flash = sim_flash.Flash(2 * ring + 8 if ring else 0, flash_root)
+        if flash is None:
+            flash = sim_flash.Flash(2 * ring + 8 if ring else 0, flash_root)
+        self.flash = flash
         if ring:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
             self.flash.device.whole_pages = getattr(self.board, "JOURNAL_WHOLE_PAGES", True)
         self.powered = True
