@@ -110,11 +110,11 @@ class SimBoard:
         # (sim.littlefs_flash, the real littlefs).
         ring = getattr(self.board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
         self.ring_blocks = ring_blocks  # None: the board's ring; 0: the slot files alone
-        if flash is None:
+        if flash is None:  # a flash handed in brings its own geometry
             flash = sim_flash.Flash(2 * ring + 8 if ring else 0, flash_root)
+            if ring:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
+                flash.device.whole_pages = getattr(self.board, "JOURNAL_WHOLE_PAGES", True)
         self.flash = flash
-        if ring:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
-            self.flash.device.whole_pages = getattr(self.board, "JOURNAL_WHOLE_PAGES", True)
         self.powered = True
         self.pending = []  # (time_ms, sequence, pin, level), sorted
         self.sequence = 0
