@@ -9,3 +9,5 @@ from boards.pico import *  # noqa: F403  (the same pins, buses and addresses)
 
 NAME = "sim"
 JOURNAL_RING_BLOCKS = 0
+# The ideal board: the pin handler stamps every input at its edge (no PIO capture).
+LEVER_CAPTURE_MACHINES = None

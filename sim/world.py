@@ -71,26 +71,55 @@ def remove_flash(path, keep_folder=False):
         pass
 
 
-def _install_machine():
+def _install_machine(capture=False):
     sys.modules["machine"] = sim_machine
+    if capture:  # the chip's PIO and DMA, for hal.capture
+        from sim import rp2 as sim_rp2
+
+        sim_rp2.reset()
+        sys.modules["rp2"] = sim_rp2
+    elif "rp2" in sys.modules:
+        del sys.modules["rp2"]
+
+
+def _chip_captures(board):
+    """Whether ``board``'s levers are stamped by its chip (``PIO_LEVER_CAPTURE`` in
+    boards/chips/, and the board names the state machines)."""
+    if not getattr(board, "LEVER_CAPTURE_MACHINES", None):
+        return False
+    try:
+        chip = __import__("boards.chips." + board.CHIP, None, None, ("CHIP",))
+    except ImportError:
+        return False
+    return bool(getattr(chip, "PIO_LEVER_CAPTURE", False))
 
 
 class SimBoard:
     """The `sim` board, its two displays and its contacts, in virtual time."""
 
     def __init__(
-        self, flash_root, bounce_ms=3, near_wrap=False, board_name="sim", rests=True, latency=None
+        self,
+        flash_root,
+        bounce_ms=3,
+        near_wrap=False,
+        board_name="sim",
+        rests=True,
+        latency=None,
+        capture=None,
     ):
         import boards
 
         self.board = boards.load(board_name)
+        if capture is None:  # the chip's own: its PIO stamps the levers (boards/chips/)
+            capture = _chip_captures(self.board)
+        self.capture = capture
         self.board_name = board_name
         self.flash_root = flash_root
         self.bounce_ms = bounce_ms
         self.near_wrap = near_wrap
         vclock.reset(near_wrap)
         vclock.install()
-        _install_machine()
+        _install_machine(self.capture)
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
@@ -151,7 +180,7 @@ class SimBoard:
         """Restore the power: the firmware boots again from flash (``boot``), its tick
         counters starting over."""
         vclock.restart_ticks(self.near_wrap)
-        _install_machine()
+        _install_machine(self.capture)
         self._wire_displays()
         sim_machine.set_latency(self.latency)
         self.flash.power_on()

@@ -9,6 +9,9 @@ call the main loop is in has returned. That is any flash write or erase
 
 SOFT_PIN_HANDLERS = True
 FLASH_MASKS_INTERRUPTS = True  # the cache is off: nothing that runs from flash runs
+# Nothing stamps a lever without the CPU (the ULP coprocessor could, on RTC pins 32/33,
+# but is not used): the soft handler's stamp is the only one (docs/power.md).
+PIO_LEVER_CAPTURE = False
 # The module's flash maker varies; the figures are those of the GigaDevice GD25Q32C
 # found in many ESP32-WROOM-32 modules (its datasheet, "AC Characteristics"):
 # tSE sector erase (4 KiB) 50 ms typical, 400 ms max; tPP page program 0.6 ms
