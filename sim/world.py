@@ -266,12 +266,16 @@ class SimBoard:
             elif timer_at is not None and timer_at <= until_ms:
                 if self._pass_over(timer, contact_at, until_ms):
                     continue
+                held = self._held_until(timer_at)
+                if held > timer_at:  # the main loop is in a C call: the tick waits for its end
+                    timer.next_due = held
+                    continue
                 vclock.set_now(timer_at)
                 timer.next_due = timer_at + timer.period_ms
                 timer.fire()
             else:
                 break
-            if self.powered:
+            if self.powered and self._held_until(vclock.now_ms()) <= vclock.now_ms():
                 try:
                     latency = self.latency
                     if latency is not None:
@@ -283,6 +287,15 @@ class SimBoard:
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
+
+    def _held_until(self, time_ms):
+        """Until when the main loop is held in the C calls it made (the chip's model), or
+        ``time_ms`` if it is free then: a tick or a pass that falls inside a call (a flash
+        erase, with the display's frame and the flag's check) runs at its end."""
+        latency = self.latency
+        if latency is None:
+            return time_ms
+        return max(time_ms, latency.busy_until_ms())
 
     def _held_back(self, entry):
         """If the chip is in a call that holds ``entry``'s interrupt back, move the contact
@@ -342,9 +355,11 @@ class SimBoard:
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time), unless
         one has run at this instant already: at any instant the board is in the state
-        of one pass, however often it is looked at."""
-        if self.powered and self.stepped_at != vclock.now_ms():
-            self.stepped_at = vclock.now_ms()
+        of one pass, however often it is looked at. Not while the main loop is held in a
+        C call (the chip's model): the board shows what its last pass left."""
+        now = vclock.now_ms()
+        if self.powered and self.stepped_at != now and self._held_until(now) <= now:
+            self.stepped_at = now
             if self.latency is not None:
                 self.latency.begin_pass(vclock.now_ms())
             try:

@@ -130,13 +130,37 @@ def test_a_press_released_inside_an_erase_is_charged_at_its_edge_with_the_pio():
 
 def test_without_the_pio_a_press_released_inside_an_erase_is_charged_at_its_end():
     """Without the capture (the pin handler alone, ``capture=False``) the rp2 serves the
-    lever's latched interrupt once, when the erase and the periodic entry's page program
-    queued behind it (3 ms) end at 5.383 s; the contact reads open by then, but
-    ``irq.flags()`` holds its closing edge: the press counts, at 5.383 s: left 5:00 -
-    5.383 s = 4:54.617, right 5:00 - 0.117 s = 4:59.883 (the press lost, left running
-    on, were 4:54.5 and 5:00)."""
+    lever's latched interrupt once, when the erase ends at 5.38 s (the periodic entry
+    waits for it too: the main loop is held); the contact reads open by then, but
+    ``irq.flags()`` holds its closing edge: the press counts, at 5.38 s: left 5:00 -
+    5.38 s = 4:54.62, right 5:00 - 0.12 s = 4:59.88 (the press lost, left running on,
+    were 4:54.5 and 5:00)."""
     values = _press_after_a_think("pico", "max", _erase_at_4_98, capture=False)
-    assert values == (294_617, 299_883)
+    assert values == (294_620, 299_880)
+
+
+def test_the_main_loop_waits_for_an_erase_and_a_flag_inside_it_falls_at_its_instant():
+    """Left (White) has 5 s; a 400 ms erase from 4.98 s holds the main loop: the display
+    keeps its last frame and no flag is shown while it runs; the flag, which fell at
+    5.0 s inside it, is shown once it ends, and the clock reckons the turn's time to
+    the flag's instant (5.0 s), not to when it was seen (5.38 s): left shows 0:00."""
+    game = Game(parse("control 5\n"), board_name="pico", latency="max")
+    try:
+        game.act("press", ["right"])
+        game.run_to(4_970)
+        before = dict(game.values())
+        _erase_at_4_98(game.board.latency)
+        game.run_to(5_200)
+        during = dict(game.values())
+        game.run_to(5_400)
+        after = dict(game.values())
+    finally:
+        game.close()
+    assert before["flag"] == "none"
+    assert during["display"] == before["display"]
+    assert during["flag"] == "none"
+    assert after["flag"] == "left"
+    assert after["left"] == 0
 
 
 def _reply_inside_an_erase(capture):
@@ -168,10 +192,11 @@ def test_a_move_and_its_reply_inside_an_erase_are_charged_in_their_order():
 
 
 def test_without_the_pio_a_move_and_its_reply_inside_an_erase_are_charged_at_its_end():
-    """The pin handler alone: both presses at the end of the erase and the entry behind
-    it, 5.383 s: right 5:00 - 3.383 s = 4:56.617, then left's reply takes no time:
-    left 4:58.0, and right runs from 5.383 s: 4:56.617 - 0.117 s = 4:56.5."""
-    assert _reply_inside_an_erase(False) == (298_000, 296_500)
+    """The pin handler alone: right's press is served when the erase ends, 5.38 s, and
+    the main loop's pass then writes its journal entry (a page program, 3 ms, the
+    interrupts off): left's at 5.383 s. Right 5:00 - 3.38 s = 4:56.62; left 5:00 - 2.0 s
+    - 0.003 s = 4:57.997; right runs from 5.383 s: 4:56.62 - 0.117 s = 4:56.503."""
+    assert _reply_inside_an_erase(False) == (297_997, 296_503)
 
 
 def _erase_at_4_98(model):
