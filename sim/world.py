@@ -268,7 +268,12 @@ class SimBoard:
                     continue
                 held = self._held_until(timer_at)
                 if held > timer_at:  # the main loop is in a C call: the tick waits for its end
-                    timer.next_due = held
+                    following = timer_at + timer.period_ms
+                    if self.latency.soft_handlers:  # its soft callback takes a scheduler slot
+                        self.latency.schedule(timer_at)
+                    if following >= held:  # the pass after the call: once the queue has run
+                        following = max(held, self.latency.drained_ms())
+                    timer.next_due = following
                     continue
                 vclock.set_now(timer_at)
                 timer.next_due = timer_at + timer.period_ms
@@ -309,7 +314,14 @@ class SimBoard:
             self._insert((stamp, sequence, pin, level))
             return True
         vclock.set_now(time_ms)
-        if sim_machine.latch(pin, level) and pin not in self.latched:
+        if not sim_machine.latch(pin, level):
+            return True
+        if self.latency.soft_handlers:  # each edge asks the scheduler for a call of the handler
+            runs_at = self.latency.schedule(time_ms)
+            if runs_at >= 0:
+                self.latched.append(pin)
+                self._insert((max(stamp, runs_at), sequence, pin, _LATCHED))
+        elif pin not in self.latched:  # a hard interrupt is latched once for the line
             self.latched.append(pin)
             self._insert((stamp, sequence, pin, _LATCHED))
         return True

@@ -163,6 +163,38 @@ def test_the_main_loop_waits_for_an_erase_and_a_flag_inside_it_falls_at_its_inst
     assert after["left"] == 0
 
 
+def _held_press_late_in_an_erase(depth):
+    """The esp32 at its maxima, a 400 ms erase from 4.98 s; left presses at 5.2 s and
+    holds the lever 0.5 s. ``depth``: the scheduler's queue. Both times at 5.5 s."""
+    game = Game(parse("control 300\n"), board_name="esp32", latency="max")
+    try:
+        game.act("press", ["right"])
+        game.run_to(4_900)
+        game.board.latency.scheduler_depth = depth
+        _erase_at_4_98(game.board.latency)
+        game.run_to(5_200)
+        game.act("hold", ["lever_left", 500])
+        game.run_to(5_500)
+        values = dict(game.values())
+        return values["left"], values["right"], game.board.latency.dropped_calls
+    finally:
+        game.close()
+
+
+def test_the_esp32_scheduler_drops_a_press_once_its_queue_is_full():
+    """The 20 ms tick's soft callback takes a slot of the 8-entry queue at each period
+    of the erase (4.983, 5.003, ..., 5.123 s fill it): the press's edges at 5.2 s find
+    it full and are dropped; no handler runs for them: left's clock runs on, 5:00 -
+    5.5 s = 4:54.5, right 5:00. With a queue deep enough the press's first edge is the
+    11th call queued (10 tick callbacks from 4.983 to 5.183 s before it), run when the
+    erase ends at 5.38 s, 0.1 ms a call at the maxima: at 5.381 s, left 4:54.619,
+    right 4:59.881."""
+    left, right, dropped = _held_press_late_in_an_erase(8)
+    assert (left, right) == (294_500, 300_000)
+    assert dropped > 0
+    assert _held_press_late_in_an_erase(64)[:2] == (294_619, 299_881)
+
+
 def _reply_inside_an_erase(capture):
     """Right (Black) to move from 2.0 s; a 400 ms erase from 4.98 s; right presses at
     5.0 s and left replies at 5.1 s, both inside it. Both times at 5.5 s."""

@@ -39,14 +39,16 @@ def test_the_pico_stamps_every_close_within_a_millisecond_at_typical_figures():
 
 
 def test_at_the_maxima_a_page_program_holds_an_edge_back_to_its_end():
-    """Page program 3 ms max on the Pico (interrupts off): an edge 1 ms into it is
-    stamped at 3 ms, 2 ms late; one 2 ms in, 1 ms late. On the ESP32, 2.4 ms max
-    (GD25Q32C): the soft handler runs as the program returns, at 2.4 ms, so an edge
-    1 ms in is 1 ms late and the two frames after it (0.41 ms each) add nothing at
-    a whole ms. Both within the clock's 3 ms."""
+    """Page program 3 ms max on the Pico (interrupts off): the check's timer, held back
+    with the interrupts, closes the probe 1 ms into it at 3 ms, and the lever's stamp
+    (the PIO's, exact) is of that close: 2 ms late, the timer's lateness, not the
+    stamp's (the check reports more than the truth, never less). On the ESP32, 3.2 ms
+    max (four 64-byte programs of the GD25Q32C, an estimate): the soft handler runs as
+    the program returns, at 3.2 ms: an edge 1 ms in is 2 ms late at a whole ms, and the
+    two frames after it (0.41 ms each) add nothing. Both within the clock's 3 ms."""
     pico = latency_check.run("pico", "max", presses=PRESSES)
     esp32 = latency_check.run("esp32", "max", presses=PRESSES)
-    assert (pico["worst_ms"], esp32["worst_ms"]) == (2, 1)
+    assert (pico["worst_ms"], esp32["worst_ms"]) == (2, 2)
     assert pico["median_ms"] == 0 and esp32["median_ms"] == 0
     assert pico["erases_in_play"] == esp32["erases_in_play"] == 0
 

@@ -17,7 +17,19 @@ PIO_LEVER_CAPTURE = False
 # tSE sector erase (4 KiB) 50 ms typical, 400 ms max; tPP page program 0.6 ms
 # typical, 2.4 ms max.
 SECTOR_ERASE_US = (50_000, 400_000)
-PAGE_PROGRAM_US = (600, 2_400)
+# ESP-IDF's flash driver programs at most 64 bytes a command (the SPI peripheral's
+# buffer of 16 words: esp_flash's and the ROM's write loop), so a 256-byte page is
+# four programs, each with the chip's fixed start-up and verify: an estimate, not a
+# datasheet figure, of about 0.75 ms typical and 3.2 ms at most a page (tPP is for up
+# to a page in one command).
+PAGE_PROGRAM_US = (750, 3_200)
+# Soft handlers: each edge of a pin asks MicroPython's scheduler for one call of its
+# handler (mp_sched_schedule, ports/esp32/machine_pin.c), and so does each period of a
+# soft timer; the queue holds MICROPY_SCHEDULER_DEPTH = 8 calls (py/mpconfig.h) and the
+# ones that do not fit are dropped without a trace. A handler's own run, queued behind
+# the others: 50 us typical, 100 us at most at 80 MHz (an estimate).
+SCHEDULER_DEPTH = 8
+HANDLER_US = (50, 100)
 SECTOR_BYTES = 4096
 PAGE_BYTES = 256
 # littlefs as MicroPython's VfsLfs2 mounts it on the esp32: 4 KiB blocks, progsize=32.
@@ -27,6 +39,9 @@ LFS_PROG_BYTES = 32
 GC_US_PER_KIB = (25, 50)
 # The heap of MicroPython's esp32 build without PSRAM (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 110 * 1024
+# A reconnection to the hall in play (hal/hall_link.py: a new socket, its buffers, the
+# CONNECT) allocates, so it can bring a full collection (GC_US_PER_KIB) on the main
+# loop: the model leaves reconnections out (a settings push in play waits, too).
 # The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
 # non-blocking): each poll asks select at zero timeout, reads at most 48 bytes and
 # writes at most 96. MicroPython's esp32 port (ports/esp32/modsocket.c) makes each

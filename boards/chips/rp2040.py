@@ -31,6 +31,10 @@ LFS_PROG_BYTES = 256
 GC_US_PER_KIB = (40, 80)
 # The heap MicroPython's rp2 build gives the Python code (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 192 * 1024
+# A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
+# erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
+# again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).
+HANDLER_US = (100, 300)
 # Socket calls: none (no radio on the Pico).
 SOCKET_POLL_US = (0, 0)
 SOCKET_RECV_US = (0, 0)
