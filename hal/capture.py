@@ -77,6 +77,7 @@ class LeverCapture:
         self.faults = 0  # stamps without a push behind them, or pushes lost to a full ring
         self.ok = True  # False after a fault: the pin handler stamps the levers alone
         self.now = array("H", [0, 0, 0, 0])  # the timer at read_now: TIMERAWH, TIMERAWL halves
+        self.last_stamp = 0  # the last stamp taken, its 30 low bits (the erase check's)
 
     def read_now(self):
         """Read the 64-bit timer into ``now`` (its 16-bit halves, high first; read again if
@@ -121,5 +122,6 @@ class LeverCapture:
         slot = 2 * (self.taken[lever] % RING_WORDS)
         ring = self.rings[lever]
         self.taken[lever] += 1
+        self.last_stamp = ((ring[slot + 1] & 0x3FFF) << 16) | ring[slot]
         now = self.now
         return stamp_ms(ring[slot + 1], ring[slot], now[0], now[1], now[2], now[3])

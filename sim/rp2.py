@@ -193,6 +193,23 @@ _RELEASED = 1  # waiting for the contact to open
 _QUIET = 2  # open since ``opened_us``: armed at ``opened_us + quiet``
 _ARMED = 3  # waiting for the closing edge
 _STALLED = 4  # a push waits for room in the RX FIFO
+_PROBE = 5  # the erase check's probe (hal.erase_check): counts down, then drives low
+
+
+def _probe_opcodes():
+    from hal import erase_check
+
+    return erase_check.probe_program.opcodes
+
+
+class _Probes:
+    """Where a probe's close goes: ``schedule(at_ms, pin_id, level)`` (a simulated board's
+    contact events: ``sim.world.SimBoard`` sets it), or None: nowhere."""
+
+    schedule = None
+
+
+PROBES = _Probes()
 
 
 class StateMachine:
@@ -201,14 +218,23 @@ class StateMachine:
     def __init__(self, machine_id, program, freq=-1, in_base=None, jmp_pin=None, **options):
         from hal import lever_pio  # (loaded already at a boot: the program came from it)
 
-        if not isinstance(program, Program) or program.opcodes != lever_pio.lever_program.opcodes:
-            raise NotImplementedError("the simulated PIO runs the lever capture's program only")
-        if in_base is None or jmp_pin is None or in_base.pin_id != jmp_pin.pin_id:
-            raise ValueError("the lever program reads one pin: give it as in_base and jmp_pin")
         if freq <= 0 or 1_000_000 % freq:
             raise ValueError("the simulated state machine runs at a divisor of 1 MHz")
         self.machine_id = machine_id
         self.us_per_cycle = 1_000_000 // freq
+        self.due_us = -1  # the probe's: when it pulls its pin low
+        if isinstance(program, Program) and program.opcodes == _probe_opcodes():
+            if options.get("set_base") is None:
+                raise ValueError("the probe program drives its set_base pin")
+            self.pin_id = options["set_base"].pin_id
+            self.tx = []
+            self.state = _PROBE
+            _machines[machine_id] = self
+            return
+        if not isinstance(program, Program) or program.opcodes != lever_pio.lever_program.opcodes:
+            raise NotImplementedError("the simulated PIO runs the lever capture's program only")
+        if in_base is None or jmp_pin is None or in_base.pin_id != jmp_pin.pin_id:
+            raise ValueError("the lever program reads one pin: give it as in_base and jmp_pin")
         self.pin_id = in_base.pin_id
         self.tx = []
         self.rx = 0  # words in the RX FIFO (each a 0: the program pushes an empty ISR)
@@ -220,9 +246,18 @@ class StateMachine:
         sim_machine.watch(self.pin_id, self)
 
     def put(self, value):
+        if self.state == _PROBE:  # pull, mov, value + 1 turns of jmp x--, set pindirs
+            self.due_us = sim_machine.timer_us() + (value + 3) * self.us_per_cycle
+            if PROBES.schedule is not None:  # at the first whole ms of virtual time after it
+                PROBES.schedule(-(-self.due_us // 1000), self.pin_id, 0)
+            return
         self.tx.append(value)
 
     def active(self, on=None):
+        if self.state == _PROBE:
+            if on == 0:
+                self.due_us = -1
+            return None
         if on is None:
             return self.state != _STARTING
         if on and self.state == _STARTING and self.tx:

@@ -77,6 +77,7 @@ def _install_machine(capture=False):
         from sim import rp2 as sim_rp2
 
         sim_rp2.reset()
+        sim_rp2.PROBES.schedule = None
         sys.modules["rp2"] = sim_rp2
     elif "rp2" in sys.modules:
         del sys.modules["rp2"]
@@ -120,6 +121,7 @@ class SimBoard:
         vclock.reset(near_wrap)
         vclock.install()
         _install_machine(self.capture)
+        self._wire_probes()
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
@@ -162,6 +164,13 @@ class SimBoard:
         self.stepped_at = vclock.now_ms()
         return self.app
 
+    def _wire_probes(self):
+        """A PIO probe's close (the erase check's, ``sim.rp2``) is a contact event here."""
+        if self.capture:
+            from sim import rp2 as sim_rp2
+
+            sim_rp2.PROBES.schedule = self._schedule
+
     def _wire_displays(self):
         sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_LEFT, self.chips[0])
         sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_RIGHT, self.chips[1])
@@ -181,6 +190,7 @@ class SimBoard:
         counters starting over."""
         vclock.restart_ticks(self.near_wrap)
         _install_machine(self.capture)
+        self._wire_probes()
         self._wire_displays()
         sim_machine.set_latency(self.latency)
         self.flash.power_on()

@@ -332,3 +332,84 @@ def test_random_stamps_convert_exactly():
         stamp_us = rng.randrange(1 << 52)
         now_us = stamp_us + rng.randrange(1 << 32)
         assert _converted(stamp_us, now_us) == _ticks_ms(stamp_us)
+
+
+# --- the erase check of make selftest LATENCY=1 --------------------------------
+
+
+def test_the_probe_closes_its_pin_delay_plus_three_cycles_after_the_put():
+    """hal/erase_check.py's probe program in the emulator, its delay (25) in the TX FIFO
+    from the start: ``set pins`` in cycle 0, ``pull`` takes the delay in cycle 1, ``mov``
+    in 2, 26 turns of ``jmp x--``, ``set pindirs`` in cycle 1 + 25 + 3 = 29."""
+    from hal import erase_check
+
+    program = erase_check.probe_program
+    assert program.opcodes == list(
+        adafruit_pioasm.Program(
+            "set pins, 0\npull block\nmov x, osr\nwait:\njmp x-- wait\nset pindirs, 1\n"
+            "hold:\njmp hold\n"
+        ).assembled
+    )
+    for _, after in emulate(
+        program.opcodes,
+        stop_when=lambda opcode, state: state.clock > 100,
+        initial_state=State(transmit_fifo=deque([25])),
+    ):
+        if after.pin_directions & 1:
+            assert after.clock - 1 == 1 + 25 + 3
+            return
+    raise AssertionError("the probe never drove its pin")
+
+
+def test_a_lever_closed_inside_an_erase_is_stamped_at_the_close():
+    """The erase check on the simulated pico (typical figures: a 45 ms erase): the probe,
+    put 10,000 us and 3 cycles before its close, closes the left lever 10 ms into the
+    erase; the capture stamps it while the CPU is held. The simulator moves in whole
+    milliseconds: the close comes at the first one after its instant, 11 ms after the
+    put, so the stamp reads 1,000 - 3 = 997 us after the instant the probe was set to."""
+    from hal import erase_check
+    from sim.runner import Game
+    from sim.script import parse
+
+    game = Game(parse("control 300\n"), board_name="pico", latency="typical")
+    try:
+        board = game.board
+        game.run_to(2_000)
+        model = board.latency
+
+        class Device:
+            def ioctl(self, operation, block):
+                assert operation == 6
+                model.begin_pass(vclock.now_ms())
+                model.erase_block()
+
+        lever_pin = sim_machine.Pin(board.board.INPUTS["lever_left"])
+
+        def wait(ms):
+            board.run_due(vclock.now_ms() + ms)
+
+        figures = erase_check.run(board.app.hardware.inputs, 0, lever_pin, Device(), 0, wait)
+    finally:
+        game.close()
+    assert figures["error_us"] == 997  # not the erase's end, 35 ms later
+    assert figures["faults"] == 0
+    line, passed = erase_check.report(figures, "pico")
+    assert "stamped 997 us late" in line and not passed  # the board's bound is 50 us
+
+
+def test_the_selftest_reads_the_erase_checks_verdict():
+    """tools/selftest.py passes the erase check's line at its bound and fails it just past
+    it, and when the stamp is missing; a board without the line (the ESP32) passes."""
+    from hal import erase_check
+    from tools import selftest
+
+    assert selftest.ERASE_BOUND_US == erase_check.BOUND_US
+    at_bound = {"erase_ms": 45, "error_us": erase_check.BOUND_US, "faults": 0}
+    past = {"erase_ms": 45, "error_us": erase_check.BOUND_US + 1, "faults": 0}
+    missing = {"erase_ms": 45, "error_us": None, "faults": 0}
+    faulty = {"erase_ms": 45, "error_us": 3, "faults": 1}
+    for figures, verdict in ((at_bound, True), (past, False), (missing, False), (faulty, False)):
+        line, passed = erase_check.report(figures, "pico")
+        assert passed is verdict
+        assert selftest.erase_verdict("noise\n" + line + "\r\n") == (line, verdict)
+    assert selftest.erase_verdict("latency check on esp32: ...") == (None, True)
