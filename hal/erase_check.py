@@ -35,7 +35,10 @@ _HALF30 = const(0x20000000)
 _SETTLE_MS = const(100)
 
 
-@rp2.asm_pio()
+# set_init: one SET pin, an input at first (the line floats high through the lever's
+# pull-up); without it MicroPython gives the machine no SET pin (ports/rp2/rp2_pio.c,
+# asm_pio_get_pins) and ``set(pindirs, 1)`` would drive nothing.
+@rp2.asm_pio(set_init=rp2.PIO.IN_HIGH)
 def probe_program():
     set(pins, 0)
     pull(block)

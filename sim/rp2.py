@@ -32,6 +32,15 @@ class PIOASMError(Exception):
     pass
 
 
+class PIO:
+    """The pin states ``asm_pio``'s ``*_init`` options take (MicroPython's values)."""
+
+    IN_LOW = 0
+    IN_HIGH = 1
+    OUT_LOW = 2
+    OUT_HIGH = 3
+
+
 # Operand values of the PIO language, as MicroPython's assembler names them. The
 # encodings (3.4.x of the datasheet): WAIT source gpio 0, pin 1, irq 2; JMP conditions
 # always 0, !x 1, x-- 2, !y 3, y-- 4, x!=y 5, pin 6, !osre 7; MOV/IN/OUT/SET operands
@@ -151,10 +160,11 @@ _DIRECTIVES = ("label", "wrap_target", "wrap")
 class Program:
     """An assembled program: ``opcodes`` (list of 16-bit words), ``wrap_target``, ``wrap``."""
 
-    def __init__(self, opcodes, wrap_target, wrap):
+    def __init__(self, opcodes, wrap_target, wrap, options=None):
         self.opcodes = opcodes
         self.wrap_target = wrap_target
         self.wrap = wrap
+        self.options = options or {}  # asm_pio's keywords (set_init, ...)
 
 
 def asm_pio(**options):
@@ -177,7 +187,7 @@ def asm_pio(**options):
             names.clear()
             names.update(kept)
         wrap = emitter.wrap_at if emitter.wrap_at >= 0 else len(emitter.data) - 1
-        return Program(emitter.data, emitter.wrap_target_at, wrap)
+        return Program(emitter.data, emitter.wrap_target_at, wrap, options)
 
     return assemble
 
@@ -224,8 +234,9 @@ class StateMachine:
         self.us_per_cycle = 1_000_000 // freq
         self.due_us = -1  # the probe's: when it pulls its pin low
         if isinstance(program, Program) and program.opcodes == _probe_opcodes():
-            if options.get("set_base") is None:
-                raise ValueError("the probe program drives its set_base pin")
+            if options.get("set_base") is None or program.options.get("set_init") is None:
+                # (without set_init MicroPython gives the machine no SET pin at all)
+                raise ValueError("the probe program drives its set_base pin: give set_init")
             self.pin_id = options["set_base"].pin_id
             self.tx = []
             self.state = _PROBE
