@@ -413,3 +413,27 @@ def test_the_selftest_reads_the_erase_checks_verdict():
         assert passed is verdict
         assert selftest.erase_verdict("noise\n" + line + "\r\n") == (line, verdict)
     assert selftest.erase_verdict("latency check on esp32: ...") == (None, True)
+
+
+# --- the boards' capture data ---------------------------------------------------
+
+
+def test_the_boards_capture_data_is_checked():
+    """hal/board_check.py: the RP2040 boards name two distinct PIO0 state machines; an
+    ESP32 has no PIO; a machine of PIO1 (4), one given twice, a wrong count, contacts
+    that close to 3.3 V are refused; None (the pin handler alone) is fine."""
+    from tests.test_boards import assert_caught, broken, problems_of
+
+    for name in ("pico", "pico_w", "pico_big"):
+        assert problems_of(broken(name)) == []
+        assert broken(name).LEVER_CAPTURE_MACHINES == (0, 1)
+    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=(2, 3))) == []
+    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=None)) == []
+    assert_caught(broken("esp32", LEVER_CAPTURE_MACHINES=(0, 1)), "no PIO")
+    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0, 4)), "4", "0 to 3")
+    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(1, 1)), "twice")
+    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0,)), "one state machine per lever")
+    assert_caught(
+        broken("pico", ACTIVE_LOW=False, INPUT_PULL="down", LEVER_CAPTURE_MACHINES=(0, 1)),
+        "ACTIVE_LOW",
+    )
