@@ -67,6 +67,7 @@ SELFTEST_RUNNER = [
     "ht16k33.py",
     "latency.py",
     "machine.py",
+    "rp2.py",
     "runner.py",
     "script.py",
     "vclock.py",

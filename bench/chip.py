@@ -1,25 +1,31 @@
 """Charge error on the chips: random presses on the simulated board with its latency model.
 
-For each board (``pico``, ``pico_w``, ``esp32``) and each level of the chip's
-figures (``typical``, ``max``; boards/chips/), seeded games, each started a
-minute after power-on (``SET_UP_MS``: the journal's ring is prepared), of Fischer 60+5
-with contact bounce of 0 to 10 ms are played with random turns of 0.15 to
-3 s, one in ten a long think of 5 to 60 s (periodic journal entries),
-``PRESSES`` presses in all. Before each press both sides' times are
-read and compared with a reckoning from the previous reading and the
-presses' true instants: the charge error of the press between the two
-readings is the larger of the two sides' differences (a press stamped d
-late charges its player d too much and the opponent d too little).
-Reported: the worst and the 99.9th percentile of those, the flash erases
-while a clock ran, the readings that found the other side's clock running
-(a press the chip did not see, or took after the reply), and the longest
-C call in play
-(``sim.latency.ChipLatency``); and a tournament day on the board's heap
-(``bench/tournament_heap.py``, inside MicroPython).
+For each board (``pico``, ``pico_w``, ``pico_big``, ``esp32``) and each level of
+the chip's figures (``typical``, ``max``; boards/chips/), ``GAMES`` seeded
+games of Fischer 60+5 with contact bounce of 0 to 10 ms, ``PRESSES`` presses in
+all, with random turns of 0.15 to 3 s, one in ten a long think of 5 to 60 s
+(periodic journal entries). The games start at every instant of the first
+minute (``SPREAD_MS``, in equal steps): half of them that long after power-on,
+half that long after a new game's setup (a short game, then the arbiter's new
+game: pause, hold ``set`` twice, ``set``), while the journal's ring is being
+prepared (docs/power.md). Before each press both sides' times are read and
+compared with a reckoning from the previous reading and the presses' true
+instants: the charge error of the press between the two readings is the
+larger of the two sides' differences (a press stamped d late charges its
+player d too much and the opponent d too little). A second after each game's
+last press, the moves the clock counted against the presses made: the
+presses lost. Reported: the worst and the 99.9th percentile of the errors,
+the presses lost, the flash erases while a clock ran, the soft handler and
+callback calls the scheduler's queue dropped (esp32), the longest C call in
+play (``sim.latency.ChipLatency``); and a tournament day on the board's heap
+(``bench/tournament_heap.py``, inside MicroPython). On the RP2040 boards the
+levers are stamped by the PIO (hal/capture.py); ``--no-capture`` plays them
+on the pin handler alone, for comparison.
 
 ``python -m bench.chip`` prints the figures (``--write``: and puts them in
 bench/latest.json under ``chip``, the other keys kept); ``make bench``
-writes them there too.
+writes them there too. A number argument plays that many presses a board and
+level instead of ``PRESSES``.
 """
 
 import json
@@ -32,15 +38,17 @@ from bench import results
 from sim.runner import Game
 from sim.script import parse
 
-BOARDS = ("pico", "pico_w", "esp32")
+BOARDS = ("pico", "pico_w", "pico_big", "esp32")
 LEVELS = ("typical", "max")
 PRESSES = 10_000
-PER_GAME = 500
-# The clock is switched on and set up a minute before each game, as for a round: time
-# to prepare the journal's ring (96 blocks, one every 0.5 s; docs/power.md).
-SET_UP_MS = 60_000
+GAMES = 100  # a board and level: half after power-on, half after a new game's setup
+SPREAD_MS = 60_000  # the games start at every instant of the first minute, in steps
 INCREMENT_MS = 5000
 START_MS = 3_600_000
+# The goals at the chips' maxima (issue 33): the PIO's stamps on the RP2040 boards;
+# the esp32's soft handlers wait for a page program (3.2 ms) at most, once the ring
+# is prepared.
+GOAL_MAX_MS = {"pico": 1, "pico_w": 1, "pico_big": 1, "esp32": 3.5}
 
 
 def _percentile(values, share):
@@ -49,53 +57,112 @@ def _percentile(values, share):
     return ordered[max(0, index)]
 
 
-def play(board_name, level, presses=PRESSES, seed=2026):
+def _free_at(game, now):
+    """``now``, or the first instant after it at which the main loop is out of its calls
+    (and the scheduler's queue has run): a reading or a key waits for it."""
+    held = game.board.latency.drained_ms()
+    if held > now:
+        now = held
+        game.run_to(now)
+    return now
+
+
+def _new_game(game, now):
+    """A short game from ``now`` (six presses), then the arbiter's new game: the clock in
+    its setup state again, its ring prepared anew. The instant of the new setup. Each
+    key waits for the main loop to be free and a second after its release; a sequence
+    an erase spoilt (the esp32 drops edges when its scheduler's queue is full) is
+    left with ``play`` and tried again."""
+    game.act("press", ["right"])
+    for turn in range(6):
+        now += 500
+        game.run_to(now)
+        game.act("press", ["left" if turn % 2 == 0 else "right"])
+    steps = (("hold", ["set", 2100], 3100), ("hold", ["set", 2100], 3100), ("key", ["set"], 1000))
+    for _ in range(10):
+        if dict(game.values())["state"] == "running":
+            now = _free_at(game, now)
+            game.act("pause", [])
+            now += 1000
+            game.run_to(now)
+        for action, arguments, wait_ms in steps:
+            now = _free_at(game, now)
+            game.act(action, arguments)
+            now += wait_ms
+            game.run_to(now)
+        if dict(game.values())["state"] == "setup":
+            return now
+        now = _free_at(game, now)
+        game.act("key", ["play"])  # leave whatever screen the spoilt sequence opened
+        now += 1000
+        game.run_to(now)
+    raise RuntimeError("the new game's sequence never reached the setup state")
+
+
+def play(board_name, level, presses=PRESSES, seed=2026, capture=None, games=GAMES):
     """The errors of ``presses`` presses on ``board_name`` at ``level``: (errors, figures)."""
     rng = random.Random(seed)
     errors = []
     erases_in_play = 0
     longest_in_play = 0
-    wrong_side = 0  # readings with the other side's clock running: a press not seen
-    figures = {}
-    while len(errors) < presses:
+    lost = 0
+    dropped = 0
+    per_game = -(-presses // games)
+    for number in range(games):
         bounce = rng.randint(0, 10)
         game = Game(
-            parse("control 3600+5\nbounce %d\n" % bounce), board_name=board_name, latency=level
+            parse("control 3600+5\nbounce %d\n" % bounce),
+            board_name=board_name,
+            latency=level,
+            capture=capture,
         )
-        reckoned = [START_MS + INCREMENT_MS, START_MS + INCREMENT_MS]
-        now = SET_UP_MS + rng.randint(0, 5000)  # set up a minute before: the ring prepared
+        now = 0
+        if number % 2:
+            now = _new_game(game, 1000)
+        now += (number // 2) * SPREAD_MS // max(1, games // 2)
         game.run_to(now)
         game.act("press", ["right"])  # left is White: its clock starts
+        reckoned = [START_MS + INCREMENT_MS, START_MS + INCREMENT_MS]
         mover = 0
-        for _ in range(PER_GAME):
-            used = rng.randint(150, 3000)
+        made = [0, 0]
+        pressed_at = now
+        for _ in range(per_game):
+            now += rng.randint(150, 3000)
             if rng.randint(0, 9) == 0:
-                used = rng.randint(5_000, 60_000)  # a long think: periodic entries in a turn
-            now += used
+                now += rng.randint(5_000, 60_000)  # a long think: periodic entries in a turn
             game.run_to(now)
+            # Read once the main loop has taken the last press (it may be in an erase):
+            # what is measured is the charge, not how late the display follows.
+            now = _free_at(game, now)
+            used = now - pressed_at
             values = dict(game.values())
             reckoned[mover] -= used
-            if values["running"] != ("left" if mover == 0 else "right"):
-                wrong_side += 1
             errors.append(
                 max(abs(values["left"] - reckoned[0]), abs(values["right"] - reckoned[1]))
             )
             reckoned = [values["left"], values["right"]]  # the next reading: the next press alone
             game.act("press", ["left" if mover == 0 else "right"])
+            pressed_at = now
+            made[mover] += 1
             reckoned[mover] += INCREMENT_MS
             mover = 1 - mover
             if len(errors) >= presses:
                 break
+        game.run_to(now + 1000)
+        counted = [side.moves for side in game.board.app.clock.sides]  # from 0 at the start
+        lost += abs(made[0] - counted[0]) + abs(made[1] - counted[1])
         model = game.board.latency
-        figures = model.figures()
         erases_in_play += model.erases_in_play
+        dropped += model.dropped_calls
         longest_in_play = max(longest_in_play, model.longest_in_play_us)
         game.close()
+        if len(errors) >= presses:
+            break
     return errors, {
         "erases_in_play": erases_in_play,
-        "readings_with_the_wrong_side_running": wrong_side,
+        "presses_lost": lost,
+        "scheduled_calls_dropped": dropped,
         "longest_c_call_in_play_ms": round(longest_in_play / 1000, 3),
-        "last_game": figures,
     }
 
 
@@ -116,25 +183,24 @@ def tournament_day(board_name):
     return figures
 
 
-def chip_figures(presses=PRESSES):
+def chip_figures(presses=PRESSES, capture=None, day=True):
     """``chip`` of bench/latest.json: per board, the charge error at each level."""
     result = {}
     for board_name in BOARDS:
-        entry = {"presses": presses}
+        entry = {"presses": presses, "games": GAMES}
         for level in LEVELS:
-            errors, counted = play(board_name, level, presses)
-            entry["charge_error_ms_worst"] = entry.get("charge_error_ms_worst", {})
-            entry["charge_error_ms_p999"] = entry.get("charge_error_ms_p999", {})
-            entry["charge_error_ms_worst"][level] = max(errors)
-            entry["charge_error_ms_p999"][level] = _percentile(errors, 999)
-            entry.setdefault("erases_in_play", {})[level] = counted["erases_in_play"]
-            entry.setdefault("longest_c_call_in_play_ms", {})[level] = counted[
-                "longest_c_call_in_play_ms"
-            ]
-            entry.setdefault("readings_with_the_wrong_side_running", {})[level] = counted[
-                "readings_with_the_wrong_side_running"
-            ]
-        entry["tournament_day"] = tournament_day(board_name)
+            errors, counted = play(board_name, level, presses, capture=capture)
+            entry.setdefault("charge_error_ms_worst", {})[level] = max(errors)
+            entry.setdefault("charge_error_ms_p999", {})[level] = _percentile(errors, 999)
+            for name in (
+                "presses_lost",
+                "erases_in_play",
+                "scheduled_calls_dropped",
+                "longest_c_call_in_play_ms",
+            ):
+                entry.setdefault(name, {})[level] = counted[name]
+        if day:
+            entry["tournament_day"] = tournament_day(board_name)
         result[board_name] = entry
     return result
 
@@ -144,11 +210,19 @@ def rows(figures):
     lines = []
     for board_name, entry in figures.items():
         for level in LEVELS:
+            goal = "<= 1" if level == "typical" else "<= %s" % GOAL_MAX_MS[board_name]
             lines.append(
                 (
                     "charge error, %s chip model, %s figures, worst ms" % (board_name, level),
                     entry["charge_error_ms_worst"][level],
-                    "<= 1" if level == "typical" else "<= 3",
+                    goal,
+                )
+            )
+            lines.append(
+                (
+                    "presses lost, %s chip model, %s figures" % (board_name, level),
+                    entry["presses_lost"][level],
+                    "0",
                 )
             )
     return lines
@@ -156,10 +230,15 @@ def rows(figures):
 
 def main(argv):
     write = "--write" in argv
-    numbers = [argument for argument in argv if argument != "--write"]
-    figures = chip_figures(int(numbers[0]) if numbers else PRESSES)
+    capture = False if "--no-capture" in argv else None
+    numbers = [argument for argument in argv if argument.isdigit()]
+    figures = chip_figures(int(numbers[0]) if numbers else PRESSES, capture, day=write)
     print(json.dumps(figures, indent=1, sort_keys=True))
+    for line in rows(figures):
+        print("%-60s %s (goal %s)" % line)
     if write:
+        if capture is False:
+            raise SystemExit("--write stores the boards as they are: without --no-capture")
         results.update("chip", figures)
     return 0
 

@@ -41,6 +41,11 @@ INPUT_PULL = "up"
 # close the lever's line as its contact does, let go they float and the lever's
 # pull-up holds the line high, so a lever pressed meanwhile shorts nothing.
 LATENCY_PROBE_PINS = {"lever_left": 10, "lever_right": 11}
+# The levers' stamps (hal/capture.py): PIO0 state machines 0 and 1 (lever_left, lever_right)
+# each stamp its lever's first closing edge, and a DMA channel each, taken from the
+# free ones at boot, copies the 1 MHz timer for it, while a flash erase holds the CPU.
+# PIO1 is left to the Pico W's radio (MicroPython's RPI_PICO_W board: CYW43_SPI_PIO 1).
+LEVER_CAPTURE_MACHINES = (0, 1)
 # A passive piezo, driven with PWM (GP13 is PWM slice 6, channel B).
 BUZZER_PIN = 13
 # The running-side indicators (None where a board has none), lit high: a 10 mm

@@ -15,3 +15,5 @@ from boards.pico import *  # noqa: F403  (the same pins, buses and addresses)
 
 NAME = "sim"
 JOURNAL_RING_BLOCKS = 2
+# The ideal board: the pin handler stamps every input at its edge (no PIO capture).
+LEVER_CAPTURE_MACHINES = None

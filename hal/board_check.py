@@ -370,7 +370,30 @@ def check(board):
     _check_polarity(board, problems)
     _check_figures(board, problems, chip)
     _check_network(chip, board, problems)
+    _check_capture(chip, board, problems)
     return problems
+
+
+def _check_capture(chip, board, problems):
+    """LEVER_CAPTURE_MACHINES (hal/capture.py): None, or one PIO0 state machine (0-3) for
+    each lever, distinct, on an RP2040, for contacts that close to ground."""
+    machines = getattr(board, "LEVER_CAPTURE_MACHINES", None)
+    if machines is None:
+        return
+    where = "LEVER_CAPTURE_MACHINES %r" % (machines,)
+    if not chip.name.startswith("rp2040"):
+        problems.append("%s: the %s has no PIO" % (where, chip.name))
+        return
+    if not isinstance(machines, tuple) or len(machines) != len(LEVER_NAMES):
+        problems.append("%s: not a tuple of one state machine per lever" % where)
+        return
+    for machine in machines:
+        if not _is_whole(machine) or not 0 <= machine <= 3:
+            problems.append("%s: %r is not a PIO0 state machine (0 to 3)" % (where, machine))
+    if len(set(machines)) != len(machines):
+        problems.append("%s: a state machine given twice" % where)
+    if getattr(board, "ACTIVE_LOW", True) is not True:
+        problems.append("%s: the capture's program needs ACTIVE_LOW contacts" % where)
 
 
 def _check_network(chip, board, problems):

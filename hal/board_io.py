@@ -38,7 +38,7 @@ def build(board, filesystem, flash_root=None):
     pins = []
     for name in NAMES:
         pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
-    hardware.inputs = EdgeRing(pins, [active] * len(pins))
+    hardware.inputs = EdgeRing(pins, [active] * len(pins), _lever_capture(board, pins))
     hardware.keys = KeyButtons(hardware.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
     i2c = machine.I2C(
         board.I2C_ID,
@@ -61,6 +61,27 @@ def build(board, filesystem, flash_root=None):
     )
     hardware.watchdog = Watchdog(machine.WDT, board.WATCHDOG_MS)
     return hardware
+
+
+def _lever_capture(board, pins):
+    """The PIO and DMA stamps of the levers (``hal.capture``) on a board that names their
+    state machines (``LEVER_CAPTURE_MACHINES``), or None: the pin handler stamps them.
+    A MicroPython without ``rp2.DMA`` (before v1.22) also gets None."""
+    machines = getattr(board, "LEVER_CAPTURE_MACHINES", None)
+    if not machines:
+        return None
+    if not board.ACTIVE_LOW:
+        raise ValueError("the lever capture's program waits for contacts that close to ground")
+    try:
+        import rp2
+
+        rp2.DMA  # noqa: B018  (v1.22 and later)
+    except (ImportError, AttributeError):
+        return None
+    from hal import capture_setup
+    from hal.edges import QUIET_MS
+
+    return capture_setup.build(pins[: len(machines)], machines, QUIET_MS)
 
 
 def _set_cpu_freq(board):

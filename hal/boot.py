@@ -71,6 +71,8 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
     lifetime.let_go(firmware, "strict_json")
     lifetime.let_go(hal, "boot")
     lifetime.let_go(hal, "board_io")
+    lifetime.let_go(hal, "capture_setup")  # the levers' PIO and DMA run: hal.capture reads them
+    lifetime.let_go(hal, "lever_pio")
     from hal.tick_source import ticks_ms
 
     hardware.inputs.disarm_closed(ticks_ms())

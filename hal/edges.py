@@ -15,6 +15,15 @@ while the contact is held, and once it has been re-armed ``ring_release``
 holds the tick of its last (settling) edge. So how long a key was held is
 known from its edges even when the press is read from the ring much later.
 
+On a board whose levers are stamped by the chip (``hal.capture``, the
+RP2040's PIO and DMA), a lever's handler is only the wake-up: it takes every
+stamp the capture holds, of both levers, oldest first, each as an event at
+its own tick, however late the handler runs (a flash erase holds the CPU,
+not the capture); the pin's own stamp is the fallback for a press the
+capture did not see (``capture_missed``). Where pin handlers are hard
+(the rp2), a press released before its handler runs is still a press: the
+chip latched its closing edge, which ``irq.flags()`` reports.
+
 The main loop asks the ring two questions, ``pending`` (an event to read)
 and ``settling`` (a contact held or still bouncing), and takes events with
 ``pop`` with ``popped_tick()`` and ``popped_slot()``. The fields are the
@@ -35,8 +44,9 @@ _RING = const(32)  # events; far more than a player can press between two passes
 class EdgeRing:
     """The board's levers and keys, numbered in the order of ``firmware.input_codes``."""
 
-    def __init__(self, pins, active_levels):
+    def __init__(self, pins, active_levels, capture=None):
         self.pins = pins
+        self.capture = capture  # hal.capture.LeverCapture of inputs 0.., or None
         self.count = len(pins)
         self.active = bytearray(active_levels)
         self.armed = bytearray(b"\x01" * self.count)
@@ -52,16 +62,29 @@ class EdgeRing:
         self.dropped = 0  # events lost to a full ring
         self.tick_popped = 0
         self.slot_popped = 0  # kept intact by the handler until the next pop
+        self.capture_missed = 0  # lever presses the capture had no stamp for
+        self.irqs = None  # each pin's irq object, where handlers are hard (irq.flags())
+        self.closing_flag = bytearray(self.count)  # the IRQ flag of each contact's closing
         self.handler = self.on_edge  # bound once: the handler allocates nothing
 
     def enable(self, pin_class):
         """Attach the edge handler to every pin (call after everything exists)."""
         trigger = pin_class.IRQ_FALLING | pin_class.IRQ_RISING
+        irqs = []
+        hard = True
+        index = 0
         for pin in self.pins:
+            self.closing_flag[index] = (
+                pin_class.IRQ_FALLING if self.active[index] == 0 else pin_class.IRQ_RISING
+            )
+            index += 1
             try:
-                pin.irq(handler=self.handler, trigger=trigger, hard=True)
+                irqs.append(pin.irq(handler=self.handler, trigger=trigger, hard=True))
             except TypeError:  # ports without hard IRQs on pins
                 pin.irq(handler=self.handler, trigger=trigger)
+                hard = False
+        if hard:  # a soft handler runs from the scheduler: its flags are not the edge's
+            self.irqs = irqs
 
     def on_edge(self, pin):
         """Interrupt handler: store the first closing edge of an armed input."""
@@ -75,18 +98,59 @@ class EdgeRing:
         if index == self.count:
             return
         self.last_edge[index] = now
-        if self.armed[index] and pin.value() == self.active[index]:
-            self.armed[index] = 0
-            head = self.head
-            following = (head + 1) % _RING
-            if following == self.tail:
-                self.dropped += 1
+        capture = self.capture
+        if capture is not None and index < capture.count and capture.ok:
+            self.take_captured()
+            # A press the capture did not see (its machine re-arms within a millisecond
+            # of this ring): stamped now, if still held. Not by irq.flags(): a handler
+            # held back past the release finds the press's edge there, but the capture
+            # saw that press (its machine was armed if this ring was).
+            if self.armed[index] and pin.value() == self.active[index]:
+                self.capture_missed += 1
+                self.store(index, now)
+            return
+        if self.armed[index] and self.closed(index, pin):
+            self.store(index, now)
+
+    def closed(self, index, pin):
+        """Whether input ``index``'s contact is closed, or closed since its interrupt was
+        latched (its closing edge in ``irq.flags()``: released before the handler ran)."""
+        if pin.value() == self.active[index]:
+            return True
+        irqs = self.irqs
+        return irqs is not None and bool(irqs[index].flags() & self.closing_flag[index])
+
+    def store(self, index, tick):
+        """A press of input ``index`` at ``tick`` into the ring; the input disarmed."""
+        self.armed[index] = 0
+        head = self.head
+        following = (head + 1) % _RING
+        if following == self.tail:
+            self.dropped += 1
+            return
+        self.ring_source[head] = index
+        self.ring_tick[head] = tick
+        self.ring_open[head] = 1
+        self.slot_of[index] = head
+        self.head = following
+
+    def take_captured(self):
+        """Every stamp the lever capture holds, of every lever, into the ring, oldest first."""
+        capture = self.capture
+        capture.read_now()
+        while True:
+            lever = -1
+            oldest = -1
+            index = 0
+            while index < capture.count:
+                age = capture.oldest_age_us(index)
+                if age > oldest:
+                    oldest = age
+                    lever = index
+                index += 1
+            if lever < 0:
                 return
-            self.ring_source[head] = index
-            self.ring_tick[head] = now
-            self.ring_open[head] = 1
-            self.slot_of[index] = head
-            self.head = following
+            self.store(lever, capture.take(lever))
 
     def disarm_closed(self, now):
         """Leave disarmed every input whose contact is closed at ``now`` (boot): it was

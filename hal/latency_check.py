@@ -308,6 +308,11 @@ def finish(check, hardware):
     hardware.storage.remove(RING_FILE)
 
 
+def storage_path(hardware):
+    """The check's ring file on the board's flash."""
+    return hardware.storage.path(RING_FILE)
+
+
 def pin_name(board, pin):
     """``pin`` as the board's header labels it: GP14 on a Pico, GPIO32 on an ESP32."""
     return ("GP%d" if board.CHIP.startswith("rp2040") else "GPIO%d") % pin
@@ -371,14 +376,24 @@ def main(board_name, seed=SEED, presses=PRESSES):
     from hal.storage import Files
 
     board = boards.load(board_name)
-    check, hardware = setup(board, Files(), None, seed, presses)
+    files = Files()
+    check, hardware = setup(board, files, None, seed, presses)
+    erased = None
     try:
         while not check.done():
             check.step(ticks_ms())
+        if hardware.inputs.capture is not None and check.figures()["stamped"]:
+            from hal import erase_check  # the PIO's stamp inside an erase
+
+            erased = erase_check.close_in_erase(board, files, hardware, storage_path(hardware))
     finally:
         finish(check, hardware)
     figures = check.figures()
     print(report(board, figures, board_name))
     if not figures["stamped"]:
         return 2
-    return 0 if verdict_ok(figures) else 1
+    passed = True
+    if erased is not None:
+        line, passed = erased
+        print(line)
+    return 0 if verdict_ok(figures) and passed else 1

@@ -112,6 +112,13 @@ class ChipLatency:
         self.longest_us = 0
         self.longest_in_play_us = 0
         self.deferred = 0  # edges stamped late
+        # The scheduler's queue (soft pin handlers and timer callbacks wait there while
+        # a C call runs; MicroPython drops what does not fit, silently).
+        self.scheduler_depth = getattr(chip, "SCHEDULER_DEPTH", 0)
+        self.handler_us = getattr(chip, "HANDLER_US", (0, 0))[pick]
+        self.queue_until_us = -1  # the end of the call the queued calls wait for
+        self.queued = 0
+        self.dropped_calls = 0  # handler and callback calls the full queue dropped
 
     # --- the main loop's calls ---------------------------------------------
 
@@ -244,6 +251,29 @@ class ChipLatency:
                 return at_ms
         return at_ms
 
+    def schedule(self, at_ms):
+        """A soft handler or callback asks for a call at ``at_ms``, inside a C call: queued
+        until the call ends, the millisecond it runs in returned (the calls queued before
+        it run first, ``handler_us`` each), or -1: dropped, ``scheduler_depth`` calls wait
+        already (MicroPython's mp_sched_schedule answers False and nothing else happens)."""
+        end = self.cursor_us
+        if end != self.queue_until_us:
+            self.queue_until_us = end
+            self.queued = 0
+        if self.queued >= self.scheduler_depth:
+            self.dropped_calls += 1
+            return -1
+        runs_at = end + self.queued * self.handler_us
+        self.queued += 1
+        return runs_at // 1000
+
+    def drained_ms(self):
+        """The first whole millisecond at which the main loop is out of its calls and the
+        scheduler has run the calls queued behind them."""
+        if self.queue_until_us != self.cursor_us:
+            return self.busy_until_ms()
+        return -(-(self.queue_until_us + self.queued * self.handler_us) // 1000)
+
     def busy_until_ms(self):
         """The first whole millisecond at which the main loop is out of its C calls."""
         return -(-self.cursor_us // 1000)
@@ -262,6 +292,7 @@ class ChipLatency:
             "longest_c_call_ms": round(self.longest_us / 1000, 3),
             "longest_c_call_in_play_ms": round(self.longest_in_play_us / 1000, 3),
             "edges_stamped_late": self.deferred,
+            "scheduled_calls_dropped": self.dropped_calls,
         }
 
 

@@ -20,6 +20,8 @@ MicroPython: reading a pin, dispatching an edge to its handler in
 positional calls only.
 """
 
+from sim import vclock as _vclock
+
 PWRON_RESET = 1
 HARD_RESET = 2
 WDT_RESET = 3
@@ -75,6 +77,9 @@ class _Line:
         self.trigger = 0
         self.hard = False
         self.irq_pin = None  # the Pin on which irq() was called
+        self.irq = None  # what irq() returned: its flags() are the edges that called it
+        self.latched = 0  # the edges latched while the chip held the interrupt back
+        self.watcher = None  # what watches the level without the CPU (sim.rp2's PIO)
 
 
 def _line_of(pin_id):
@@ -100,17 +105,23 @@ def _level(line):
 
 
 def _edge(line, before):
-    """Call the line's handler if its level moved away from ``before`` in a watched direction."""
+    """Call the line's handler if its level moved away from ``before`` in a watched direction
+    (after its watcher, if any: the PIO sees an edge before the CPU's handler runs)."""
     after = _level(line)
     if after == before:
         return
+    watcher = line.watcher
+    if watcher is not None:
+        watcher.on_level(after)
     handler = line.handler
     if handler is None:
         return
     if after:
         if line.trigger & _RISING:
+            line.irq.flags_now = _RISING
             handler(line.irq_pin)
     elif line.trigger & _FALLING:
+        line.irq.flags_now = _FALLING
         handler(line.irq_pin)
 
 
@@ -207,9 +218,22 @@ class Pin:
         line.trigger = trigger if handler is not None else 0
         line.hard = hard
         line.irq_pin = self if handler is not None else None
+        line.irq = _Irq() if handler is not None else None
+        return line.irq
 
     def __repr__(self):
         return "Pin(%r)" % (self.pin_id,)
+
+
+class _Irq:
+    """What ``Pin.irq`` returns: ``flags()`` are the edges that called the handler (as the
+    rp2 port keeps them: both, if both were latched while the interrupt was held back)."""
+
+    def __init__(self):
+        self.flags_now = 0
+
+    def flags(self):
+        return self.flags_now
 
 
 # --- timers ----------------------------------------------------------------
@@ -534,9 +558,15 @@ def latch(pin_id, level):
     before = _level(line)
     line.external = _UNDRIVEN if level is None else (1 if level else 0)
     after = _level(line)
+    if after != before and line.watcher is not None:
+        line.watcher.on_level(after)
     if after == before or line.handler is None:
         return False
-    return bool(line.trigger & (_RISING if after else _FALLING))
+    edge = _RISING if after else _FALLING
+    if not line.trigger & edge:
+        return False
+    line.latched |= edge
+    return True
 
 
 def raise_irq(pin_id):
@@ -544,7 +574,57 @@ def raise_irq(pin_id):
     the level the line has now (a press already released reads open)."""
     line = _lines.get(pin_id)
     if line is not None and line.handler is not None:
+        line.irq.flags_now = line.latched
+        line.latched = 0
         line.handler(line.irq_pin)
+
+
+def watch(pin_id, watcher):
+    """``watcher.on_level(level)`` at every change of line ``pin_id``'s level, whatever the
+    CPU is doing (``sim.rp2``'s state machines); None stops it."""
+    _line_of(pin_id).watcher = watcher
+
+
+# The RP2040's timer (datasheet 4.6): a 64-bit count of microseconds from boot, whose
+# thousandths are ``time.ticks_ms()`` (ports/rp2/mphalport.h), read as TIMERAWH and
+# TIMERAWL at these addresses (2.2, 4.6.5). The simulated one is the virtual clock's.
+# (Small ints stay small here while the timer is below 2**30 us, the first 18 minutes
+# from the ticks' origin: a press under heap_lock allocates nothing in the simulator.)
+_TIMERAWH = 0x40054024
+_TIMERAWH_HI = 0x40054026
+_TIMERAWL = 0x40054028
+_TIMERAWL_HI = 0x4005402A
+_SMALL = 1 << 30
+
+
+def timer_us():
+    """The simulated 64-bit timer: whole virtual milliseconds, from the ticks' origin."""
+    clock = _vclock.CLOCK
+    return (clock.offset + clock.now_ms) * 1000
+
+
+def mem32_read(address):
+    """A 32-bit word of the simulated chip's registers (the timer's only)."""
+    time_us = timer_us()
+    if address == _TIMERAWL:
+        return time_us if time_us < _SMALL else time_us % (1 << 32)
+    if address == _TIMERAWH:
+        return 0 if time_us < _SMALL else time_us >> 32
+    raise ValueError("the simulated chip has no register at 0x%08x" % address)
+
+
+class _Memory16:
+    """``machine.mem16``: 16-bit reads of the simulated registers (halves of their words)."""
+
+    def __getitem__(self, address):
+        if address == _TIMERAWL_HI:
+            return mem32_read(_TIMERAWL) >> 16
+        if address == _TIMERAWH_HI:
+            return mem32_read(_TIMERAWH) >> 16
+        return mem32_read(address) & 0xFFFF
+
+
+mem16 = _Memory16()
 
 
 def pin_level(pin_id):

@@ -62,13 +62,13 @@ def _seconds_text(ms):
 class Game:
     """One script being played on one simulated board."""
 
-    def __init__(self, script, board_name="sim", rests=True, latency=None):
+    def __init__(self, script, board_name="sim", rests=True, latency=None, capture=None):
         self.script = script
         self.flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
         self.board = SimBoard(
-            self.flash, script.bounce_ms, script.near_wrap, board_name, rests, latency
+            self.flash, script.bounce_ms, script.near_wrap, board_name, rests, latency, capture
         )
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took
@@ -438,18 +438,19 @@ class ReportingPlayer(Player):
             self.out("  actual: " + self.game.state_line())
 
 
-def run_script(path, text, out, rests=True, latency=None, player_class=None):
+def run_script(path, text, out, rests=True, latency=None, player_class=None, capture=None):
     """Run one script's bytes (or text); return its exit status. With ``rests=False``
     the clock runs a step at every tick (``SimBoard``); with ``latency`` ("typical" or
     "max") the board is the Pico whose wiring the `sim` board copies, its chip's
     latencies and its journal's ring and all (``sim.latency``). ``player_class``: a
-    ``ReportingPlayer`` of the caller's (the tests' observing one), else that one."""
+    ``ReportingPlayer`` of the caller's (the tests' observing one), else that one.
+    ``capture=False``: the levers stamped by their pin handler alone, not the chip's PIO."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
-    game = Game(script, "pico" if latency else "sim", rests, latency)
+    game = Game(script, "pico" if latency else "sim", rests, latency, capture)
     try:
         player = (player_class or ReportingPlayer)(game, path, out)
         status = player.play(script.statements)

@@ -72,8 +72,28 @@ def remove_flash(path, keep_folder=False):
         pass
 
 
-def _install_machine():
+def _install_machine(capture=False):
     sys.modules["machine"] = sim_machine
+    if capture:  # the chip's PIO and DMA, for hal.capture
+        from sim import rp2 as sim_rp2
+
+        sim_rp2.reset()
+        sim_rp2.PROBES.schedule = None
+        sys.modules["rp2"] = sim_rp2
+    elif "rp2" in sys.modules:
+        del sys.modules["rp2"]
+
+
+def _chip_captures(board):
+    """Whether ``board``'s levers are stamped by its chip (``PIO_LEVER_CAPTURE`` in
+    boards/chips/, and the board names the state machines)."""
+    if not getattr(board, "LEVER_CAPTURE_MACHINES", None):
+        return False
+    try:
+        chip = __import__("boards.chips." + board.CHIP, None, None, ("CHIP",))
+    except ImportError:
+        return False
+    return bool(getattr(chip, "PIO_LEVER_CAPTURE", False))
 
 
 class SimBoard:
@@ -89,17 +109,22 @@ class SimBoard:
         latency=None,
         ring_blocks=None,
         flash=None,
+        capture=None,
     ):
         import boards
 
         self.board = boards.load(board_name)
+        if capture is None:  # the chip's own: its PIO stamps the levers (boards/chips/)
+            capture = _chip_captures(self.board)
+        self.capture = capture
         self.board_name = board_name
         self.flash_root = flash_root
         self.bounce_ms = bounce_ms
         self.near_wrap = near_wrap
         vclock.reset(near_wrap)
         vclock.install()
-        _install_machine()
+        _install_machine(self.capture)
+        self._wire_probes()
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
         self._wire_displays()
@@ -150,6 +175,13 @@ class SimBoard:
         self.stepped_at = vclock.now_ms()
         return self.app
 
+    def _wire_probes(self):
+        """A PIO probe's close (the erase check's, ``sim.rp2``) is a contact event here."""
+        if self.capture:
+            from sim import rp2 as sim_rp2
+
+            sim_rp2.PROBES.schedule = self._schedule
+
     def _wire_displays(self):
         sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_LEFT, self.chips[0])
         sim_machine.attach_i2c(self.board.I2C_ID, self.board.DISPLAY_RIGHT, self.chips[1])
@@ -168,7 +200,8 @@ class SimBoard:
         """Restore the power: the firmware boots again from flash (``boot``), its tick
         counters starting over."""
         vclock.restart_ticks(self.near_wrap)
-        _install_machine()
+        _install_machine(self.capture)
+        self._wire_probes()
         self._wire_displays()
         sim_machine.set_latency(self.latency)
         self.flash.power_on()
@@ -254,12 +287,21 @@ class SimBoard:
             elif timer_at is not None and timer_at <= until_ms:
                 if self._pass_over(timer, contact_at, until_ms):
                     continue
+                held = self._held_until(timer_at)
+                if held > timer_at:  # the main loop is in a C call: the tick waits for its end
+                    following = timer_at + timer.period_ms
+                    if self.latency.soft_handlers:  # its soft callback takes a scheduler slot
+                        self.latency.schedule(timer_at)
+                    if following >= held:  # the pass after the call: once the queue has run
+                        following = max(held, self.latency.drained_ms())
+                    timer.next_due = following
+                    continue
                 vclock.set_now(timer_at)
                 timer.next_due = timer_at + timer.period_ms
                 timer.fire()
             else:
                 break
-            if self.powered:
+            if self.powered and self._held_until(vclock.now_ms()) <= vclock.now_ms():
                 try:
                     latency = self.latency
                     if latency is not None:
@@ -271,6 +313,15 @@ class SimBoard:
                 except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
                     self.power_off()
         vclock.set_now(until_ms)
+
+    def _held_until(self, time_ms):
+        """Until when the main loop is held in the C calls it made (the chip's model), or
+        ``time_ms`` if it is free then: a tick or a pass that falls inside a call (a flash
+        erase, with the display's frame and the flag's check) runs at its end."""
+        latency = self.latency
+        if latency is None:
+            return time_ms
+        return max(time_ms, latency.busy_until_ms())
 
     def _held_back(self, entry):
         """If the chip is in a call that holds ``entry``'s interrupt back, move the contact
@@ -284,7 +335,14 @@ class SimBoard:
             self._insert((stamp, sequence, pin, level))
             return True
         vclock.set_now(time_ms)
-        if sim_machine.latch(pin, level) and pin not in self.latched:
+        if not sim_machine.latch(pin, level):
+            return True
+        if self.latency.soft_handlers:  # each edge asks the scheduler for a call of the handler
+            runs_at = self.latency.schedule(time_ms)
+            if runs_at >= 0:
+                self.latched.append(pin)
+                self._insert((max(stamp, runs_at), sequence, pin, _LATCHED))
+        elif pin not in self.latched:  # a hard interrupt is latched once for the line
             self.latched.append(pin)
             self._insert((stamp, sequence, pin, _LATCHED))
         return True
@@ -330,9 +388,11 @@ class SimBoard:
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time), unless
         one has run at this instant already: at any instant the board is in the state
-        of one pass, however often it is looked at."""
-        if self.powered and self.stepped_at != vclock.now_ms():
-            self.stepped_at = vclock.now_ms()
+        of one pass, however often it is looked at. Not while the main loop is held in a
+        C call (the chip's model): the board shows what its last pass left."""
+        now = vclock.now_ms()
+        if self.powered and self.stepped_at != now and self._held_until(now) <= now:
+            self.stepped_at = now
             if self.latency is not None:
                 self.latency.begin_pass(vclock.now_ms())
             try:

@@ -23,7 +23,9 @@ before step 3, the board runs its latency check (``hal.latency_check``: the
 levers closed through jumpers from ``LATENCY_PROBE_PINS`` while journal
 entries are programmed and frames sent), which prints the worst and the
 median stamping error; the self-test fails if a close was missed or stamped
-more than its bound late (docs/boards.md, "The latency check").
+more than its bound late (docs/boards.md, "The latency check"); on an RP2040
+board it then closes a lever inside a flash erase (``hal.erase_check``) and
+fails if the PIO's stamp of it is missing or more than 50 us late.
 """
 
 import argparse
@@ -229,6 +231,18 @@ def latency_verdict(output):
 
 
 LATENCY_BOUND_MS = 3  # hal.latency_check.BOUND_MS
+ERASE_LINE = "erase check on "  # hal.erase_check.report: the RP2040 boards' PIO capture
+ERASE_BOUND_US = 50  # hal.erase_check.BOUND_US
+
+
+def erase_verdict(output):
+    """``(the erase check's line, whether it passed)``; (None, True) if the board printed
+    none (a board whose levers no PIO stamps: the ESP32)."""
+    for line in output.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith(ERASE_LINE):
+            return line, line.endswith(": ok (bound %d us)" % ERASE_BOUND_US)
+    return None, True
 
 
 def prepare(mpy_cross, modules, build_sim, scripts):
@@ -401,7 +415,10 @@ def main(argv=None, run_command=subprocess.run, out=print, port_exists=os.path.e
             out(latency.stdout + latency.stderr)
         else:
             out(line)
-        failed = failed or not passed
+        erase_line, erase_passed = erase_verdict(latency.stdout)
+        if erase_line is not None:
+            out(erase_line)
+        failed = failed or not passed or not erase_passed
     return 1 if failed else 0
 
 

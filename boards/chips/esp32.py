@@ -9,16 +9,30 @@ call the main loop is in has returned. That is any flash write or erase
 
 SOFT_PIN_HANDLERS = True
 FLASH_MASKS_INTERRUPTS = True  # the cache is off: nothing that runs from flash runs
+# Nothing stamps a lever without the CPU (the ULP coprocessor could, on RTC pins 32/33,
+# but is not used): the soft handler's stamp is the only one (docs/power.md).
+PIO_LEVER_CAPTURE = False
 # The module's flash maker varies; the figures are those of the GigaDevice GD25Q32C
 # found in many ESP32-WROOM-32 modules (its datasheet, "AC Characteristics"):
 # tSE sector erase (4 KiB) 50 ms typical, 400 ms max; tPP page program 0.6 ms
 # typical, 2.4 ms max.
 SECTOR_ERASE_US = (50_000, 400_000)
-PAGE_PROGRAM_US = (600, 2_400)
-# ESP-IDF's esp_flash_write programs at most 64 bytes per page program command, never
-# across a page: a 256-byte page is four programs. An estimate of one such program,
-# not a datasheet figure: 190 us typically, 800 us at the maxima (a whole page so
-# written about 0.75 ms, 3.2 ms at the maxima; an entry's 68 bytes two programs).
+# ESP-IDF's flash driver programs at most 64 bytes a command (the SPI peripheral's
+# buffer of 16 words: esp_flash's and the ROM's write loop), so a 256-byte page is
+# four programs, each with the chip's fixed start-up and verify: an estimate, not a
+# datasheet figure, of about 0.75 ms typical and 3.2 ms at most a page (tPP is for up
+# to a page in one command).
+PAGE_PROGRAM_US = (750, 3_200)
+# Soft handlers: each edge of a pin asks MicroPython's scheduler for one call of its
+# handler (mp_sched_schedule, ports/esp32/machine_pin.c), and so does each period of a
+# soft timer; the queue holds MICROPY_SCHEDULER_DEPTH = 8 calls (py/mpconfig.h) and the
+# ones that do not fit are dropped without a trace. A handler's own run, queued behind
+# the others: 50 us typical, 100 us at most at 80 MHz (an estimate).
+SCHEDULER_DEPTH = 8
+HANDLER_US = (50, 100)
+# Only the entry's bytes are written there (hal/journal_setup.py): ESP-IDF's programs of
+# at most 64 bytes, an estimate of one such program, not a datasheet figure: 190 us
+# typically, 800 us at the maxima (an entry's 68 bytes two programs).
 WRITE_CHUNK_BYTES = 64
 CHUNK_PROGRAM_US = (190, 800)
 SECTOR_BYTES = 4096
@@ -30,6 +44,9 @@ LFS_PROG_BYTES = 32
 GC_US_PER_KIB = (25, 50)
 # The heap of MicroPython's esp32 build without PSRAM (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 110 * 1024
+# A reconnection to the hall in play (hal/hall_link.py: a new socket, its buffers, the
+# CONNECT) allocates, so it can bring a full collection (GC_US_PER_KIB) on the main
+# loop: the model leaves reconnections out (a settings push in play waits, too).
 # The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
 # non-blocking): each poll asks select at zero timeout, reads at most 48 bytes and
 # writes at most 96. MicroPython's esp32 port (ports/esp32/modsocket.c) makes each

@@ -11,6 +11,12 @@ not a collection.
 SOFT_PIN_HANDLERS = False
 # A flash erase or program turns the interrupts off for its whole length.
 FLASH_MASKS_INTERRUPTS = True
+# The PIO and the DMA stamp the levers without the CPU (hal/capture.py): a state machine
+# runs from PIO0's own instruction memory and the DMA copies the timer (an APB register)
+# into SRAM, neither through the flash, so an erase holds neither (RP2040 datasheet 2.6.3:
+# XIP is the only path to the flash; 3.1: PIO; 2.5: DMA). Boards name the state machines
+# (LEVER_CAPTURE_MACHINES); the simulated board stamps their levers at their edges.
+PIO_LEVER_CAPTURE = True
 # Winbond W25Q16JV datasheet (rev. H), 9.6 "AC Electrical Characteristics":
 # tSE sector erase (4 KiB) 45 ms typical, 400 ms max; tPP page program 0.7 ms typical, 3 ms max.
 SECTOR_ERASE_US = (45_000, 400_000)
@@ -25,6 +31,10 @@ LFS_PROG_BYTES = 256
 GC_US_PER_KIB = (40, 80)
 # The heap MicroPython's rp2 build gives the Python code (gc.mem_free() at the REPL, about).
 HEAP_BYTES = 192 * 1024
+# A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
+# erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
+# again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).
+HANDLER_US = (100, 300)
 # Socket calls: none (no radio on the Pico).
 SOCKET_POLL_US = (0, 0)
 SOCKET_RECV_US = (0, 0)

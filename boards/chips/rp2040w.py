@@ -6,6 +6,17 @@ with hard pin handlers they delay no stamp; they are counted as C calls.
 
 from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same interrupts)
 
+# The Pico W's heap is smaller than the Pico's 192 KiB: the same 264 KiB of SRAM also
+# hold lwIP's memory (about 26,700 bytes as MicroPython configures it,
+# extmod/lwip-include/lwipopts_common.h) and the CYW43 driver's buffers and state:
+# about 160 KiB, an estimate.
+HEAP_BYTES = 160 * 1024
+# lwIP as MicroPython configures it for the rp2 (ports/rp2/lwip_inc/lwipopts.h includes
+# extmod/lwip-include/lwipopts_common.h): TCP_MSS 800, TCP_SND_BUF and TCP_WND 8 * 800,
+# 32 segments; a write goes out through tcp_output_nagle (extmod/modlwip.c, Nagle on
+# unless TCP_NODELAY): a small segment waits for the ACK of the one before. The hall
+# link's messages (under 400 bytes) are one segment each.
+
 # The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
 # non-blocking): each poll asks the socket's readiness at zero timeout, reads at
 # most 48 bytes and writes at most 96. MicroPython's rp2 port binds lwIP's raw API
@@ -16,7 +27,7 @@ from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same inter
 # segments to the radio (tcp_output) only once that buffer is three quarters full.
 # Estimates at the board's clock: a poll 10 us typically, 50 us at most; a read
 # 50 us typically, 200 us at most; a write 50 us typically, 2 ms at most, when it
-# flushes a full send buffer (4 segments of 1,460 bytes, extmod/lwip-include) to
+# flushes a full send buffer (8 segments of 800 bytes, extmod/lwip-include) to
 # the radio over its bus (the gSPI, some 30 MHz from the PIO) and the radio has
 # credit to take them.
 # A link that stops moving can hold a write longer, the interrupts on (the pin
