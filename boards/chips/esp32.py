@@ -22,8 +22,19 @@ LFS_PROG_BYTES = 32
 # A full collection at the board's 80 MHz: an estimate (not a datasheet figure)
 # of 25 us per KiB of heap in use typically, 50 us at most.
 GC_US_PER_KIB = (25, 50)
-# The heap of MicroPython's esp32 build without PSRAM (gc.mem_free() at the REPL, about).
-HEAP_BYTES = 110 * 1024
+# The heap MicroPython gives the Python code on the ESP32 without PSRAM, read from
+# MicroPython v1.27.0's sources. ports/esp32/mpconfigport.h starts it at
+# MICROPY_GC_INITIAL_HEAP_SIZE, 56 KiB on the ESP32, "chosen so they can grow the
+# heap once (double it) and still have enough internal RAM to start WiFi and make a
+# HTTPS request"; MICROPY_GC_SPLIT_HEAP_AUTO adds an area from ESP-IDF's heap when an
+# allocation fails, as large as the heap already is (py/gc.c, gc_try_add_heap). A
+# second growth would take what Wi-Fi and lwIP allocate from: two areas are the
+# ceiling. Each area loses its allocation and finaliser tables (py/gc.c,
+# gc_setup_area: 16 bytes a block plus 3 bits): 3,500 blocks in the first 57,344 B,
+# 3,496 in the second (its header inside it), 16 B each.
+HEAP_BYTES = (3_500 + 3_496) * 16  # 111,936 B, 109.3 KiB
+HEAP_SOURCE = "MicroPython v1.27.0: ports/esp32/mpconfigport.h, py/gc.c (grown once)"
+HEAP_ESTIMATED = False  # arithmetic from the sources; the growth is the port's own choice
 # The hall link's socket calls (hal/mqtt.py over hal/net_stream.py, the socket
 # non-blocking): each poll asks select at zero timeout, reads at most 48 bytes and
 # writes at most 96. MicroPython's esp32 port (ports/esp32/modsocket.c) makes each

@@ -31,3 +31,12 @@ from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same inter
 SOCKET_POLL_US = (10, 50)
 SOCKET_RECV_US = (50, 200)
 SOCKET_SEND_US = (50, 2_000)
+# The heap: the Pico's rule (boards/chips/rp2040.py), 256 KiB less .data and .bss,
+# where the RPI_PICO_W image's .bss also holds the CYW43 driver's state and
+# buffers, lwIP's heap and pools (extmod/lwip-include/lwipopts_common.h: MEM_SIZE
+# 16,000 B with the larger windows) and BTstack's: the heap is fixed, with the
+# radio's memory static, outside it. An estimate, from the 165-175 KB the RPI_PICO_W
+# image leaves: the low end, rounded down.
+HEAP_BYTES = 161 * 1024
+HEAP_SOURCE = "MicroPython v1.27.0: ports/rp2/memmap_mp_rp2040.ld; RPI_PICO_W .bss with CYW43, lwIP"
+HEAP_ESTIMATED = True
