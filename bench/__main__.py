@@ -205,6 +205,7 @@ SECTIONS = (
     ("power", "power", "power_figures"),  # the journal: writes, wear, restored error
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
+    ("heap", "heap", "heap_section"),  # every board on its real heap, .mpy and frozen
 )
 
 
@@ -244,7 +245,7 @@ def main():
         (
             "heap used by the firmware after boot (.mpy), bytes",
             mpy["heap_after_boot_bytes"],
-            "<= 65536",
+            "<= pico .mpy budget (heap)",
         ),
         ("CPU us per tick (WebAssembly port)", round(mpy["cpu_us_per_tick"], 1), "< 100"),
         (

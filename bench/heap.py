@@ -2,6 +2,8 @@
 
     .venv/bin/python -m bench.heap            # the figures, as a table
     .venv/bin/python -m bench.heap --write    # and into bench/latest.json, key "heap"
+    .venv/bin/python -m bench.heap --again --write   # the budgets again, from the stored
+                                                     # measurements (a chip's figure changed)
     MICROPYTHON_UNIX32=/path/to/micropython .venv/bin/python -m bench.heap --write
 
 A board's real heap is its chip's (``HEAP_BYTES`` of boards/chips/, beside
@@ -52,7 +54,7 @@ SHIPPED = {
     ("pico", "mpy", True): True,  # the Pico has no radio: a hall file is not read
     ("pico_big", "mpy", False): True,
     ("pico_big", "mpy", True): True,
-    ("pico_w", "mpy", False): True,
+    ("pico_w", "mpy", False): False,  # 2 KB over: the Pico W ships frozen
     ("pico_w", "mpy", True): False,
     ("esp32", "mpy", False): False,
     ("esp32", "mpy", True): False,
@@ -95,6 +97,17 @@ print(json.dumps({"loaded_from_files": files}))
 def budget_bytes(heap, game):
     """The most the boot may take on a heap of ``heap`` bytes with a game of ``game``."""
     return heap * (100 - FREE_SHARE_PERCENT) // 100 - game
+
+
+def mpy_budget(name, hall=False):
+    """(budget, shipped) of board ``name``'s .mpy path: the budget from its chip's heap
+    and the game's peak bench.heap last wrote to bench/latest.json (the tests'
+    bound on the boot they measure)."""
+    with open(results.LATEST) as handle:
+        paths = json.load(handle)["heap"]["paths"]
+    stored = paths["%s mpy %s" % (name, "hall" if hall else "offline")]
+    budget = budget_bytes(chip_heap(name)[0], stored["a_game_needs_bytes"])
+    return budget, SHIPPED[(name, "mpy", hall)]
 
 
 def chip_heap(name):
@@ -148,7 +161,7 @@ class FrozenLane:
             text=True,
             check=True,
         )
-        return done.stdout.strip()
+        return "; ".join(done.stdout.split("\n")).strip("; ")
 
     def run(self, module, *args):
         """``module``'s JSON object, with ``loaded_from_files`` added."""
@@ -174,25 +187,43 @@ class FrozenLane:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+_BOOT_KEYS = ("heap_after_boot_bytes", "loaded_from_files")
+_DAY_KEYS = (
+    "games",
+    "a_game_needs_bytes",
+    "largest_free_block_after_each_game_bytes",
+    "largest_free_block_bound_bytes",
+    "heap_growth_after_the_first_game_bytes",
+    "statements_not_applied",
+    "loaded_from_files",
+)
+
+
+def _only(figures, keys):
+    return {key: figures[key] for key in keys if key in figures}
+
+
 def measure_path(run, name):
-    """{"boot": {False: figures, True: figures}, "day": figures} of one path."""
-    boot = {
-        hall: run("bench.hall_heap", name, *(["hall"] if hall else [])) for hall in (False, True)
-    }
-    return {"boot": boot, "day": run("bench.tournament_heap", name)}
+    """{"boot": {"offline": figures, "hall": figures}, "day": figures} of one path."""
+    boot = {}
+    for hall in ("offline", "hall"):
+        figures = run("bench.hall_heap", name, *(["hall"] if hall == "hall" else []))
+        boot[hall] = _only(figures, _BOOT_KEYS)
+    return {"boot": boot, "day": _only(run("bench.tournament_heap", name), _DAY_KEYS)}
 
 
-def rows_of_board(name, measured):
-    """The figures of board ``name``: one entry per path and hall file."""
+def rows_of_board(name, measured, out, days):
+    """The figures of board ``name``: into ``out`` one entry per path and hall file
+    ("esp32 frozen hall"), into ``days`` one per path ("esp32 frozen")."""
     heap, source, estimated = chip_heap(name)
-    out = {}
     for path in PATHS:
         day = measured[path]["day"]
         game = day["a_game_needs_bytes"]
         for hall in (False, True):
-            boot = measured[path]["boot"][hall]["heap_after_boot_bytes"]
+            booted = measured[path]["boot"]["hall" if hall else "offline"]
+            boot = booted["heap_after_boot_bytes"]
             budget = budget_bytes(heap, game)
-            out["%s %s" % (path, "hall" if hall else "offline")] = {
+            out["%s %s %s" % (name, path, "hall" if hall else "offline")] = {
                 "real_heap_bytes": heap,
                 "real_heap_source": source,
                 "real_heap_estimated": estimated,
@@ -202,40 +233,50 @@ def rows_of_board(name, measured):
                 "budget_bytes": budget,
                 "holds": boot <= budget,
                 "shipped": SHIPPED.get((name, path, hall), path == "frozen"),
-                "loaded_from_files": measured[path]["boot"][hall].get("loaded_from_files", []),
+                "loaded_from_files": booted.get("loaded_from_files", []),
             }
-        out["%s day" % path] = {
+        days["%s %s" % (name, path)] = {
             "games": day["games"],
             "largest_free_block_after_each_game_bytes": day[
                 "largest_free_block_after_each_game_bytes"
             ],
             "largest_free_block_bound_bytes": day["largest_free_block_bound_bytes"],
             "heap_growth_after_the_first_game_bytes": day["heap_growth_after_the_first_game_bytes"],
-            "boot_and_a_game_within_budget": out["%s hall" % path]["boot_heap_bytes"] + game
+            "boot_with_a_hall_file_and_a_game_bytes": out["%s %s hall" % (name, path)][
+                "boot_heap_bytes"
+            ]
+            + game,
+            "boot_and_a_game_within_budget": out["%s %s hall" % (name, path)]["boot_heap_bytes"]
+            + game
             <= heap * (100 - FREE_SHARE_PERCENT) // 100,
             "statements_not_applied": day["statements_not_applied"],
         }
-    return out
 
 
-def heap_figures(binary=None, stored=None):
-    """The "heap" figures; frozen ones from the unix build at ``binary``, or ``stored``."""
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    lane = FrozenLane(binary) if binary else None
-    figures = {"boards": {}, "rule": "boot <= 0.6 x real heap - a game's peak"}
+def heap_figures(binary=None, stored=None, again=False):
+    """The "heap" figures; frozen ones from the unix build at ``binary``, or ``stored``;
+    with ``again``, every measurement as ``stored`` holds it (the budgets worked out
+    again, after a chip's figure changed)."""
+    lane = FrozenLane(binary) if binary and not again else None
+    if not again:
+        subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    figures = {"paths": {}, "days": {}, "measured": {}, "rule": "boot <= 0.6 x heap - game"}
     try:
         for name in BOARDS:
-            measured = {"mpy": measure_path(mpy_run, name)}
-            if lane is not None:
-                measured["frozen"] = measure_path(lane.run, name)
+            if again:
+                measured = stored["measured"][name]
             else:
-                measured["frozen"] = stored["measured"][name]["frozen"]
-            figures.setdefault("measured", {})[name] = {"frozen": measured["frozen"]}
-            figures["boards"][name] = rows_of_board(name, measured)
+                measured = {"mpy": measure_path(mpy_run, name)}
+                if lane is not None:
+                    measured["frozen"] = measure_path(lane.run, name)
+                else:
+                    measured["frozen"] = stored["measured"][name]["frozen"]
+            figures["measured"][name] = measured
+            rows_of_board(name, measured, figures["paths"], figures["days"])
         if lane is not None:
-            figures["frozen_measured"] = "unix port 32-bit, now: %s" % lane.version()
+            figures["frozen_measured"] = "unix port 32-bit: %s" % lane.version()
         else:
-            figures["frozen_measured"] = stored["frozen_measured"] + " (stored)"
+            figures["frozen_measured"] = stored["frozen_measured"]
     finally:
         if lane is not None:
             lane.close()
@@ -246,26 +287,23 @@ def heap_figures(binary=None, stored=None):
 def rows(figures):
     """(name, value, goal) rows for make bench's table."""
     out = []
-    for name, paths in figures["boards"].items():
-        for key, f in paths.items():
-            if key.endswith(" day"):
-                continue
-            out.append(
-                (
-                    "%s %s: boot, game, budget, heap (%s), bytes"
-                    % (name, key, "shipped" if f["shipped"] else "not shipped"),
-                    "%d, %d, %d, %d%s"
-                    % (
-                        f["boot_heap_bytes"],
-                        f["a_game_needs_bytes"],
-                        f["budget_bytes"],
-                        f["real_heap_bytes"],
-                        "" if f["holds"] else " MISS",
-                    ),
-                    "boot <= budget" if f["shipped"] else "report",
-                )
+    for key, f in figures["paths"].items():
+        out.append(
+            (
+                "%s: boot, game, budget, heap (%s), bytes"
+                % (key, "shipped" if f["shipped"] else "not shipped"),
+                "%d, %d, %d, %d%s"
+                % (
+                    f["boot_heap_bytes"],
+                    f["a_game_needs_bytes"],
+                    f["budget_bytes"],
+                    f["real_heap_bytes"],
+                    "" if f["holds"] else " MISS",
+                ),
+                "boot <= budget" if f["shipped"] else "report",
             )
-    esp32 = figures["boards"]["esp32"]["frozen hall"]["boot_heap_bytes"]
+        )
+    esp32 = figures["paths"]["esp32 frozen hall"]["boot_heap_bytes"]
     out.append(("esp32 frozen with a hall file: boot heap, bytes", esp32, "<= 40960"))
     lines = figures["let_go_lines"]
     out.append(
@@ -278,7 +316,9 @@ def rows(figures):
     return out
 
 
-def main(argv):
+def heap_section(again=False):
+    """make bench's "heap" figures (bench/__main__.py, SECTIONS): the frozen ones from
+    the unix build at MICROPYTHON_UNIX32 if it is set, else as last written."""
     stored = None
     if os.path.exists(results.LATEST):
         with open(results.LATEST) as handle:
@@ -286,8 +326,11 @@ def main(argv):
     binary = os.environ.get(UNIX_ENV)
     if not binary and stored is None:
         raise SystemExit("%s is not set and bench/latest.json holds no frozen figures" % UNIX_ENV)
-    figures = heap_figures(binary, stored)
-    width = 0
+    return heap_figures(binary, stored, again)
+
+
+def main(argv):
+    figures = heap_section("--again" in argv)
     table = rows(figures)
     width = max(len(row[0]) for row in table)
     for name, value, goal in table:

@@ -232,7 +232,9 @@ def _shape(root, path, out, seen):
 def firmware_shape(app):
     """What the firmware holds, as (path, kind, length) of every container and buffer
     reachable from ``app`` and from the globals of the modules of firmware/ and
-    hal/ (``_shape``): after every game of the day it should be the same."""
+    hal/ but the interpreter's own (``__spec__``) (``_shape``): after every game of
+    the day it should be the same. Nothing is let go, so a module first loaded in
+    a later game (the move-counter correction's) adds only its globals, once."""
     import sys
 
     out = []
@@ -242,6 +244,8 @@ def firmware_shape(app):
         if name.split(".")[0] in ("firmware", "hal"):
             attributes = sys.modules[name].__dict__
             for key in sorted(attributes):
+                if key.startswith("__"):
+                    continue  # the interpreter's own (CPython's __spec__ of a module loaded late)
                 _shape(attributes[key], "%s.%s" % (name, key), out, seen)
     return out
 
