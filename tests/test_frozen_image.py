@@ -18,6 +18,7 @@ a board's filesystem every top-level name the manifest freezes.
 """
 
 import ast
+import functools
 import os
 import shutil
 import subprocess
@@ -114,6 +115,7 @@ def _optional(node, parents):
     return False
 
 
+@functools.lru_cache(maxsize=None)
 def imports_of(path):
     """The modules the file at ``path`` imports, as dotted names with the names imported
     from them (``from a import b`` gives ``a`` and ``a.b``), optional ones left out."""
@@ -140,7 +142,7 @@ def imports_of(path):
             assert node.level == 0, "%s: a relative import" % path
             found.add(node.module)
             found.update(node.module + "." + alias.name for alias in node.names)
-    return found
+    return frozenset(found)
 
 
 def _module_file(frozen, name):
