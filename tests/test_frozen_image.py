@@ -115,7 +115,7 @@ def _optional(node, parents):
     return False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def imports_of(path):
     """The modules the file at ``path`` imports, as dotted names with the names imported
     from them (``from a import b`` gives ``a`` and ``a.b``), optional ones left out."""
