@@ -352,6 +352,7 @@ HEAP_TABLES = (
             ("boot with a hall file and a game", "boot_with_a_hall_file_and_a_game_bytes", "B"),
             ("within 60 % of the heap", "boot_and_a_game_within_budget", ""),
             ("growth after the first game", "heap_growth_after_the_first_game_bytes", "B"),
+            ("holds the same after each game", "firmware_holds_the_same_after_each_game", ""),
             ("largest free block after each game", "largest_free_block_after_each_game_bytes", "B"),
         ),
     ),

@@ -195,6 +195,7 @@ _DAY_KEYS = (
     "largest_free_block_bound_bytes",
     "heap_growth_after_the_first_game_bytes",
     "statements_not_applied",
+    "firmware_holds_the_same_after_each_game",
     "loaded_from_files",
 )
 
@@ -250,6 +251,9 @@ def rows_of_board(name, measured, out, days):
             + game
             <= heap * (100 - FREE_SHARE_PERCENT) // 100,
             "statements_not_applied": day["statements_not_applied"],
+            "firmware_holds_the_same_after_each_game": day.get(
+                "firmware_holds_the_same_after_each_game"
+            ),
         }
 
 
