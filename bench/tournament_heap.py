@@ -253,8 +253,8 @@ def firmware_shape(app):
 def _digest(shape):
     """A small int that changes with any entry of ``shape`` (kept between games
     instead of the list, which would be on the heap that is measured), whatever
-    their order: MicroPython's dicts keep no order, and one that grew and shrank
-    again lists the same entries in another (seen on the unix port's frozen lane)."""
+    their order: MicroPython's dicts keep no insertion order, so the same entries
+    may be listed in another."""
     total = 0
     for path, kind, length in shape:
         total = (total + (hash(path) * 31 + 7 * hash(kind) + length) * 1_000_003) & 0x3FFFFFF
