@@ -40,6 +40,8 @@ help:
 	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
+	@echo "make firmware   BOARD=esp32 MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
+	@echo "make install-frozen BOARD=esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -208,7 +210,7 @@ board-args:
 		echo "  or PORT=/dev/ttyUSB0 (ESP32-DevKitC); '$(MPREMOTE) devs' lists them." >&2; \
 	fi; \
 	if [ $$bad = 1 ]; then \
-		echo "usage: make $(or $(filter deploy selftest,$(MAKECMDGOALS)),deploy) BOARD=pico PORT=/dev/ttyACM0" >&2; \
+		echo "usage: make $(or $(filter deploy selftest install-frozen,$(MAKECMDGOALS)),deploy) BOARD=pico PORT=/dev/ttyACM0" >&2; \
 		exit 2; \
 	fi
 
@@ -252,3 +254,52 @@ latency-sim: $(VENV)/.installed
 .PHONY: power-sweep
 power-sweep: $(VENV)/.installed
 	$(PY) -m sim.power_sweep $(SWEEP_ARGS)
+# --- a frozen image (docs/boards.md, "A firmware with the clock frozen in") ---
+# make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython
+#     the board's image, built by MicroPython's own build in that checkout (with its
+#     toolchain: the Arm GNU toolchain and cmake for rp2, ESP-IDF for esp32) from the
+#     board's manifest, manifests/$(BOARD).py (the board's own and manifest.py)
+# make install-frozen BOARD=esp32 PORT=/dev/ttyUSB0
+#     after flashing it: every copy of the clock on the filesystem removed (it would
+#     shadow the frozen modules: tools/stale_firmware.py), board.txt and main.py written
+FIRMWARE_pico     := rp2 RPI_PICO
+FIRMWARE_pico_big := rp2 RPI_PICO
+FIRMWARE_pico_w   := rp2 RPI_PICO_W
+FIRMWARE_esp32    := esp32 ESP32_GENERIC
+FIRMWARE_PORT      = $(word 1,$(FIRMWARE_$(BOARD)))
+FIRMWARE_BOARD     = $(word 2,$(FIRMWARE_$(BOARD)))
+
+.PHONY: firmware install-frozen
+# MicroPython's build gets none of this make's command line (BOARD=esp32 is not its BOARD).
+FIRMWARE_MAKE = env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u BOARD -u PORT -u MICROPYTHON -u VENV $(MAKE)
+firmware: $(VENV)/.installed
+	@bad=0; \
+	if [ -z "$(FIRMWARE_PORT)" ]; then \
+		bad=1; echo "BOARD='$(BOARD)': BOARD must be one of: pico pico_big pico_w esp32" >&2; \
+	fi; \
+	if [ -z "$(MICROPYTHON)" ] || [ ! -f "$(MICROPYTHON)/py/mpconfig.h" ]; then \
+		bad=1; echo "MICROPYTHON='$(MICROPYTHON)' is not a MicroPython checkout (its py/mpconfig.h)" >&2; \
+	fi; \
+	if [ $$bad = 1 ]; then \
+		echo "usage: make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython" >&2; exit 2; \
+	fi
+	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/mpy-cross'
+	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) submodules
+	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
+		FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
+	@echo "image: $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/build-$(FIRMWARE_BOARD)/ (firmware.uf2 or .bin);"
+	@echo "  flash it (docs/boards.md), then: make install-frozen BOARD=$(BOARD) PORT=..."
+
+install-frozen: board-args
+	@$(PY) tools/board_port.py '$(PORT)'
+	@mkdir -p build && printf '%s\n' '$(BOARD)' > build/board.txt
+	@printf 'import board_main  # frozen in the image: tools/board_main.py\n' > build/frozen-main.py
+	@echo "mpremote connect $(PORT): /hold.txt, reset (the clock and its watchdog stay off meanwhile)"
+	@$(MPREMOTE) connect '$(PORT)' exec "open('/hold.txt', 'w').write('install')" + reset
+	@sleep 3
+	@echo "mpremote connect $(PORT): stale copies removed, the frozen clock checked, board.txt, main.py"
+	@$(MPREMOTE) connect '$(PORT)' run tools/stale_firmware.py \
+		+ exec "import firmware.app, hal.boot, boards.$(BOARD)" \
+		+ cp build/board.txt :board.txt + cp build/frozen-main.py :main.py \
+		+ exec "import os; os.remove('/hold.txt')" + reset
+	@echo "installed: $(BOARD) on $(PORT) runs the clock frozen in its image"

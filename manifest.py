@@ -1,7 +1,12 @@
-# The clock frozen into a MicroPython firmware image. From a MicroPython checkout:
+# The clock's modules, to freeze into a MicroPython firmware image. A board's image
+# is built from its own manifest, manifests/<board>.py, which includes the port's
+# or the MicroPython board's own manifest and this one; from a MicroPython checkout:
 #
-#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/clock/manifest.py
-#   make -C ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/clock/manifest.py
+#   make firmware BOARD=pico MICROPYTHON=/path/to/micropython    (docs/boards.md)
+#
+# which runs, for the Pico,
+#
+#   make -C ports/rp2 BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/clock/manifests/pico.py
 #
 # ADAFRUIT_LIB_DIR, an environment variable the builder sets, is the folder
 # that holds the Adafruit packages adafruit_ht16k33/ and adafruit_bus_device/
@@ -32,11 +37,6 @@ metadata(
     description="Chess clock firmware: timing engine, hardware layer and board pin maps",
 )
 
-# The port's own frozen modules (on rp2 and esp32 these mount the filesystem
-# at boot). A board with a manifest of its own, such as RPI_PICO_W, would
-# include "$(BOARD_DIR)/manifest.py" instead.
-include("$(PORT_DIR)/boards/manifest.py")
-
 package("firmware")
 package("hal")
 package("boards")
@@ -56,6 +56,8 @@ package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path
 # The menu keys' short and long presses, and the tick helpers it reads.
 module("adafruit_debouncer.py", base_path=adafruit_lib)
 module("adafruit_ticks.py", base_path=adafruit_lib)
+# The board's main: /main.py holds only "import board_main" (make install-frozen).
+module("board_main.py", base_path="tools")
 
 # CLOCK_SELFTEST=1 also freezes the runner that `make selftest FROZEN=1` plays the
 # clock scripts with (sim/runner.py and the sim/ modules it imports): run from

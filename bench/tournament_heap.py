@@ -232,7 +232,9 @@ def _shape(root, path, out, seen):
 def firmware_shape(app):
     """What the firmware holds, as (path, kind, length) of every container and buffer
     reachable from ``app`` and from the globals of the modules of firmware/ and
-    hal/ (``_shape``): after every game of the day it should be the same."""
+    hal/ but the interpreter's own (``__spec__``) (``_shape``): after every game of
+    the day it should be the same. Nothing is let go, so a module first loaded in
+    a later game (the move-counter correction's) adds only its globals, once."""
     import sys
 
     out = []
@@ -242,16 +244,20 @@ def firmware_shape(app):
         if name.split(".")[0] in ("firmware", "hal"):
             attributes = sys.modules[name].__dict__
             for key in sorted(attributes):
+                if key.startswith("__"):
+                    continue  # the interpreter's own (CPython's __spec__ of a module loaded late)
                 _shape(attributes[key], "%s.%s" % (name, key), out, seen)
     return out
 
 
 def _digest(shape):
     """A small int that changes with any entry of ``shape`` (kept between games
-    instead of the list, which would be on the heap that is measured)."""
+    instead of the list, which would be on the heap that is measured), whatever
+    their order: MicroPython's dicts keep no insertion order, so the same entries
+    may be listed in another."""
     total = 0
     for path, kind, length in shape:
-        total = (total * 31 + hash(path) + 7 * hash(kind) + length) & 0x3FFFFFF
+        total = (total + (hash(path) * 31 + 7 * hash(kind) + length) * 1_000_003) & 0x3FFFFFF
     return total
 
 

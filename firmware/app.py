@@ -14,8 +14,7 @@ and ``minus`` act as short presses (at release) or long presses (held 2 s),
 as ``hardware.keys`` classifies them from their edges: in the setup state
 and after the game for the setup menus (``firmware.menu_gate``), during a
 game only for the arbiter's procedures while the clock is paused
-(``firmware.arbiter``, loaded through ``firmware.arbiter_gate`` when first
-used). While the clock runs they do nothing.
+(``firmware.arbiter``). While the clock runs they do nothing.
 
 A menu key that can act holds back the inputs that came after it until its
 press is classified; they then act at their own edges' ticks, so a quick
@@ -28,11 +27,10 @@ main loop runs.
 
 from micropython import const
 
-import firmware
 from firmware import claims as claims_module
-from firmware import engine, frames, lifetime
+from firmware import engine, frames
 from firmware import menu_gate as menu_module
-from firmware.arbiter_gate import ArbiterGate
+from firmware.arbiter import Arbiter
 from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
 from firmware.tickmath import ticks_add, ticks_diff
@@ -56,7 +54,7 @@ class App:
         self.hardware = hardware
         self.clock = engine.Clock(left_control, right_control)
         self.claims = claims_module.Claims(self.clock, quickplay, edition, penalty_ms)
-        self.arbiter = ArbiterGate(self.clock, self.claims)  # the procedures, loaded when used
+        self.arbiter = Arbiter(self.clock, self.claims)  # the arbiter's procedures
         self.frame = bytearray(frames.FRAME_SIZE)
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
         self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)
@@ -141,8 +139,7 @@ class App:
         if notices is not None:
             notices.tick(now)
             if not notices.active and not notices.changed:
-                self.notices = None  # all shown and the times drawn again: let them go
-                lifetime.let_go(firmware, "notices")
+                self.notices = None  # all shown and the times drawn again
         if self.journal is not None:
             self.journal.tick(now)  # allocation-free while a clock runs
         if not (steady and self.notices is None and not hardware.battery.is_low()):

@@ -28,9 +28,8 @@ do nothing while the clock runs). Screens and sequences: docs/arbiter.md.
 
 from micropython import const
 
-import firmware
 from firmware import claims as claims_module
-from firmware import engine, frames, lifetime
+from firmware import engine, frames
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
 from firmware.tickmath import ticks_add, ticks_diff
 
@@ -198,9 +197,8 @@ class Arbiter:
         return offer(clock, 0, self.moves), offer(clock, 1, self.moves)
 
     def _set_moves(self, with_time, now):
-        """Apply the corrected move counter, then let its code go."""
+        """Apply the corrected move counter."""
         self._apply_moves(with_time, now)
-        lifetime.let_go(firmware, "move_count")
 
     def _apply_moves(self, with_time, now):
         """Apply the corrected move counter; ``with_time``: also the offered period times."""

@@ -1,8 +1,7 @@
 """Reading a time control's text: the parser behind ``timecontrol.parse``.
 
-A module of its own so that it is loaded only when a control is read (at
-boot and in the setup menus) and let go after (``hal.boot``,
-``firmware.menu_gate``): during a game its code takes no heap.
+A module of its own, loaded when a control is first read (at boot and in the
+setup menus).
 """
 
 from firmware.timecontrol import (

@@ -4,7 +4,7 @@
 force only in the setup state, stores them like the setup menus do and shows
 ``HALL`` on both displays; in a game it refuses them. The payload is read
 like the clock's files (``firmware.strict_json``). Loaded by
-``hal.hall_link`` when a push arrives and let go after.
+``hal.hall_link`` when the first push arrives.
 """
 
 from firmware import engine, files, hall_message, strict_json

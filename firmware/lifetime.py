@@ -1,12 +1,9 @@
-"""Letting go of the modules that only one part of the clock's life uses.
+"""Letting go of a module: dropped from ``sys.modules`` and its package.
 
-``firmware/boot/`` holds what only boot uses, ``firmware/menu/`` what only
-the setup menus use; each folder is loaded when its part begins and let go
-when it ends (by ``hal.boot`` once the game is back, by
-``firmware.menu_gate`` when a game starts), for a garbage collection to
-reclaim. A single module used for a while (the time-control parser, the
-boot messages, the hall file) is let go the same way. A folder's package
-module is empty, so its attributes are the folder's loaded modules.
+Every board's heap budget holds the clock with its modules loaded
+(docs/architecture.md, "What the heap pays for"), so nothing else lets go;
+the journal store's setup (``hal.journal_store``) still does, until that
+module's rewrite drops it, and this module with it.
 """
 
 import sys

@@ -1,16 +1,16 @@
-"""The setup menus' gate: the part of the menus the app holds at all times.
+"""The setup menus as the app holds them: screens while the menus are in use.
 
-The screens themselves (the folder ``firmware/menu/``: ``screens``,
-``items``, ``control`` and ``presets``, about 19 KB of heap as ``.mpy``) are
-loaded when a key first reaches the menus, which happens only in the setup
-state or after a game (``App.key_handler``): they take no heap at boot.
-When a game starts they are let go (dropped from ``sys.modules``, without
-allocating) for a garbage collection to reclaim. While they are not loaded,
-nothing here allocates. Screens and sequences: docs/menus.md.
+The screens (``firmware.menu.screens.MenuScreens``, with the folder
+``firmware/menu/``) are made when a key first reaches the menus, which
+happens only in the setup state or after a game (``App.key_handler``), and
+dropped when a game starts, so each use of the menus begins on fresh
+screens, and the app knows the menus are in use (``screens``: it does not
+rest then). Their modules stay loaded once imported (nothing is let go:
+docs/architecture.md, "What the heap pays for"). Screens and sequences:
+docs/menus.md.
 """
 
-import firmware
-from firmware import engine, lifetime
+from firmware import engine
 
 
 class Menu:
@@ -30,14 +30,10 @@ class Menu:
         return screens
 
     def release(self):
-        """Let the screens go (a game has started); their modules are freed at the
-        next garbage collection. Allocates nothing."""
+        """Drop the screens and the keys' Buttons (a game has started). Allocates
+        nothing."""
         self.screens = None
-        self.app.hardware.keys.release()  # the keys' library (hal.keys) goes with them
-        lifetime.let_go(firmware, "menu")
-        lifetime.let_go(firmware, "control_parser")
-        lifetime.let_go(firmware, "settings_file")
-        lifetime.let_go(firmware, "strict_json")
+        self.app.hardware.keys.release()
 
     def active(self):
         screens = self.screens

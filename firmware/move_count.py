@@ -1,8 +1,7 @@
 """The arbiter's correction of the move counter (Laws 6.10.2): the periods it sets and
 the base times it offers (docs/arbiter.md, docs/spec/rules.md).
 
-Loaded while the counter's screen is up (``firmware.arbiter``) and let go once the
-correction is applied (``firmware.lifetime``): during play its code takes no heap.
+Loaded when the counter's screen first comes up (``firmware.arbiter``).
 """
 
 from firmware import timecontrol as tc

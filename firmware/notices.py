@@ -3,8 +3,8 @@
 Error codes of files it could not use (``firmware.boot.documents``: ``Err1``…),
 then ``rESt`` when a journalled game came back. Each shows for 3 s from the
 first step of the main loop; any lever or key press clears them all (and
-acts as usual). Loaded only when boot has a message (``App.notice``), and
-let go once they are over.
+acts as usual). Loaded only when boot has a message (``App.notice``); the
+Notices are dropped once they are over.
 """
 
 from micropython import const

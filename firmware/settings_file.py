@@ -1,7 +1,7 @@
 """The settings file: reading it at boot, checking a settings document, writing it.
 
-Loaded for boot, the setup menus and a settings push from the hall, and let go
-after each (``firmware.lifetime``); the settings in force are a
+Loaded for boot, the setup menus and a settings push from the hall; the
+settings in force are a
 ``firmware.settings.Settings``.
 
 The event's penalty amounts (7.5.5, A.4, B) are ``penalty_s`` in the file:

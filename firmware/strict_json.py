@@ -6,8 +6,7 @@ most 16 deep, and only then decodes it; ValueError otherwise. The
 interpreters' own readers differ: MicroPython's takes trailing and missing
 commas and leading zeros, CPython's takes NaN and Infinity. Through this
 check every lane reads a text alike, and deep nesting is refused before any
-recursion. Loaded where text is read (boot, the setup menus, a push) and let
-go after (``firmware.lifetime``).
+recursion. Loaded where text is first read (boot, the setup menus, a push).
 """
 
 import json

@@ -3,19 +3,15 @@ the simulator.
 
 ``start(board_name)`` builds the board's hardware, reads the settings and
 returns the running app; ``run(board_name)`` does that and loops forever.
-The modules only boot uses (the folder ``firmware/boot/``, the time-control
-parser ``firmware.control_parser``, the hardware's builder ``hal.board_io``
-and this module) are let go once the game
-is back (``firmware.lifetime``), for a garbage collection to reclaim; their
-names stay interned, as every loaded module's do.
+The modules only boot uses (the folder ``firmware/boot/``, the hardware's
+builder ``hal.board_io``) stay loaded: every board's heap budget holds them
+(docs/architecture.md, "What the heap pays for").
 """
 
 import micropython
 
 import boards
-import firmware
-import hal
-from firmware import files, lifetime, settings_file
+from firmware import files, settings_file
 from firmware.app import App
 
 DEFAULT_BOARD = "pico"
@@ -59,20 +55,7 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
         )
 
         repl_guard.shut(hardware.inputs, getattr(micropython, "kbd_intr", None))
-        lifetime.let_go(hal, "repl_guard")
         app.join_hall(hall_link.attach(app, storage))
-    # What boot alone uses: the files read at boot, the journal's reading and the
-    # restoring of a game (firmware/boot/), the settings file and the parsing of
-    # the controls (the menus load them again), and this module (``run`` goes on
-    # in its frame; a new boot imports it again).
-    lifetime.let_go(firmware, "boot")
-    lifetime.let_go(firmware, "control_parser")
-    lifetime.let_go(firmware, "settings_file")
-    lifetime.let_go(firmware, "strict_json")
-    lifetime.let_go(hal, "boot")
-    lifetime.let_go(hal, "board_io")
-    lifetime.let_go(hal, "capture_setup")  # the levers' PIO and DMA run: hal.capture reads them
-    lifetime.let_go(hal, "lever_pio")
     from hal.tick_source import ticks_ms
 
     hardware.inputs.disarm_closed(ticks_ms())

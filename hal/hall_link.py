@@ -26,8 +26,7 @@ a link lost in play comes back when the clock stands.
 
 from micropython import const
 
-import firmware
-from firmware import engine, hall_message, lifetime
+from firmware import engine, hall_message
 from firmware.tickmath import ticks_add, ticks_diff
 from hal import mqtt
 
@@ -153,12 +152,9 @@ class HallLink:
         return self._publish(app, now, reason, changes)
 
     def _take(self, app, payload):
-        from firmware import hall_push  # loaded for a push, let go after it
+        from firmware import hall_push  # loaded with the first push
 
         self.push, self.push_id = hall_push.take(app, payload, self.push, self.push_id)
-        lifetime.let_go(firmware, "hall_push")
-        lifetime.let_go(firmware, "settings_file")
-        lifetime.let_go(firmware, "strict_json")
         self.announce = True
 
     # --- connection --------------------------------------------------------
@@ -232,8 +228,6 @@ def attach(app, storage):
     from firmware import hall_settings
 
     hall, code = hall_settings.load(storage)
-    # Boot alone reads the hall file (the menu loads it again).
-    lifetime.let_go(firmware, "hall_settings")
     if code is not None:
         app.notice(code)
     if hall is None:

@@ -27,8 +27,6 @@ Its ``ticks_diff`` is the library's own: its 2**29 period divides the
 board's 2**30, so differences of the board's ticks come out the same.
 """
 
-import sys
-
 from micropython import const
 
 from firmware.input_codes import LONG, PENDING, SHORT
@@ -82,12 +80,10 @@ class KeyButtons:
         return buttons
 
     def release(self):
-        """Let the Buttons and the library go (a game has started: while a clock runs
-        no key is classified); the next ``classify`` loads them again. Allocates
-        nothing."""
+        """Drop the Buttons (a game has started: while a clock runs no key is
+        classified); the next ``classify`` makes fresh ones. The library stays
+        loaded. Allocates nothing."""
         self.buttons = None
-        if "adafruit_debouncer" in sys.modules:
-            del sys.modules["adafruit_debouncer"]
 
     def classified_tick(self):
         """The instant the press ``classify`` decided last became short or long."""

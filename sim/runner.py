@@ -261,9 +261,8 @@ def _screen_mark(app):
 
 
 def _message_until(app):
-    """Until when the arbiter's message shows (None while the procedures are not loaded)."""
-    procedures = app.arbiter.procedures
-    return None if procedures is None else procedures.message_until
+    """Until when the arbiter's (last) message shows."""
+    return app.arbiter.message_until
 
 
 def check_step(app, keys, step, before):

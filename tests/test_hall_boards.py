@@ -56,7 +56,7 @@ def test_the_hall_code_loads_only_with_a_network_and_a_hall_file():
     assert booted_modules("pico", True)[0] == set()  # no radio: the file is ignored
     assert booted_modules("pico_w", False)[0] == set()  # no hall file: offline as ever
     loaded, app = booted_modules("pico_w", True)
-    assert loaded == {"hal.hall_link"}  # the hall file's reading is let go after boot
+    assert loaded == {"hal.hall_link", "firmware.hall_settings"}  # the link and its file's reading
     assert app.hall.board == 1
     # The radio draws too: the low-battery mark comes at the hall's threshold.
     assert app.hardware.battery.low_mv == pico_w.BATTERY_LOW_HALL_MV

@@ -1,7 +1,9 @@
 """The board's /main.py: starts the clock on the board named in /board.txt.
 
 ``make deploy`` copies this file to the board as ``:main.py`` and writes
-``board.txt`` with the board's name (a file of ``boards/``, e.g. ``esp32``).
+``board.txt`` with the board's name (a file of ``boards/``, e.g. ``esp32``);
+a frozen image holds it as the module ``board_main`` (manifest.py), and
+``make install-frozen`` writes a ``/main.py`` that imports it.
 Without that file, or with an empty one, the board is ``pico``.
 
 While ``/hold.txt`` exists the board stays at the prompt instead: the

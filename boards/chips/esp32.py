@@ -42,8 +42,20 @@ LFS_PROG_BYTES = 32
 # A full collection at the board's 80 MHz: an estimate (not a datasheet figure)
 # of 25 us per KiB of heap in use typically, 50 us at most.
 GC_US_PER_KIB = (25, 50)
-# The heap of MicroPython's esp32 build without PSRAM (gc.mem_free() at the REPL, about).
-HEAP_BYTES = 110 * 1024
+# The heap MicroPython gives the Python code on the ESP32 without PSRAM, read from
+# MicroPython v1.27.0's sources. ports/esp32/mpconfigport.h starts it at
+# MICROPY_GC_INITIAL_HEAP_SIZE, 56 KiB on the ESP32, "chosen so they can grow the
+# heap once (double it) and still have enough internal RAM to start WiFi and make a
+# HTTPS request"; MICROPY_GC_SPLIT_HEAP_AUTO adds an area from ESP-IDF's heap when an
+# allocation fails, as large as the heap already is (py/gc.c, gc_try_add_heap). A
+# second growth would take what Wi-Fi and lwIP allocate from: two areas are the
+# ceiling. Each area loses its allocation and finaliser tables (py/gc.c,
+# gc_setup_area: 16 bytes a block plus 3 bits): 3,500 blocks in the first 57,344 B;
+# the second is as large as the first with its tables and its 32-byte header
+# (57,360 B), 3,500 blocks again; 16 B each.
+HEAP_BYTES = 2 * 3_500 * 16  # 112,000 B, 109.4 KiB
+HEAP_SOURCE = "MicroPython v1.27.0: ports/esp32/mpconfigport.h, py/gc.c (grown once)"
+HEAP_ESTIMATED = False  # arithmetic from the sources; the growth is the port's own choice
 # A reconnection to the hall in play (hal/hall_link.py: a new socket, its buffers, the
 # CONNECT) allocates, so it can bring a full collection (GC_US_PER_KIB) on the main
 # loop: the model leaves reconnections out (a settings push in play waits, too).

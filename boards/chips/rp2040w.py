@@ -6,11 +6,6 @@ with hard pin handlers they delay no stamp; they are counted as C calls.
 
 from boards.chips.rp2040 import *  # noqa: F403  (the same flash, the same interrupts)
 
-# The Pico W's heap is smaller than the Pico's 192 KiB: the same 264 KiB of SRAM also
-# hold lwIP's memory (about 26,700 bytes as MicroPython configures it,
-# extmod/lwip-include/lwipopts_common.h) and the CYW43 driver's buffers and state:
-# about 160 KiB, an estimate.
-HEAP_BYTES = 160 * 1024
 # lwIP as MicroPython configures it for the rp2 (ports/rp2/lwip_inc/lwipopts.h includes
 # extmod/lwip-include/lwipopts_common.h): TCP_MSS 800, TCP_SND_BUF and TCP_WND 8 * 800,
 # 32 segments; a write goes out through tcp_output_nagle (extmod/modlwip.c, Nagle on
@@ -42,3 +37,12 @@ HEAP_BYTES = 160 * 1024
 SOCKET_POLL_US = (10, 50)
 SOCKET_RECV_US = (50, 200)
 SOCKET_SEND_US = (50, 2_000)
+# The heap: the Pico's rule (boards/chips/rp2040.py), 256 KiB less .data and .bss,
+# where the RPI_PICO_W image's .bss also holds the CYW43 driver's state and
+# buffers, lwIP's heap and pools (extmod/lwip-include/lwipopts_common.h: MEM_SIZE
+# 16,000 B with the larger windows) and BTstack's: the heap is fixed, with the
+# radio's memory static, outside it. An estimate, from the 165-175 KB the RPI_PICO_W
+# image leaves: the low end, rounded down.
+HEAP_BYTES = 161 * 1024
+HEAP_SOURCE = "MicroPython v1.27.0: ports/rp2/memmap_mp_rp2040.ld; RPI_PICO_W .bss with CYW43, lwIP"
+HEAP_ESTIMATED = True

@@ -1,1 +1,1 @@
-"""What only boot uses, let go once the game is back (firmware.lifetime)."""
+"""What only boot uses: the files read at boot, the journal's reading, a game restored."""

@@ -1,1 +1,1 @@
-"""What only the setup menus use, let go when a game starts (firmware.lifetime)."""
+"""What only the setup menus use, loaded when a key first reaches them (firmware.menu_gate)."""

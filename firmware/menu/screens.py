@@ -1,7 +1,7 @@
 """The setup menus' screens: presets, custom controls, user slots, settings.
 
-Loaded by ``firmware.menu_gate`` when a key first reaches the menus, and let go
-when a game starts.
+Made by ``firmware.menu_gate`` when a key first reaches the menus, and dropped
+when a game starts (the module stays loaded).
 
 Reachable only before the first lever press (``state=setup``); after a game
 is over, a long press of ``set`` starts a new game with the same settings,
