@@ -48,6 +48,7 @@ from micropython import const
 
 from firmware import engine
 from firmware import timecontrol as tc
+from firmware.timing import method_of
 
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
@@ -107,28 +108,7 @@ def game_ms(control):
     some). Byo-yomi: main time plus what renews over 60 moves (Japanese 60
     periods, Canadian a block per M moves); hourglass: its starting time.
     """
-    kind = control.kind
-    main_ms = control.periods[0][1]
-    if kind == tc.HOURGLASS:
-        return main_ms
-    if kind == tc.JAPANESE:
-        return main_ms + _GAME_MOVES * control.byo_ms
-    if kind == tc.CANADIAN:
-        blocks = (_GAME_MOVES + control.byo_count - 1) // control.byo_count
-        return main_ms + blocks * control.byo_ms
-    total = 0
-    before = 0  # moves of the earlier periods, up to 60
-    last = len(control.periods) - 1
-    for index in range(last + 1):
-        if before >= _GAME_MOVES:
-            break
-        moves, time_ms, mode, bonus_ms = control.periods[index]
-        end = _GAME_MOVES if index == last else min(control.cumulative[index], _GAME_MOVES)
-        total += time_ms
-        if mode == tc.FISCHER:
-            total += (end - before) * bonus_ms
-        before = end
-    return total
+    return method_of(control).game_ms(control, _GAME_MOVES)
 
 
 def classify(control, edition):
@@ -231,11 +211,9 @@ class Claims:
         if self.pending() and self.claimant == mover:
             return "claim-open" if self.state == "open" else "claim-postponed"
         for side in clock.sides:
-            control = side.control
-            if control.kind != tc.STAGES:
-                return "special-control"
-            if control.has_bonus() or side.added_mode != tc.NONE:
-                return "has-bonus"
+            refusal = side.quickplay_refusal()
+            if refusal is not None:
+                return refusal
         if self.game_class() == "blitz":
             return "blitz"
         side = clock.sides[mover]

@@ -1,6 +1,6 @@
-"""The engine owns its state: only ``firmware/engine.py`` (and
-``firmware/move_count.py``, its counter correction, loaded on demand) assigns a
-field of a ``Clock`` or a ``Side``, only ``firmware/claims.py`` one of a ``Claims``.
+"""The engine owns its state: only ``firmware/engine.py`` assigns a field of a
+``Clock``, only ``firmware/timing.py`` (the timing methods, each a side's clock)
+one of a side, only ``firmware/claims.py`` one of a ``Claims``.
 
 Every other module changes them through their named operations (``configure``,
 ``add_time``, ``finish``, ``restore``, ``note``…), which bump the change
@@ -15,10 +15,11 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-OWNERS = {"engine.py": ("Clock", "Side"), "claims.py": ("Claims",)}
-# The engine's own code kept in a module of its own, loaded only while it is used
-# (firmware.lifetime): it writes the engine's fields as engine.py does.
-ENGINE_PARTS = {"move_count.py": "engine.py"}
+OWNERS = {
+    "engine.py": ("Clock",),
+    "timing.py": None,  # every class: each timing method is a side's clock
+    "claims.py": ("Claims",),
+}
 
 
 def own_fields(path, class_names):
@@ -26,7 +27,7 @@ def own_fields(path, class_names):
     tree = ast.parse(path.read_text())
     names = set()
     for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name in class_names:
+        if isinstance(node, ast.ClassDef) and (class_names is None or node.name in class_names):
             for sub in ast.walk(node):
                 if (
                     isinstance(sub, ast.Attribute)
@@ -74,19 +75,18 @@ def guarded():
         name = path.name if path.parent == FIRMWARE else str(path.relative_to(FIRMWARE))
         forbidden = set()
         for owner, owned in fields.items():
-            if ENGINE_PARTS.get(name, name) != owner:
+            if name != owner:
                 forbidden |= owned
-        if name in ENGINE_PARTS:
-            forbidden -= fields[ENGINE_PARTS[name]]  # ``clock.changes`` is the engine's
         rules[path] = forbidden
     return rules
 
 
 def test_the_fields_are_found():
     clock = own_fields(FIRMWARE / "engine.py", OWNERS["engine.py"])
+    sides = own_fields(FIRMWARE / "timing.py", OWNERS["timing.py"])
     claims = own_fields(FIRMWARE / "claims.py", OWNERS["claims.py"])
-    assert {"state", "mover", "turn_used", "remaining_ms", "flagged", "control"} <= clock
-    assert {"changes", "added_mode", "byo_left"} <= clock
+    assert {"state", "mover", "turn_used", "changes", "sides"} <= clock
+    assert {"remaining_ms", "flagged", "control", "added_mode", "byo_left", "period"} <= sides
     assert {"state", "claimant", "quickplay", "edition", "log", "record", "changes"} <= claims
 
 
@@ -100,6 +100,7 @@ def test_no_module_writes_a_field_of_the_engine_or_the_claims():
 
 def test_the_check_finds_the_writes_it_forbids():
     fields = own_fields(FIRMWARE / "engine.py", OWNERS["engine.py"])
+    fields |= own_fields(FIRMWARE / "timing.py", OWNERS["timing.py"])
     fields |= own_fields(FIRMWARE / "claims.py", OWNERS["claims.py"])
     source = (
         "def restore(clock, claims, side, buf):\n"

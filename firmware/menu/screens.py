@@ -29,7 +29,6 @@ from micropython import const
 from firmware import claims, engine, files, frames
 from firmware import settings as settings_module
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.menu import control as menu_control
 from firmware.menu import items, presets
 from firmware.tickmath import ticks_add, ticks_diff
 
@@ -159,7 +158,7 @@ class MenuScreens:
         settings = self._settings()
         if name in items.BUILDERS:
             self.side = key if key != KEY_SET else engine.NOBODY
-            self.builder = menu_control.Builder(items.BUILDERS[name])
+            self.builder = items.BUILDERS[name]()
             self._show(BUILD)
             return
         if key != KEY_SET:

@@ -32,6 +32,7 @@ const BENCH_MODULES = [
   "hall_probe.py",
   "tournament_heap.py",
   "measure.py",
+  "methods_heap.py",
 ];
 
 function findSitePackages() {
