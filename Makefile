@@ -111,7 +111,7 @@ mpy: setup
 	@$(MAKE) --no-print-directory mpy-files
 
 MPY_OUT      := build/mpy
-ADAFRUIT_LIB := adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
+ADAFRUIT_LIB := adafruit_ticks.py adafruit_bus_device/__init__.py \
 	adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py adafruit_ht16k33/ht16k33.py
 SITE_DIR      = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages))
 MPY_FILES     = $(patsubst %.py,$(MPY_OUT)/%.mpy,$(SOURCES))
