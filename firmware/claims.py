@@ -53,7 +53,7 @@ from firmware.timing import method_of
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDE_NAMES = ("left", "right")
-CLASSES = ("standard", "rapid", "blitz")
+CLASSES = ("standard", "rapid", "blitz")  # by rank: the higher class first
 # The quick penalty's default per class (CLASSES) in each edition (EDITIONS): the
 # current Laws (7.5.5, A.3, B.3); the 2015 and older texts' rapid Article 15.3
 # applies the standard game's articles, two minutes, and one in blitz.
@@ -182,12 +182,12 @@ class Claims:
 
     def game_class(self):
         """The game's one class (A.1, B.1 "for each player"): the higher of the two
-        sides' own controls (the event's, never a G.4 mode). The names sort as the
-        classes rank: blitz < rapid < standard."""
+        sides' own controls (the event's, never a G.4 mode), by their rank in
+        ``CLASSES`` (standard first)."""
         sides = self.clock.sides
-        return max(
-            classify(sides[0].control, self.edition), classify(sides[1].control, self.edition)
-        )
+        left = CLASSES.index(classify(sides[0].control, self.edition))
+        right = CLASSES.index(classify(sides[1].control, self.edition))
+        return CLASSES[left if left < right else right]
 
     def penalty(self):
         """The quick penalty's time: the event's amount for the game's class, by
