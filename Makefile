@@ -35,10 +35,16 @@ help:
 	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
-	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
-	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
+	@echo "make deploy     BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
+	@echo "make selftest   BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
 	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
+	@echo "make lint       ruff check and ruff format --check"
+	@echo "make format     ruff format and ruff check --fix"
+	@echo "make scenarios  every clock script on CPython, then inside MicroPython"
+	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
+	@echo "make clean      remove build/ and the tools' caches"
+	@echo "make help       this list"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -242,3 +248,10 @@ selftest: board-args
 .PHONY: latency-sim
 latency-sim: $(VENV)/.installed
 	$(PY) -m sim latency $(LATENCY_ARGS)
+
+# The mutation check, outside make test (a few minutes): a fixed list of meaningful
+# mutations of the core and the hardware layer, each run against its tests, the ones
+# no test catches reported (tools/mutants.py, docs/testing.md).
+.PHONY: mutants
+mutants: setup
+	$(PY) -m tools.mutants

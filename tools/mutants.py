@@ -73,7 +73,7 @@ MUTANTS = (
         "boot: the older of the two slots preferred",
         "firmware/boot/journal_read.py",
         "sequence(data) > sequence(newest)",
-        "sequence(data) >= sequence(newest)",
+        "sequence(data) < sequence(newest)",
         ("tests/test_limits_journal.py",),
     ),
     (
@@ -107,15 +107,15 @@ MUTANTS = (
     (
         "periods: the next period entered a move late",
         "firmware/timing.py",
-        "and self.moves == control.cumulative[period]:",
-        "and self.moves > control.cumulative[period]:",
+        "and self.moves == control.cumulative[self.period]",
+        "and self.moves > control.cumulative[self.period]",
         (scripts("timing"),),
     ),
     (
         "Japanese: a move at a period's last millisecond uses the period up",
         "firmware/timing.py",
-        "        if over >= 0:\n            self.byo_left -= over // byo_ms + 1",
-        "        if over > 0:\n            self.byo_left -= over // byo_ms + 1",
+        "            if over >= 0:\n                self.byo_left -= over // byo_ms + 1",
+        "            if over > 0:\n                self.byo_left -= over // byo_ms + 1",
         (scripts("timing", "flags", "arbiter"),),
     ),
     (
