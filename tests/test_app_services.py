@@ -55,3 +55,51 @@ def test_the_app_declares_the_services():
     app = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "App")
     methods = {n.name for n in app.body if isinstance(n, ast.FunctionDef)}
     assert {"storage", "has_network", "battery", "renumber_hall"} <= methods
+
+
+# docs/architecture.md: the app asks its services through methods only and reads
+# none of their fields; of the hardware it names only the parts hal/board_io.py builds.
+PARTS = ("inputs", "keys", "displays", "battery", "buzzer", "leds", "storage", "watchdog")
+PARTS += ("ticker",)
+SERVICES = PARTS + ("journal", "hall")
+
+
+def field_reads(source):
+    """``(line, expression)`` of every read of a service's attribute that is not a
+    method called at once, and of every ``hardware.X`` with X not a part."""
+    tree = ast.parse(source)
+    called = {
+        id(node.func)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            continue
+        value = node.value
+        while isinstance(value, ast.Subscript):
+            value = value.value
+        owner = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+        if owner == "hardware" and node.attr not in PARTS:
+            found.append((node.lineno, ast.unparse(node)))
+        elif owner in SERVICES and owner != "hardware" and id(node) not in called:
+            found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_the_app_reads_no_field_of_its_services():
+    source = (FIRMWARE / "app.py").read_text()
+    reads = field_reads(source)
+    assert reads == []
+    assert "self.hardware.inputs" in source  # the parts are named: the check has work
+
+
+def test_the_field_check_finds_a_field_read():
+    source = (
+        "low = self.hardware.battery.low\n"  # a field of the battery
+        "n = self.journal.seq\n"
+        "ok = displays[0].took_last()\n"  # a method: fine
+        "b = hardware.board\n"  # not a part
+    )
+    assert sorted(line for line, _ in field_reads(source)) == [1, 2, 4]
