@@ -90,8 +90,8 @@ class Clock:
         side = self.sides[index]
         if not self.in_turn():
             return side.settled_ms()
-        if index != self.mover:
-            return side.waiting_ms(self.elapsed(now))
+        if index != self.mover:  # its time moves only if the mover's goes to it
+            return side.waiting_ms(self.elapsed(now)) if side.SHARES_TIME else side.settled_ms()
         if side.flagged and not side.can_flag:
             return 0
         return side.shown_ms(self.elapsed(now))

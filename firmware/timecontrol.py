@@ -50,11 +50,10 @@ class TimeControl:
 
     def start_ms(self):
         """Remaining time of a side before its first move (Fischer before move 1:
-        what the first period's mode gives a move, ``firmware.timing.MODES``)."""
-        from firmware.timing import MODES
+        ``firmware.timing.start_ms``)."""
+        from firmware.timing import start_ms
 
-        moves, time_ms, mode, bonus_ms = self.periods[0]
-        return time_ms + MODES[mode].gain(bonus_ms)
+        return start_ms(self)
 
     def period_of_move(self, k):
         """Index of the period that move ``k`` (1-based) belongs to."""

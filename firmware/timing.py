@@ -1,91 +1,62 @@
 """The timing methods: one class per method, each a side's clock that answers
 what the engine, the claims, the frames and the arbiter ask of it.
 
-A period's mode (sudden death, Fischer, simple delay, Bronstein) is a
-stateless rule (``MODES``, indexed by the mode's code in
-``firmware.timecontrol``); a control's method (periods of those modes,
-hourglass, Japanese or Canadian byo-yomi) is a ``Side`` class (``METHODS``,
-indexed by the control's kind) whose instance keeps one player's time. The
+A period's mode (sudden death, Fischer, simple delay, Bronstein) is answered by
+a few functions of the mode's code (``firmware.timecontrol``); a control's
+method (periods of those modes, hourglass, Japanese or Canadian byo-yomi) is
+a ``Side`` class (``METHODS``, indexed by the control's kind) whose instance
+keeps one player's time. The
 engine (``firmware.engine``) keeps the game's state machine (who moves, the
 turn's elapsed time, pauses, the freeze) and asks the side: what the turn
 shows after ``elapsed`` ms, when the flag falls, what a completed move does,
-what the stage is, what a correction does. Nothing here branches on the
-method: a method is its class. Every operation allocates nothing (ticks and
-presses run under ``heap_lock``, tests/test_allocation.py).
+what the stage is, what a correction does. Nothing branches on the method
+(a method is its class); only the mode functions ask which mode is in force.
+Every operation allocates nothing (ticks and presses run under ``heap_lock``,
+tests/test_allocation.py, bench/methods_heap.py).
 
 The arithmetic is docs/spec/timing.md's, in integer milliseconds.
 """
 
-from firmware import timecontrol as tc
+from micropython import const
 
-# --- the period modes --------------------------------------------------------
+# The period modes' codes, firmware.timecontrol's (tests/test_timing_methods.py checks
+# they agree), as constants the compiler puts in the code: no lookup in a tick.
+_NONE = const(0)
+_FISCHER = const(1)
+_DELAY = const(2)
+_BRONSTEIN = const(3)
 
-
-class SuddenDeath:
-    """No increment, no delay: a turn costs the time it lasts. A flag in the
-    last period leaves the clock running at zero (the game is not frozen)."""
-
-    FREEZES = False  # the flag in the last period freezes the clocks
-
-    def charged(self, elapsed, bonus_ms):
-        """What a turn of ``elapsed`` ms has taken off the shown time so far."""
-        return elapsed
-
-    def settled(self, left, elapsed, bonus_ms):
-        """The time ``left`` before a move of ``elapsed`` ms, once it is completed."""
-        return left - elapsed
-
-    def gain(self, bonus_ms):
-        """What a completed move (or a grant, for the move in progress) adds."""
-        return 0
-
-    def flag_after(self, left, bonus_ms):
-        """The turn's elapsed ms at which ``left`` shows zero."""
-        return left
-
-    def delay_left(self, elapsed, bonus_ms):
-        """The ms of the turn's delay still to run (0: none, or over)."""
-        return 0
+# --- the period modes: what a turn costs and a move gains under each ------------
+# Functions of the mode's code (``_NONE``, ``_FISCHER``…), not classes:
+# four classes of five methods took some 2 KB more of the boot heap.
 
 
-class Fischer(SuddenDeath):
-    """An increment added after each completed move (and at once on a grant)."""
-
-    FREEZES = True
-
-    def gain(self, bonus_ms):
-        return bonus_ms
-
-
-class Delay(SuddenDeath):
-    """A simple (US) delay: the first ``bonus_ms`` of each turn cost nothing."""
-
-    FREEZES = True
-
-    def charged(self, elapsed, bonus_ms):
+def charged(mode, elapsed, bonus_ms):
+    """What a turn of ``elapsed`` ms has taken off the shown time so far: all of it,
+    but the simple delay's first ``bonus_ms``."""
+    if mode == _DELAY:
         return elapsed - bonus_ms if elapsed > bonus_ms else 0
-
-    def settled(self, left, elapsed, bonus_ms):
-        return left - self.charged(elapsed, bonus_ms)
-
-    def flag_after(self, left, bonus_ms):
-        return left + bonus_ms
-
-    def delay_left(self, elapsed, bonus_ms):
-        return bonus_ms - elapsed if elapsed < bonus_ms else 0
+    return elapsed
 
 
-class Bronstein(SuddenDeath):
-    """Bronstein: the clock runs, and a completed move gets back what it used,
-    at most ``bonus_ms``."""
-
-    FREEZES = True
-
-    def settled(self, left, elapsed, bonus_ms):
+def settled(mode, left, elapsed, bonus_ms):
+    """The time ``left`` before a move of ``elapsed`` ms, once it is completed:
+    Bronstein gives back what the move used, at most ``bonus_ms``."""
+    if mode == _BRONSTEIN:
         return left - elapsed + (elapsed if elapsed < bonus_ms else bonus_ms)
+    return left - charged(mode, elapsed, bonus_ms)
 
 
-MODES = (SuddenDeath(), Fischer(), Delay(), Bronstein())  # by tc.NONE, FISCHER, DELAY, BRONSTEIN
+def gain(mode, bonus_ms):
+    """What a completed move (or a grant, for the move in progress) adds: Fischer's
+    increment."""
+    return bonus_ms if mode == _FISCHER else 0
+
+
+def start_ms(control):
+    """A side's time before its first move (Fischer's increment before move 1)."""
+    moves, time_ms, mode, bonus_ms = control.periods[0]
+    return time_ms + gain(mode, bonus_ms)
 
 
 # --- the methods: a side's clock ----------------------------------------------
@@ -114,8 +85,9 @@ class Side:
         self.byo_left = control.byo_count  # Japanese periods, Canadian moves left in the block
         self.block_ms = control.byo_ms  # the Canadian block's time left, the Japanese period's
         self.in_byo = False
-        self.added_mode = tc.NONE  # a G.4 grant's 5-second mode over every period (NONE: none)
+        self.added_mode = _NONE  # a G.4 grant's 5-second mode over every period (NONE: none)
         self.added_ms = 0
+        self.enter_mode()
 
     def restore(self, fields, added_mode, added_ms):
         """Take back the state a journal entry kept: ``fields`` as
@@ -129,22 +101,26 @@ class Side:
         self.in_byo = bool(flags & 8)
         self.added_mode = added_mode
         self.added_ms = added_ms
+        self.enter_mode()
 
     def period_mode(self):
         """The mode of the current period: the control's own, or the one a grant added."""
-        if self.added_mode != tc.NONE:
-            return self.added_mode
-        return self.control.periods[self.period][2]
+        return self.mode
+
+    def enter_mode(self):
+        """Take the current period's mode and bonus (or a grant's) into ``mode`` and
+        ``bonus_ms``: read at every tick, set when the period or the grant changes."""
+        if self.added_mode != _NONE:
+            self.mode = self.added_mode
+            self.bonus_ms = self.added_ms
+        else:
+            period = self.control.periods[self.period]
+            self.mode = period[2]
+            self.bonus_ms = period[3]
 
     def period_bonus_ms(self):
         """The increment or delay of the current period (see ``period_mode``)."""
-        if self.added_mode != tc.NONE:
-            return self.added_ms
-        return self.control.periods[self.period][3]
-
-    def rule(self):
-        """The current period's mode as its rule (``MODES``)."""
-        return MODES[self.period_mode()]
+        return self.bonus_ms
 
     # --- what the side shows ---
 
@@ -199,12 +175,13 @@ class Side:
         """A G.4 grant: every period still to come is played with ``mode`` of ``bonus_ms``."""
         self.added_mode = mode
         self.added_ms = bonus_ms
+        self.enter_mode()
 
     def restart_granted(self, shown_ms):
         """The move in progress starts again under the grant from ``shown_ms``:
         an increment is given at once (not after a flag), a delay runs afresh."""
-        gain = 0 if self.flagged else self.rule().gain(self.period_bonus_ms())
-        self.remaining_ms = shown_ms + gain
+        added = 0 if self.flagged else gain(self.mode, self.bonus_ms)
+        self.remaining_ms = shown_ms + added
 
     def settle_turn(self, elapsed):
         """Charge the turn in progress (``elapsed`` ms) before a correction; True
@@ -243,12 +220,15 @@ class Side:
 
 
 class Periods(Side):
-    """Periods of moves, each in its mode (``MODES``): sudden death, Fischer,
+    """Periods of moves, each in its mode (the functions above): sudden death, Fischer,
     simple delay or Bronstein; a period's time is added when its first move begins."""
 
     def shown_ms(self, elapsed):
         """The time shown when the side's turn has run ``elapsed`` ms."""
-        left = self.remaining_ms - self.rule().charged(elapsed, self.period_bonus_ms())
+        bonus_ms = self.bonus_ms
+        if self.mode == _DELAY:  # charged(), inline: the tick asks it of both sides
+            elapsed = elapsed - bonus_ms if elapsed > bonus_ms else 0
+        left = self.remaining_ms - elapsed
         return left if left > 0 else 0
 
     def stage_code(self, running, elapsed):
@@ -257,16 +237,20 @@ class Periods(Side):
 
     def flag_elapsed(self):
         """The turn's elapsed ms at which the shown time reaches zero."""
-        return self.rule().flag_after(self.remaining_ms, self.period_bonus_ms())
+        if self.mode == _DELAY:  # the delay runs first
+            return self.remaining_ms + self.bonus_ms
+        return self.remaining_ms
 
     def delay_left(self, elapsed):
-        return self.rule().delay_left(elapsed, self.period_bonus_ms())
+        if self.mode == _DELAY and elapsed < self.bonus_ms:
+            return self.bonus_ms - elapsed
+        return 0
 
     def in_last_period(self):
         return self.period == len(self.control.periods) - 1
 
     def ends_game(self, last, limit, other):
-        return last and self.rule().FREEZES
+        return last and self.mode != _NONE  # an increment or a delay: frozen
 
     def complete_move(self, elapsed, other):
         """A move of ``elapsed`` ms completed: charge it, enter the next period
@@ -275,7 +259,7 @@ class Periods(Side):
         if self.flagged and not self.can_flag:
             left = 0
         else:
-            left = self.rule().settled(self.remaining_ms, elapsed, self.period_bonus_ms())
+            left = settled(self.mode, self.remaining_ms, elapsed, self.bonus_ms)
             if left < 0:
                 left = 0
         if not self.final:
@@ -285,8 +269,9 @@ class Periods(Side):
                 and self.moves == control.cumulative[self.period]
             ):
                 self.period += 1
+                self.enter_mode()
                 left += control.periods[self.period][1]
-            left += self.rule().gain(self.period_bonus_ms())
+            left += gain(self.mode, self.bonus_ms)
             if self.flagged:
                 self.can_flag = left > 0
         self.remaining_ms = left
@@ -309,10 +294,12 @@ class Periods(Side):
         """Each side's period becomes the one its next move belongs to; the paused
         turn in progress is charged from here on as the new period charges."""
         self.moves = moves
-        charged = self.rule().charged(turn_used, self.period_bonus_ms())
+        before = charged(self.mode, turn_used, self.bonus_ms)
         self.period = self.control.period_of_move(moves + 1)
+        self.enter_mode()
         if turn_used:
-            self.remaining_ms += self.rule().charged(turn_used, self.period_bonus_ms()) - charged
+            after = charged(self.mode, turn_used, self.bonus_ms)
+            self.remaining_ms += after - before
         if not self.in_last_period():
             self.final = False
 
@@ -333,10 +320,10 @@ class Periods(Side):
 
     def quickplay_refusal(self):
         """G.5 is for a game without increment or delay, in any period or granted."""
-        if self.added_mode != tc.NONE:
+        if self.added_mode != _NONE:
             return "has-bonus"
         for period in self.control.periods:
-            if period[2] != tc.NONE:
+            if period[2] != _NONE:
                 return "has-bonus"
         return None
 
@@ -353,7 +340,7 @@ class Periods(Side):
                 break
             moves, time_ms, mode, bonus_ms = control.periods[index]
             end = game_moves if index == last else min(control.cumulative[index], game_moves)
-            total += time_ms + (end - before) * MODES[mode].gain(bonus_ms)
+            total += time_ms + (end - before) * gain(mode, bonus_ms)
             before = end
         return total
 

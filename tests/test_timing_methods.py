@@ -51,14 +51,9 @@ def test_a_control_is_played_by_its_method(text, method):
     assert type(engine.Clock(control).sides[LEFT]) is method
 
 
-def test_the_modes_are_indexed_by_their_codes_and_the_journal_byte_uses_them():
-    assert [type(mode) for mode in timing.MODES] == [
-        timing.SuddenDeath,
-        timing.Fischer,
-        timing.Delay,
-        timing.Bronstein,
-    ]
+def test_the_mode_codes_are_the_journal_bytes():
     assert (tc.NONE, tc.FISCHER, tc.DELAY, tc.BRONSTEIN) == (0, 1, 2, 3)
+    assert (timing._NONE, timing._FISCHER, timing._DELAY, timing._BRONSTEIN) == (0, 1, 2, 3)
     # the journal's mode byte: 0 none, 1 the 5-second increment, 2 the 5-second delay
     clock = engine.Clock(tc.parse("600"))
     clock.press(RIGHT, 0)
@@ -67,19 +62,26 @@ def test_the_modes_are_indexed_by_their_codes_and_the_journal_byte_uses_them():
     assert clock.sides[LEFT].added_mode == 2
 
 
+MODE_CODES = (tc.NONE, tc.FISCHER, tc.DELAY, tc.BRONSTEIN)
+
+
 def test_each_mode_charges_a_move_as_docs_spec_timing_says():
     # a 7 s move under a 2 s bonus, from 10 s
-    rules = timing.MODES
-    assert [rule.settled(10_000, 7000, 2000) for rule in rules] == [3000, 3000, 5000, 5000]
-    assert [rule.gain(2000) for rule in rules] == [0, 2000, 0, 0]
-    assert [rule.flag_after(10_000, 2000) for rule in rules] == [10_000, 10_000, 12_000, 10_000]
+    assert [timing.settled(m, 10_000, 7000, 2000) for m in MODE_CODES] == [3000, 3000, 5000, 5000]
+    assert [timing.gain(m, 2000) for m in MODE_CODES] == [0, 2000, 0, 0]
+    # under a 2 s delay from 10 s the flag falls 12 s into the turn, Fischer's at 10 s
+    assert started("10d2").sides[LEFT].flag_elapsed() == 12_000
+    assert started("10+2").sides[LEFT].flag_elapsed() == 12_000  # 10 s + the first move's 2
+    assert started("10b2").sides[LEFT].flag_elapsed() == 10_000
     # the delay at its end and just before: 1 ms left, then none
-    assert rules[tc.DELAY].delay_left(1999, 2000) == 1
-    assert rules[tc.DELAY].delay_left(2000, 2000) == 0
-    assert rules[tc.DELAY].charged(2000, 2000) == 0 and rules[tc.DELAY].charged(2001, 2000) == 1
+    clock = started("10d2")
+    assert clock.delay_left(1999) == 1 and clock.in_delay(1999)
+    assert clock.delay_left(2000) == 0 and not clock.in_delay(2000)
+    assert started("10+2").delay_left(0) == 0
+    assert timing.charged(tc.DELAY, 2000, 2000) == 0 and timing.charged(tc.DELAY, 2001, 2000) == 1
     # Bronstein gives back what the move used, at most the bonus: at it and past it
-    assert rules[tc.BRONSTEIN].settled(10_000, 2000, 2000) == 10_000
-    assert rules[tc.BRONSTEIN].settled(10_000, 2001, 2000) == 9999
+    assert timing.settled(tc.BRONSTEIN, 10_000, 2000, 2000) == 10_000
+    assert timing.settled(tc.BRONSTEIN, 10_000, 2001, 2000) == 9999
 
 
 def test_every_method_ticks_and_moves_with_the_heap_locked_inside_micropython():

@@ -151,7 +151,7 @@ MUTANTS = (
         "hal/keys.py",
         "if ticks_diff(release, start) >= self.long_ms:",
         "if ticks_diff(release, start) > self.long_ms:",
-        ("tests/test_keys.py",),
+        ("tests/test_keys.py", "tests/test_limits_keys.py"),
     ),
 )
 
