@@ -205,6 +205,7 @@ SECTIONS = (
     ("power", "power", "power_figures"),  # the journal: writes, wear, restored error
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
+    ("core", "core", "core_figures"),  # timing methods, mutation check, tick beside before
 )
 
 

@@ -93,8 +93,8 @@ MUTANTS = (
     (
         "delay: the flag falls without the delay",
         "firmware/timing.py",
-        "        return left + bonus_ms\n",
-        "        return left\n",
+        "            return self.remaining_ms + self.bonus_ms\n",
+        "            return self.remaining_ms + 0\n",
         ("tests/test_timing_methods.py", scripts("timing", "flags")),
     ),
     (
