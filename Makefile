@@ -35,13 +35,19 @@ help:
 	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
-	@echo "make deploy     BOARD=pico|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
-	@echo "make selftest   BOARD=pico|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
+	@echo "make deploy     BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
+	@echo "make selftest   BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
 	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
 	@echo "make firmware   BOARD=esp32 MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
 	@echo "make install-frozen BOARD=esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
+	@echo "make lint       ruff check and ruff format --check"
+	@echo "make format     ruff format and ruff check --fix"
+	@echo "make scenarios  every clock script on CPython, then inside MicroPython"
+	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
+	@echo "make clean      remove build/ and the tools' caches"
+	@echo "make help       this list"
 
 setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
 
@@ -114,7 +120,7 @@ mpy: setup
 	@$(MAKE) --no-print-directory mpy-files
 
 MPY_OUT      := build/mpy
-ADAFRUIT_LIB := adafruit_ticks.py adafruit_debouncer.py adafruit_bus_device/__init__.py \
+ADAFRUIT_LIB := adafruit_ticks.py adafruit_bus_device/__init__.py \
 	adafruit_bus_device/i2c_device.py adafruit_ht16k33/__init__.py adafruit_ht16k33/ht16k33.py
 SITE_DIR      = $(firstword $(wildcard $(VENV)/lib/python3*/site-packages))
 MPY_FILES     = $(patsubst %.py,$(MPY_OUT)/%.mpy,$(SOURCES))
@@ -303,3 +309,9 @@ install-frozen: board-args
 		+ cp build/board.txt :board.txt + cp build/frozen-main.py :main.py \
 		+ exec "import os; os.remove('/hold.txt')" + reset
 	@echo "installed: $(BOARD) on $(PORT) runs the clock frozen in its image"
+# The mutation check, outside make test (a few minutes): a fixed list of meaningful
+# mutations of the core and the hardware layer, each run against its tests, the ones
+# no test catches reported (tools/mutants.py, docs/testing.md).
+.PHONY: mutants
+mutants: setup
+	$(PY) -m tools.mutants

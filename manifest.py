@@ -53,8 +53,7 @@ if not os.path.isdir(os.path.join(adafruit_lib, "adafruit_ht16k33")):
 # Only the modules the firmware uses: the HT16K33 driver's base class and its I2C device.
 package("adafruit_ht16k33", files=["__init__.py", "ht16k33.py"], base_path=adafruit_lib)
 package("adafruit_bus_device", files=["__init__.py", "i2c_device.py"], base_path=adafruit_lib)
-# The menu keys' short and long presses, and the tick helpers it reads.
-module("adafruit_debouncer.py", base_path=adafruit_lib)
+# The tick helpers (hal.tick_source reads them where time.ticks_ms is not built in).
 module("adafruit_ticks.py", base_path=adafruit_lib)
 # The board's main: /main.py holds only "import board_main" (make install-frozen).
 module("board_main.py", base_path="tools")

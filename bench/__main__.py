@@ -208,6 +208,7 @@ SECTIONS = (
     ("hall_page", "hall_page", "hall_page_figures"),  # the hall's page on a phone and a wall
     ("journal", "journal", "journal_figures"),  # power cuts at every byte, real littlefs
     ("heap", "heap", "heap_section"),  # every board on its real heap, .mpy and frozen
+    ("core", "core", "core_figures"),  # timing methods, mutation check, tick beside before
 )
 
 

@@ -411,6 +411,46 @@ SECTIONS = (
             ),
         ),
     ),
+    (
+        "The core: timing methods, mutations, the tick",
+        "`python -m bench.core --write` (issue 36): comparisons asking which timing method "
+        "is in force outside `firmware/timing.py`, the mutations of `make mutants` caught, "
+        "and the tick beside the first release and the tree before the methods were "
+        "objects, alternating in one run.",
+        (
+            (
+                "comparisons on the timing method outside the methods",
+                "core.method_branches_outside_methods",
+                "",
+                "0",
+            ),
+            (
+                "the same, before the methods were objects",
+                "core.method_branches_before",
+                "",
+                "report",
+            ),
+            ("mutations of the list caught", "core.mutations_caught", "", "all"),
+            ("mutations in the list", "core.mutations", "", "report"),
+            ("mutations not caught", "core.mutations_not_caught", "", "none"),
+            ("CPU per tick, first release", "core.first_release_cpu_us_per_tick", "µs", "report"),
+            ("CPU per tick, before the methods", "core.before_cpu_us_per_tick", "µs", "report"),
+            ("CPU per tick, this tree", "core.cpu_us_per_tick", "µs", "report"),
+            ("tick CPU, this tree / first release", "core.tick_to_first_release", "", "≤ 0.25"),
+            ("tick CPU, this tree / before", "core.tick_to_before", "", "≤ 1"),
+            (
+                "CPU per stepping tick, before",
+                "core.before_cpu_us_per_stepping_tick",
+                "µs",
+                "report",
+            ),
+            ("CPU per stepping tick, this tree", "core.cpu_us_per_stepping_tick", "µs", "report"),
+            ("stepping tick CPU, this tree / before", "core.stepping_tick_to_before", "", "≤ 1"),
+            ("bytes allocated per tick", "core.alloc_bytes_per_tick", "B", "0"),
+            ("bytes allocated per press", "core.alloc_bytes_per_press", "B", "0"),
+            ("rounds", "core.rounds", "", "report"),
+        ),
+    ),
 )
 
 # Tables with a row per entry of a JSON object: (key, heading, text, columns).

@@ -97,6 +97,26 @@ class App:
         main loop gives the link its turns between steps (hal.runtime.loop)."""
         self.hall = link
 
+    # --- the board's services the screens and the hall's message may use ------------
+
+    def storage(self):
+        """The board's flash: the settings, the user slots, the hall file."""
+        return self.hardware.storage
+
+    def has_network(self):
+        """True on a board with a network (the menu shows the hall's board number)."""
+        board = getattr(self.hardware, "board", None)
+        return bool(getattr(board, "NETWORK", False))
+
+    def battery(self):
+        """The board's battery sense (``is_low``, ``next_reading``)."""
+        return self.hardware.battery
+
+    def renumber_hall(self, board, user):
+        """The hall file's board number changed: the link, if any, joins under it."""
+        if self.hall is not None:
+            self.hall.renumber(board, user)
+
     def allow_rest(self, allowed):
         """Whether the main loop may pass over ticks that change nothing (``resting``);
         without it every tick is a step (the simulator's every-tick lane, the bench)."""

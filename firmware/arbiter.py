@@ -202,8 +202,6 @@ class Arbiter:
 
     def _apply_moves(self, with_time, now):
         """Apply the corrected move counter; ``with_time``: also the offered period times."""
-        from firmware import move_count
-
         clock = self.clock
         claims = self.claims
         offers = self._offers() if with_time else (0, 0)
@@ -215,7 +213,7 @@ class Arbiter:
             if (offer < 0 and (fallen or after < 0)) or (offer > 0 and after > _MAX_SHOWN_MS):
                 self.refuse("bad-time", now)
                 return
-        if not move_count.set_moves(clock, self.moves):  # Black to move cannot have -1 moves
+        if not clock.set_moves(self.moves):  # Black to move cannot have -1 moves
             self._show(IDLE)
             return
         claims.note(now, "moves", self.moves)

@@ -48,11 +48,12 @@ from micropython import const
 
 from firmware import engine
 from firmware import timecontrol as tc
+from firmware.timing import method_of
 
 QUICKPLAY = ("off", "g4-increment", "g4-delay", "g5", "g6")
 EDITIONS = ("appendix-g", "2015", "older")
 SIDE_NAMES = ("left", "right")
-CLASSES = ("standard", "rapid", "blitz")
+CLASSES = ("standard", "rapid", "blitz")  # by rank: the higher class first
 # The quick penalty's default per class (CLASSES) in each edition (EDITIONS): the
 # current Laws (7.5.5, A.3, B.3); the 2015 and older texts' rapid Article 15.3
 # applies the standard game's articles, two minutes, and one in blitz.
@@ -107,28 +108,7 @@ def game_ms(control):
     some). Byo-yomi: main time plus what renews over 60 moves (Japanese 60
     periods, Canadian a block per M moves); hourglass: its starting time.
     """
-    kind = control.kind
-    main_ms = control.periods[0][1]
-    if kind == tc.HOURGLASS:
-        return main_ms
-    if kind == tc.JAPANESE:
-        return main_ms + _GAME_MOVES * control.byo_ms
-    if kind == tc.CANADIAN:
-        blocks = (_GAME_MOVES + control.byo_count - 1) // control.byo_count
-        return main_ms + blocks * control.byo_ms
-    total = 0
-    before = 0  # moves of the earlier periods, up to 60
-    last = len(control.periods) - 1
-    for index in range(last + 1):
-        if before >= _GAME_MOVES:
-            break
-        moves, time_ms, mode, bonus_ms = control.periods[index]
-        end = _GAME_MOVES if index == last else min(control.cumulative[index], _GAME_MOVES)
-        total += time_ms
-        if mode == tc.FISCHER:
-            total += (end - before) * bonus_ms
-        before = end
-    return total
+    return method_of(control).game_ms(control, _GAME_MOVES)
 
 
 def classify(control, edition):
@@ -202,12 +182,12 @@ class Claims:
 
     def game_class(self):
         """The game's one class (A.1, B.1 "for each player"): the higher of the two
-        sides' own controls (the event's, never a G.4 mode). The names sort as the
-        classes rank: blitz < rapid < standard."""
+        sides' own controls (the event's, never a G.4 mode), by their rank in
+        ``CLASSES`` (standard first)."""
         sides = self.clock.sides
-        return max(
-            classify(sides[0].control, self.edition), classify(sides[1].control, self.edition)
-        )
+        left = CLASSES.index(classify(sides[0].control, self.edition))
+        right = CLASSES.index(classify(sides[1].control, self.edition))
+        return CLASSES[left if left < right else right]
 
     def penalty(self):
         """The quick penalty's time: the event's amount for the game's class, by
@@ -231,11 +211,9 @@ class Claims:
         if self.pending() and self.claimant == mover:
             return "claim-open" if self.state == "open" else "claim-postponed"
         for side in clock.sides:
-            control = side.control
-            if control.kind != tc.STAGES:
-                return "special-control"
-            if control.has_bonus() or side.added_mode != tc.NONE:
-                return "has-bonus"
+            refusal = side.quickplay_refusal()
+            if refusal is not None:
+                return refusal
         if self.game_class() == "blitz":
             return "blitz"
         side = clock.sides[mover]

@@ -140,10 +140,7 @@ def parse(text):
         time_ms, mode, bonus_ms = _simple_period(body, where)
         periods.append((moves, time_ms, mode, bonus_ms))
     control = TimeControl(text, STAGES, tuple(periods))
-    start = control.start_ms()
-    first_mode = periods[0][2]
-    if periods[0][1] == 0 and first_mode != FISCHER:
-        raise ValueError("%r: no time at the start" % text)
+    start = control.start_ms()  # a first period of 0 s starts with its increment, if any
     if start == 0:
         raise ValueError("%r: no time at the start" % text)
     if start > MAX_START_MS:

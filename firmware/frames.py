@@ -17,7 +17,6 @@ allocates.
 from micropython import const
 
 from firmware import engine
-from firmware import timecontrol as tc
 
 FRAME_SIZE = const(5)
 COLON = const(0x02)
@@ -113,12 +112,13 @@ def steady_ms(clock, now, tenths=False):
     if shown > 0:
         unit = 100 if tenths and shown <= 20_000 else 1000
         wait = min(wait, (shown - 1) % unit + 1)
-    if clock.sides[1 - mover].control.kind == tc.HOURGLASS:
+    if clock.sides[1 - mover].SHARES_TIME:
         gained = clock.shown_ms(1 - mover, now)  # rounded up: it turns 1 ms past a multiple
         unit = 100 if tenths and gained < 20_000 else 1000
         wait = min(wait, (unit - gained % unit) % unit + 1)
-    if clock.in_delay(now):
-        wait = min(wait, clock.sides[mover].period_bonus_ms() - elapsed)
+    delay_left = clock.delay_left(now)
+    if delay_left > 0:
+        wait = min(wait, delay_left)
     return wait
 
 
@@ -127,14 +127,7 @@ def passed_control(clock, index):
     period with a move count, and either the other side has not completed as
     many (it passed first) or its last move was the period's last (it has just
     passed). Only read while the side's clock does not run."""
-    side = clock.sides[index]
-    done = side.period
-    if done == 0 or side.control.kind != tc.STAGES:
-        return False
-    other = clock.sides[1 - index]
-    if other.control.kind == tc.STAGES and other.period < done:
-        return True
-    return side.moves == side.control.cumulative[done - 1]
+    return clock.sides[index].passed_control(clock.sides[1 - index])
 
 
 # Characters a 7-segment digit can show, and their segments, for text screens.

@@ -113,7 +113,7 @@ class Message:
                 self.push_id_text = ('"' + text + '"').encode()
         self._put(self.push_id_text)
         self._put(claims.quickplay)
-        self._put(battery_name(app.hardware.battery))
+        self._put(battery_name(app.battery()))
         self._put(b"")  # the closing brace
         return self.count
 

@@ -45,7 +45,7 @@ def take(app, payload, push, push_id):
         return "invalid", wanted_id
     app.apply_settings(fresh)
     try:
-        app.hardware.storage.write_json(files.SETTINGS, fresh.to_dict())
+        app.storage().write_json(files.SETTINGS, fresh.to_dict())
     except OSError:
         pass  # in force until the power goes; the menus' next save writes it
     app.notice(FROM_HALL)

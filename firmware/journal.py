@@ -36,7 +36,6 @@ compares their sum with the one its newest entry saw.
 from micropython import const
 
 from firmware import engine
-from firmware import timecontrol as tc
 from firmware.tickmath import ticks_add, ticks_diff
 
 ENTRY_MS = const(5000)  # the newest entry is never older than this while a clock runs
@@ -154,9 +153,7 @@ def encode(buf, seq, game, clock, claims, turn_ms, log_count):
     buf[_CLAIM_AT] = claim | AWARDED if claims.awarded else claim
     buf[_CLAIMANT_AT] = claims.claimant + 1
     buf[_RESULT_AT] = 1 if claims.result == "draw" else 0
-    added = clock.sides[0].added_mode
-    mode = 1 if added == tc.FISCHER else 2 if added == tc.DELAY else 0
-    buf[_MODE_AT] = mode
+    buf[_MODE_AT] = clock.sides[0].added_mode  # tc.NONE 0, FISCHER 1, DELAY 2: the byte's codes
     put(buf, _LOG_AT, log_count, _LOG_SIZE)
     record = claims.record
     has = record is not None

@@ -49,11 +49,11 @@ class TimeControl:
         self.cumulative = tuple(cumulative)
 
     def start_ms(self):
-        """Remaining time of a side before its first move (Fischer before move 1)."""
-        moves, time_ms, mode, bonus_ms = self.periods[0]
-        if mode == FISCHER:
-            return time_ms + bonus_ms
-        return time_ms
+        """Remaining time of a side before its first move (Fischer before move 1:
+        ``firmware.timing.start_ms``)."""
+        from firmware.timing import start_ms
+
+        return start_ms(self)
 
     def period_of_move(self, k):
         """Index of the period that move ``k`` (1-based) belongs to."""
@@ -62,17 +62,6 @@ class TimeControl:
         while index < last and self.cumulative[index] < k:
             index += 1
         return index
-
-    def has_bonus(self):
-        """True when any period has an increment or a delay."""
-        for period in self.periods:
-            if period[2] != NONE:
-                return True
-        return False
-
-    def last_has_bonus(self):
-        """True when the last period has an increment or a delay."""
-        return self.periods[-1][2] != NONE
 
     def __repr__(self):
         return "TimeControl(%r)" % self.text
@@ -95,7 +84,9 @@ def check_pair(left, right):
     An hourglass moves the time one side uses to the other, so it needs the
     hourglass on both sides (docs/spec/timing.md: the hourglass is one sand-glass).
     """
-    if (left.kind == HOURGLASS) != (right.kind == HOURGLASS):
+    from firmware.timing import method_of
+
+    if method_of(left).SHARES_TIME != method_of(right).SHARES_TIME:
         raise ValueError(
             "%r against %r: an hourglass needs an hourglass on both sides" % (left.text, right.text)
         )

@@ -27,7 +27,8 @@ chip latched its closing edge, which ``irq.flags()`` reports.
 The main loop asks the ring two questions, ``pending`` (an event to read)
 and ``settling`` (a contact held or still bouncing), and takes events with
 ``pop`` with ``popped_tick()`` and ``popped_slot()``. The fields are the
-ring's own (``hal.keys`` reads a press's record by its slot).
+ring's own: ``hal.keys`` reads a press's record by its slot through
+``press_into``.
 """
 
 from array import array
@@ -213,3 +214,31 @@ class EdgeRing:
                         self.ring_open[slot] = 0
                     self.armed[index] = 1  # last: the handler may store a new press now
             index += 1
+
+    # --- for the readers: a press's record (hal.keys), the handlers off (hal.hardware) ---
+
+    def disable(self):
+        """Detach the edge handler from every pin (the hardware stops)."""
+        for pin in self.pins:
+            pin.irq(handler=None)
+
+    def press_into(self, slot, now, record):
+        """Copy the press stored in ring ``slot`` into ``record`` (an ``array("i")`` of
+        ``PRESS_FIELDS``, allocated once by the reader, as KMK's ``events.get_into``):
+        ``PRESS_START`` its first edge's tick, ``PRESS_HELD`` 1 while the contact is
+        held or its release not settled, ``PRESS_RELEASE`` the release's tick once
+        settled, ``PRESS_RELEASING`` 1 if at ``now`` the contact is open or has had
+        an edge within ``QUIET_MS`` (a release under way). Allocates nothing."""
+        index = self.ring_source[slot]
+        record[PRESS_START] = self.ring_tick[slot]
+        record[PRESS_HELD] = self.ring_open[slot]
+        record[PRESS_RELEASE] = self.ring_release[slot]
+        releasing = self.pins[index].value() != self.active[index]
+        record[PRESS_RELEASING] = releasing or ticks_diff(now, self.last_edge[index]) < QUIET_MS
+
+
+PRESS_START = const(0)
+PRESS_HELD = const(1)
+PRESS_RELEASE = const(2)
+PRESS_RELEASING = const(3)
+PRESS_FIELDS = const(4)

@@ -21,7 +21,6 @@ class Hardware:
     def stop(self):
         """Interrupts off, buzzer and LEDs off (the watchdog, once started, cannot stop)."""
         self.ticker.stop()
-        for pin in self.inputs.pins:
-            pin.irq(handler=None)
+        self.inputs.disable()
         self.buzzer.stop()
         self.leds.show(-1)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware import engine, move_count, timecontrol
+from firmware import engine, timecontrol
 from firmware.sound import FIRST_FLAG, LATER_FLAG, PASSED, WARNING, Sound
 from firmware.tickmath import TICKS_PERIOD, ticks_add
 from hal.buzzer import Buzzer
@@ -283,9 +283,7 @@ def test_no_tone_with_sound_off_or_for_a_correction_while_paused():
     sound.update(clock, Switches(sound=False), 3000, recorder)
     assert recorder.played == []
     clock.pause(3500)
-    move_count.set_moves(
-        clock, 3
-    )  # right (to move) at 2 moves done: its period follows, no move was made
+    clock.set_moves(3)  # right (to move) at 2 moves done: its period follows, no move was made
     assert clock.sides[1].period == 1
     sound.update(clock, Switches(), 3520, recorder)
     assert recorder.played == []

@@ -6,7 +6,7 @@ their sum moved (or its period came), on the same objects for the app's life.
 import pytest
 
 from firmware import claims as claims_module
-from firmware import engine, move_count, timecontrol
+from firmware import engine, timecontrol
 from firmware import settings as settings_module
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
@@ -33,7 +33,7 @@ def test_each_clock_operation_counts_once_and_a_refused_one_not_at_all():
     assert bumps(clock, lambda: clock.pause(3000)) == 1
     assert bumps(clock, lambda: clock.pause(3500)) == 0  # already paused
     assert bumps(clock, lambda: clock.add_time(1, 60_000, 0)) == 1
-    assert bumps(clock, lambda: move_count.set_moves(clock, 3)) == 1
+    assert bumps(clock, lambda: clock.set_moves(3)) == 1
     assert bumps(clock, lambda: clock.resume(4000)) == 1
     # left, to move from 2000 ms, used 1 s before the pause and has 299 s from the
     # resume at 4000 ms: its flag falls at 4000 + 299,000 = 303,000 ms

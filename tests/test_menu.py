@@ -17,7 +17,7 @@ KEY_CODES = {"set": KEY_SET, "plus": KEY_PLUS, "minus": KEY_MINUS, "play": KEY_P
 
 def build(kind, sequence):
     """Feed ``sequence`` (key names separated by spaces) to a new builder."""
-    builder = menu_control.Builder(kind)
+    builder = kind()
     for name in sequence.split():
         builder.on_key(LEVER_LEFT if name == "back" else KEY_CODES[name])
     return builder
@@ -29,7 +29,7 @@ def build(kind, sequence):
 def test_fide_control_from_scratch():
     # 090 min / 040 moves / F 30, then 030 min / last period / F 30 (copied)
     builder = build(
-        menu_control.PERIODS,
+        menu_control.PeriodsBuilder,
         "minus play plus plus plus plus play plus set plus plus plus play "
         "plus plus plus play play play",
     )
@@ -40,25 +40,25 @@ def test_fide_control_from_scratch():
 def test_single_period_delay_and_bronstein():
     # 005 min (units 0 -> 5 by five plus), last period, d then 0 -> 5 s in the units
     builder = build(
-        menu_control.PERIODS,
+        menu_control.PeriodsBuilder,
         "set plus plus plus plus plus play play plus plus set set plus plus plus plus plus play",
     )
     assert builder.text() == "300d5"
-    builder = build(menu_control.PERIODS, "minus play play minus set plus play")
+    builder = build(menu_control.PeriodsBuilder, "minus play play minus set plus play")
     assert builder.text() == "5400b10"  # b is one minus from -, 10 s in the tens
 
 
 def test_time_with_seconds():
     # minutes 001, then the seconds digits: 3 and 0 -> 1:30 = 90 s
-    builder = build(menu_control.PERIODS, "set plus set plus plus plus set play play")
+    builder = build(menu_control.PeriodsBuilder, "set plus set plus plus plus set play play")
     assert builder.text() == "90"
 
 
 def test_hourglass_japanese_canadian():
-    assert build(menu_control.HOURGLASS, "set plus plus plus play").text() == "*180"
+    assert build(menu_control.HourglassBuilder, "set plus plus plus play").text() == "*180"
     # 060 min, period 000:30, 5 periods
     japanese = build(
-        menu_control.JAPANESE,
+        menu_control.JapaneseBuilder,
         "plus plus plus plus plus plus play set set plus plus plus play "
         "plus plus plus plus plus play",
     )
@@ -66,20 +66,20 @@ def test_hourglass_japanese_canadian():
     assert japanese.text() == "3600j30x5"
     # 030 min, 020 moves, 005 min
     canadian = build(
-        menu_control.CANADIAN,
+        menu_control.CanadianBuilder,
         "plus plus plus play plus plus play set plus plus plus plus plus play",
     )
     assert canadian.text() == "1800c20/300"
 
 
 def test_left_lever_goes_back_a_field():
-    builder = build(menu_control.PERIODS, "plus play back plus play play play")
+    builder = build(menu_control.PeriodsBuilder, "plus play back plus play play play")
     assert builder.text() == "1200"  # the time field was entered again: 020 min
 
 
 def test_every_period_count_ends_at_the_limit():
     step = "plus play plus play play "  # 10 min, 1 move, nothing added
-    builder = build(menu_control.PERIODS, step * menu_control.MAX_PERIODS)
+    builder = build(menu_control.PeriodsBuilder, step * menu_control.MAX_PERIODS)
     assert builder.done
     text = builder.text()
     assert text.count(":") == menu_control.MAX_PERIODS - 1
@@ -88,7 +88,7 @@ def test_every_period_count_ends_at_the_limit():
 
 
 def test_long_minus_cancels():
-    builder = menu_control.Builder(menu_control.PERIODS)
+    builder = menu_control.PeriodsBuilder()
     builder.on_long_press(KEY_MINUS)
     assert builder.cancelled and not builder.done
 

@@ -38,11 +38,6 @@ ADAFRUIT = (
         ("adafruit_bus_device/__init__.py", "adafruit_bus_device/i2c_device.py"),
     ),
     (
-        "adafruit-circuitpython-debouncer",
-        "adafruit/Adafruit_CircuitPython_Debouncer",
-        ("adafruit_debouncer.py",),
-    ),
-    (
         "adafruit-circuitpython-ticks",
         "adafruit/Adafruit_CircuitPython_Ticks",
         ("adafruit_ticks.py",),

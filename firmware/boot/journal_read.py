@@ -8,7 +8,7 @@ good slot, the event log. Used once, at boot, by ``firmware.boot.resume``.
 from micropython import const
 
 from firmware import claims as claims_module
-from firmware import engine, files, journal, strict_json, timecontrol
+from firmware import engine, files, journal, strict_json
 from firmware.boot import documents
 
 
@@ -99,9 +99,7 @@ def decode(buf, clock, claims):
     check(buf, (clock.sides[0].control, clock.sides[1].control))
     (_, _, _, _, _, state, mover, white, first_flag, turn_ms, claim, claimant, result, mode, _,
      moves, left_ms, right_ms, _) = journal.fields(buf)  # fmt: skip
-    added_mode = timecontrol.NONE  # or a G.4 grant's 5-second mode over the header's controls
-    if mode:
-        added_mode = timecontrol.FISCHER if mode == 1 else timecontrol.DELAY
+    added_mode = mode  # a G.4 grant's mode, the byte's codes tc's: NONE 0, FISCHER 1, DELAY 2
     added_ms = journal.MODE_MS if mode else 0
     for index in (0, 1):
         clock.sides[index].restore(journal.side_fields(buf, index), added_mode, added_ms)

@@ -8,7 +8,7 @@ round), ``set`` moves to the next digit and, after the last one, to the next
 field; ``play`` takes the field as it stands and moves on. The left lever
 goes back one field; a long press of ``minus`` abandons the builder.
 
-Kinds and their fields (docs/menus.md):
+One builder class per timing method, each with its fields (docs/menus.md):
 
 - periods: per period its time (minutes and seconds), its move count (0 =
   the last period) and what a move adds (``-`` nothing, ``F`` Fischer
@@ -27,11 +27,6 @@ from micropython import const
 
 from firmware import frames
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT
-
-PERIODS = const(0)
-HOURGLASS = const(1)
-JAPANESE = const(2)
-CANADIAN = const(3)
 
 MAX_PERIODS = const(5)
 _BLINK_MS = const(500)
@@ -109,32 +104,15 @@ class Field:
 
 
 class Builder:
-    """The fields of one control being built, and the key handling on them."""
+    """The fields of one control being built, and the key handling on them; a
+    subclass per timing method names its fields and writes its control."""
 
-    def __init__(self, kind):
-        self.kind = kind
+    def __init__(self):
         self.fields = []
         self.index = 0
-        if kind == PERIODS:
-            self._add_period(1, None)
-        elif kind == HOURGLASS:
-            self.fields.append(Field(_TIME, "HG t"))
-        elif kind == JAPANESE:
-            self.fields.append(Field(_TIME, "t  1"))
-            self.fields.append(Field(_TIME, "PEr"))
-            self.fields.append(Field(_COUNT, "n"))
-        else:
-            self.fields.append(Field(_TIME, "t  1"))
-            self.fields.append(Field(_MOVES, "no"))
-            self.fields.append(Field(_TIME, "bL"))
+        self.add_fields()
         self.done = False  # every field accepted: ``text()`` is ready
         self.cancelled = False
-
-    def _add_period(self, number, before):
-        self.fields.append(Field(_TIME, "t  %d" % number))
-        self.fields.append(Field(_MOVES, "no %d" % number))
-        add = Field(_ADD, "Ad %d" % number, before.digits if before is not None else None)
-        self.fields.append(add)
 
     def field(self):
         return self.fields[self.index]
@@ -164,29 +142,66 @@ class Builder:
         """Accept the field shown; open the next one, or finish."""
         field = self.field()
         field.cursor = _CURSOR_START[field.kind]
-        if self.kind == PERIODS and field.kind == _ADD:
-            moves = self.fields[self.index - 1].value()
-            last = self.index == len(self.fields) - 1
-            if moves > 0 and last and len(self.fields) // 3 < MAX_PERIODS:
-                self._add_period(len(self.fields) // 3 + 1, field)
-            elif moves == 0 or last:
-                del self.fields[self.index + 1 :]  # a count of 0 ends the control here
-                self.done = True
-                return
-        elif self.index == len(self.fields) - 1:
+        if self.accepted(field):
+            return
+        if self.index == len(self.fields) - 1:
             self.done = True
             return
         self.index += 1
 
+    def accepted(self, field):
+        """What accepting ``field`` does besides moving on; True if it decided
+        where the builder goes (the periods' count of moves)."""
+        return False
+
+    def values(self):
+        """Every field's value, in order (the byo-yomi's and the hourglass's text)."""
+        return tuple(field.value() for field in self.fields)
+
+    def draw(self, frame, side, elapsed_ms):
+        """Side 0: the field's label; side 1: its value, the cursor digit blinking."""
+        field = self.field()
+        if side == 0:
+            frames.render_text(frame, field.label)
+            return
+        text, points = field.text(elapsed_ms % (2 * _BLINK_MS) >= _BLINK_MS)
+        frames.render_text(frame, text)
+        digit = 0
+        while digit < 4:
+            if points & (1 << digit):
+                frame[digit] |= frames.DOT
+            digit += 1
+
+
+class PeriodsBuilder(Builder):
+    """Periods: per period its time, its move count (0: the last) and what a move adds."""
+
+    def add_fields(self):
+        self._add_period(1, None)
+
+    def _add_period(self, number, before):
+        self.fields.append(Field(_TIME, "t  %d" % number))
+        self.fields.append(Field(_MOVES, "no %d" % number))
+        add = Field(_ADD, "Ad %d" % number, before.digits if before is not None else None)
+        self.fields.append(add)
+
+    def accepted(self, field):
+        if field.kind != _ADD:
+            return False
+        moves = self.fields[self.index - 1].value()
+        last = self.index == len(self.fields) - 1
+        if moves > 0 and last and len(self.fields) // 3 < MAX_PERIODS:
+            self._add_period(len(self.fields) // 3 + 1, field)
+        elif moves == 0 or last:
+            del self.fields[self.index + 1 :]  # a count of 0 ends the control here
+            self.done = True
+            return True
+        self.index += 1
+        return True
+
     def text(self):
         """The control built, in the syntax of ``timecontrol.parse`` (not yet checked)."""
         fields = self.fields
-        if self.kind == HOURGLASS:
-            return "*%d" % fields[0].value()
-        if self.kind == JAPANESE:
-            return "%dj%dx%d" % (fields[0].value(), fields[1].value(), fields[2].value())
-        if self.kind == CANADIAN:
-            return "%dc%d/%d" % (fields[0].value(), fields[1].value(), fields[2].value())
         parts = []
         index = 0
         while index + 2 < len(fields):
@@ -202,16 +217,36 @@ class Builder:
                 break
         return ":".join(parts)
 
-    def draw(self, frame, side, elapsed_ms):
-        """Side 0: the field's label; side 1: its value, the cursor digit blinking."""
-        field = self.field()
-        if side == 0:
-            frames.render_text(frame, field.label)
-            return
-        text, points = field.text(elapsed_ms % (2 * _BLINK_MS) >= _BLINK_MS)
-        frames.render_text(frame, text)
-        digit = 0
-        while digit < 4:
-            if points & (1 << digit):
-                frame[digit] |= frames.DOT
-            digit += 1
+
+class HourglassBuilder(Builder):
+    """The hourglass: its time."""
+
+    def add_fields(self):
+        self.fields.append(Field(_TIME, "HG t"))
+
+    def text(self):
+        return "*%d" % self.values()
+
+
+class JapaneseBuilder(Builder):
+    """Japanese byo-yomi: main time, period time, number of periods."""
+
+    def add_fields(self):
+        self.fields.append(Field(_TIME, "t  1"))
+        self.fields.append(Field(_TIME, "PEr"))
+        self.fields.append(Field(_COUNT, "n"))
+
+    def text(self):
+        return "%dj%dx%d" % self.values()
+
+
+class CanadianBuilder(Builder):
+    """Canadian byo-yomi: main time, moves per block, block time."""
+
+    def add_fields(self):
+        self.fields.append(Field(_TIME, "t  1"))
+        self.fields.append(Field(_MOVES, "no"))
+        self.fields.append(Field(_TIME, "bL"))
+
+    def text(self):
+        return "%dc%d/%d" % self.values()

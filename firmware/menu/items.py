@@ -37,10 +37,10 @@ ITEMS = (
 BOARD_ITEM = "bd"
 HALL_ITEMS = ITEMS + (BOARD_ITEM,)
 BUILDERS = {
-    "CUSt": menu_control.PERIODS,
-    "HG": menu_control.HOURGLASS,
-    "JAP": menu_control.JAPANESE,
-    "CAn": menu_control.CANADIAN,
+    "CUSt": menu_control.PeriodsBuilder,
+    "HG": menu_control.HourglassBuilder,
+    "JAP": menu_control.JapaneseBuilder,
+    "CAn": menu_control.CanadianBuilder,
 }
 SWITCHES = {"bEEP": "sound", "L 10": "warn_last10", "tEn": "tenths", "LoC": "locked"}
 QUICKPLAY_TEXT = ("oFF", "G4 F", "G4 d", "G5", "G6")  # in the order of claims.QUICKPLAY

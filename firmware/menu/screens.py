@@ -29,7 +29,6 @@ from micropython import const
 from firmware import claims, engine, files, frames
 from firmware import settings as settings_module
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
-from firmware.menu import control as menu_control
 from firmware.menu import items, presets
 from firmware.tickmath import ticks_add, ticks_diff
 
@@ -50,8 +49,7 @@ class MenuScreens:
         self.app = app
         self.screen = IDLE
         self.item = 0  # index in self.items
-        board = getattr(app.hardware, "board", None)  # a board with a network: the hall's item
-        self.items = items.HALL_ITEMS if getattr(board, "NETWORK", False) else items.ITEMS
+        self.items = items.HALL_ITEMS if app.has_network() else items.ITEMS
         self.choice = 0  # the value being chosen inside an item
         self.side = engine.NOBODY  # a control for one side only, or both
         self.builder = None
@@ -159,7 +157,7 @@ class MenuScreens:
         settings = self._settings()
         if name in items.BUILDERS:
             self.side = key if key != KEY_SET else engine.NOBODY
-            self.builder = menu_control.Builder(items.BUILDERS[name])
+            self.builder = items.BUILDERS[name]()
             self._show(BUILD)
             return
         if key != KEY_SET:
@@ -279,7 +277,7 @@ class MenuScreens:
         self.error = None
         self.app.apply_settings(fresh)
         try:
-            self.app.hardware.storage.write_json(files.SETTINGS, fresh.to_dict())
+            self.app.storage().write_json(files.SETTINGS, fresh.to_dict())
         except OSError as error:
             self.error = "settings not stored: %s" % error
             self.message("Err", "FLSH", now)
@@ -303,7 +301,7 @@ class MenuScreens:
     # --- user slots ------------------------------------------------------
 
     def _slots(self):
-        slots, error = items.read_slots(self.app.hardware.storage)
+        slots, error = items.read_slots(self.app.storage())
         if error is not None:
             self.error = error
         return slots
@@ -311,7 +309,7 @@ class MenuScreens:
     def _board_number(self):
         """The hall file's board number, or None without a usable hall file."""
         try:
-            data = self.app.hardware.storage.read_json(files.HALL)
+            data = self.app.storage().read_json(files.HALL)
             number = data["board"]
         except Exception:
             return None
@@ -322,18 +320,16 @@ class MenuScreens:
         from firmware import hall_settings
 
         try:
-            hall = hall_settings.save_board(self.app.hardware.storage, number)
+            hall = hall_settings.save_board(self.app.storage(), number)
         except (OSError, ValueError, KeyError, TypeError):
             self.message(items.BOARD_ITEM, "Err", now, TOP)
             return
-        link = self.app.hall
-        if link is not None:
-            link.renumber(hall.board, hall.user)
+        self.app.renumber_hall(hall.board, hall.user)
         self.message(items.BOARD_ITEM, "%4d" % number, now)
 
     def _save_slot(self, number, now):
         try:
-            items.write_slot(self.app.hardware.storage, number, self._settings())
+            items.write_slot(self.app.storage(), number, self._settings())
         except OSError as error:
             self.error = "slot not stored: %s" % error
             self.message("Err", "FLSH", now)

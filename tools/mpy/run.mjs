@@ -32,6 +32,7 @@ const BENCH_MODULES = [
   "hall_probe.py",
   "tournament_heap.py",
   "measure.py",
+  "methods_heap.py",
 ];
 
 function findSitePackages() {
@@ -101,7 +102,7 @@ if (compiled) {
   for (const dir of ["adafruit_ht16k33", "adafruit_bus_device"]) {
     copyTree(mp, path.join(sitePackages, dir), `${APP}/${dir}`, ".py");
   }
-  for (const file of ["adafruit_ticks.py", "adafruit_debouncer.py"]) {
+  for (const file of ["adafruit_ticks.py"]) {
     mp.FS.writeFile(`${APP}/${file}`, fs.readFileSync(path.join(sitePackages, file)));
   }
 }

@@ -1,0 +1,228 @@
+"""The core's own figures (issue 36): branches on the timing method outside the
+methods, the mutation check's catch, the tick's CPU beside the first release and
+beside the tree before the timing methods became objects, and the bytes a tick
+and a press allocate.
+
+``python -m bench.core`` prints them; ``--write`` stores them, and only them,
+under ``core`` in bench/latest.json; ``--quick`` leaves out the mutation check
+(tools/mutants.py, minutes). The tick's CPU is measured by each tree's own
+measurement inside MicroPython (bench/first_release.py), the trees alternating
+round after round so a load on the machine falls on all alike; medians.
+"""
+
+import ast
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+# The timing methods themselves (firmware/timing.py): the only place a method is asked
+# what it is, there by its class.
+METHODS_FILE = "timing.py"
+# The names a timing method or a period mode goes by: the controls' kinds and the
+# periods' modes (firmware/timecontrol.py), and the builders' kinds of the menu as they
+# were (firmware/menu/control.py).
+TIMING_NAMES = frozenset(
+    ("STAGES", "HOURGLASS", "JAPANESE", "CANADIAN", "PERIODS")
+    + ("NONE", "FISCHER", "DELAY", "BRONSTEIN")
+)
+
+
+def _names_a_method(node):
+    """True if ``node`` is a timing constant or a control's ``kind``."""
+    if isinstance(node, ast.Name):
+        return node.id in TIMING_NAMES
+    if isinstance(node, ast.Attribute):
+        if node.attr in TIMING_NAMES:
+            return True
+        return node.attr == "kind" and "control" in ast.unparse(node.value)
+    return False
+
+
+def method_branches(source):
+    """The line of every comparison in ``source`` that asks which timing method or
+    period mode is in force (``x.control.kind == tc.STAGES``, ``mode != FISCHER``…)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(_names_a_method(sub) for operand in operands for sub in ast.walk(operand)):
+                lines.append(node.lineno)
+    return sorted(lines)
+
+
+def branches_outside_methods(root=FIRMWARE):
+    """``{path: [lines]}`` of such comparisons in firmware/ outside firmware/timing.py."""
+    found = {}
+    for folder, _, names in os.walk(root):
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if not name.endswith(".py") or os.path.relpath(path, root) == METHODS_FILE:
+                continue
+            with open(path) as handle:
+                lines = method_branches(handle.read())
+            if lines:
+                found[os.path.relpath(path, ROOT)] = lines
+    return found
+
+
+def count_at(commit):
+    """The count of ``branches_outside_methods`` in ``commit``'s firmware/ (git archive)."""
+    import tarfile
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tree:
+        archive = os.path.join(tree, "tree.tar")
+        with open(archive, "wb") as handle:
+            subprocess.run(
+                ["git", "archive", commit, "firmware"], cwd=ROOT, stdout=handle, check=True
+            )
+        with tarfile.open(archive) as tar:
+            tar.extractall(tree, filter="data")
+        return sum(
+            len(lines)
+            for lines in branches_outside_methods(os.path.join(tree, "firmware")).values()
+        )
+
+
+# The tree before the timing methods became objects (issue 36's starting point).
+BEFORE = "387492c512bb3c294b759632e850af0b5ecf8829"
+ROUNDS = 5
+
+
+def _measure(tree):
+    """``bench.measure``'s figures in ``tree`` (built), inside MicroPython."""
+    from bench import results
+
+    return results.micropython_json(tree, "bench.measure")
+
+
+def tick_figures(rounds=ROUNDS):
+    """The tick's CPU as run and stepping: the first release's (as run: its own
+    measurement has no stepping figure), the tree before, this tree; bytes per tick
+    and per press (the most of this tree's runs)."""
+    from bench import first_release
+
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    folder = tempfile.mkdtemp(prefix="core-bench-")
+    try:
+        for part in ("a", "b"):
+            os.mkdir(os.path.join(folder, part))
+        first = first_release.prepare(first_release.FIRST_RELEASE, os.path.join(folder, "a"))
+        before = first_release.prepare(BEFORE, os.path.join(folder, "b"))
+        runs = {"first": [], "before": [], "before_stepping": [], "now": [], "now_stepping": []}
+        allocated = {"tick": 0.0, "press": 0.0}
+        for _ in range(rounds):
+            runs["first"].append(first_release.tick_us(first))
+            old = _measure(before)
+            runs["before"].append(old["cpu_us_per_tick"])
+            runs["before_stepping"].append(old["cpu_us_per_stepping_tick"])
+            new = _measure(ROOT)
+            runs["now"].append(new["cpu_us_per_tick"])
+            runs["now_stepping"].append(new["cpu_us_per_stepping_tick"])
+            allocated["tick"] = max(allocated["tick"], new["alloc_bytes_per_tick"])
+            allocated["press"] = max(allocated["press"], new["alloc_bytes_per_press"])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    median = {key: statistics.median(values) for key, values in runs.items()}
+    return {
+        "rounds": rounds,
+        "first_release_cpu_us_per_tick": median["first"],
+        "before_cpu_us_per_tick": median["before"],
+        "before_cpu_us_per_stepping_tick": median["before_stepping"],
+        "cpu_us_per_tick": median["now"],
+        "cpu_us_per_stepping_tick": median["now_stepping"],
+        "tick_to_first_release": round(median["now"] / median["first"], 3),
+        "tick_to_before": round(median["now"] / median["before"], 3),
+        "stepping_tick_to_before": round(median["now_stepping"] / median["before_stepping"], 3),
+        "alloc_bytes_per_tick": allocated["tick"],
+        "alloc_bytes_per_press": allocated["press"],
+    }
+
+
+def mutation_figures():
+    """The mutation check's catch (tools/mutants.py)."""
+    from tools import mutants
+
+    outcome = mutants.run(mutants.MUTANTS)
+    return {
+        "mutations": len(outcome),
+        "mutations_caught": sum(1 for value in outcome.values() if value == "caught"),
+        "mutations_not_caught": sorted(
+            name for name, value in outcome.items() if value != "caught"
+        ),
+    }
+
+
+def core_figures(quick=False):
+    """Every figure of the core (``quick``: without the mutation check)."""
+    found = branches_outside_methods()
+    figures = {
+        "method_branches_outside_methods": sum(len(lines) for lines in found.values()),
+        "method_branches_before": count_at(BEFORE),
+    }
+    figures.update(tick_figures())
+    if not quick:
+        figures.update(mutation_figures())
+    return figures
+
+
+def rows(figures):
+    """The bench table's rows: (figure, value, goal)."""
+    table = [
+        (
+            "comparisons on the timing method outside firmware/timing.py",
+            figures["method_branches_outside_methods"],
+            "0",
+        ),
+        (
+            "  the same, before the methods were objects",
+            figures["method_branches_before"],
+            "report",
+        ),
+        (
+            "CPU us per tick, first release (core bench, same run)",
+            figures["first_release_cpu_us_per_tick"],
+            "report",
+        ),
+        (
+            "CPU us per tick, before the timing methods (same run)",
+            figures["before_cpu_us_per_tick"],
+            "report",
+        ),
+        ("CPU us per tick, this tree (same run)", figures["cpu_us_per_tick"], "report"),
+        ("tick CPU, this tree / first release", figures["tick_to_first_release"], "<= 0.25"),
+        ("tick CPU, this tree / before the timing methods", figures["tick_to_before"], "<= 1"),
+        ("stepping tick CPU, this tree / before", figures["stepping_tick_to_before"], "<= 1"),
+        ("bytes allocated per tick (core bench)", figures["alloc_bytes_per_tick"], "0"),
+        ("bytes allocated per press (core bench)", figures["alloc_bytes_per_press"], "0"),
+    ]
+    if "mutations" in figures:
+        table.append(
+            (
+                "mutations caught, of the list (make mutants)",
+                "%d of %d" % (figures["mutations_caught"], figures["mutations"]),
+                "all",
+            )
+        )
+    return table
+
+
+def main(argv):
+    from bench import results
+
+    figures = core_figures(quick="--quick" in argv)
+    for name, value, goal in rows(figures):
+        print("%-62s %12s   goal %s" % (name, value, goal))
+    if "--write" in argv:
+        results.update("core", figures)
+        print("written to bench/latest.json (core)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,250 @@
+"""``make mutants``: a fixed list of meaningful mutations of the core and the hardware
+layer, each applied to a copy of the tree, its tests run; the ones no test catches
+are reported.
+
+A mutation is one exact edit (a text that must occur exactly once in its file, and
+what replaces it) with the tests that guard that code: pytest files, or clock
+scripts run by ``python -m sim run``. Each is the kind of slip the review behind
+issue 36 found unguarded: a limit off by one, a comparison turned round, a branch
+of a timing method lost. The tree under test is a copy (the tracked files and the
+working changes, with the shared .venv and Node modules linked), so the working
+tree is never edited and an interrupted run leaves nothing behind.
+
+``python -m tools.mutants`` runs them all (a few minutes on one core);
+``--only NAME`` one; ``--list`` prints the list. Exit status 1 if any survived or
+no longer applies (its text is gone: the list must follow the code).
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
+
+
+def scripts(*folders):
+    """The clock scripts of ``folders`` under tests/scenarios, as a test command."""
+    return ("scripts",) + folders
+
+
+# (name, file, text, replacement, tests). The tests: pytest files, or scripts(...).
+MUTANTS = (
+    (
+        "mqtt: a fifth remaining-length byte read",
+        "hal/mqtt.py",
+        "if self.shift > 21:",
+        "if self.shift > 28:",
+        ("tests/test_limits_mqtt.py",),
+    ),
+    (
+        "mqtt: a PUBLISH of exactly the inbox's size dropped",
+        "hal/mqtt.py",
+        "if length > len(inbox):",
+        "if length >= len(inbox):",
+        ("tests/test_limits_mqtt.py",),
+    ),
+    (
+        "mqtt: a refused SUBACK (0x80) taken as granted",
+        "hal/mqtt.py",
+        "if length >= 3 and inbox[2] == 0x80:",
+        "if length >= 3 and inbox[2] == 0x81:",
+        ("tests/test_limits_mqtt.py",),
+    ),
+    (
+        "hall message: MAX_BYTES + 1 read",
+        "firmware/hall_decode.py",
+        "if len(payload) > MAX_BYTES:",
+        "if len(payload) > MAX_BYTES + 1:",
+        ("tests/test_limits_hall.py",),
+    ),
+    (
+        "boot: an older ring entry preferred to the slot",
+        "firmware/boot/resume.py",
+        "journal_read.sequence(entry) > journal_read.sequence(record)",
+        "journal_read.sequence(entry) < journal_read.sequence(record)",
+        ("tests/test_limits_journal.py",),
+    ),
+    (
+        "boot: the older of the two slots preferred",
+        "firmware/boot/journal_read.py",
+        "sequence(data) > sequence(newest)",
+        "sequence(data) < sequence(newest)",
+        ("tests/test_limits_journal.py",),
+    ),
+    (
+        "engine: the flag falls a millisecond late",
+        "firmware/engine.py",
+        "if self.elapsed(now) >= limit:",
+        "if self.elapsed(now) > limit:",
+        ("tests/test_engine.py", scripts("timing", "flags")),
+    ),
+    (
+        "engine: a press of the side not to move completes a move",
+        "firmware/engine.py",
+        "if self.state != RUNNING or index != self.mover:",
+        "if self.state != RUNNING:",
+        ("tests/test_engine.py", scripts("timing")),
+    ),
+    (
+        "delay: the flag falls without the delay",
+        "firmware/timing.py",
+        "            return self.remaining_ms + self.bonus_ms\n",
+        "            return self.remaining_ms + 0\n",
+        ("tests/test_timing_methods.py", scripts("timing", "flags")),
+    ),
+    (
+        "Bronstein: the whole bonus given back however short the move",
+        "firmware/timing.py",
+        "left - elapsed + (elapsed if elapsed < bonus_ms else bonus_ms)",
+        "left - elapsed + bonus_ms",
+        ("tests/test_timing_methods.py", scripts("timing")),
+    ),
+    (
+        "periods: the next period entered a move late",
+        "firmware/timing.py",
+        "and self.moves == control.cumulative[self.period]",
+        "and self.moves > control.cumulative[self.period]",
+        (scripts("timing"),),
+    ),
+    (
+        "Japanese: a move at a period's last millisecond uses the period up",
+        "firmware/timing.py",
+        "            if over >= 0:\n                self.byo_left -= over // byo_ms + 1",
+        "            if over > 0:\n                self.byo_left -= over // byo_ms + 1",
+        (scripts("timing", "flags", "arbiter"),),
+    ),
+    (
+        "Canadian: a block ends a move early",
+        "firmware/timing.py",
+        "        if self.byo_left == 0:\n            self.block_ms = control.byo_ms",
+        "        if self.byo_left == 1:\n            self.block_ms = control.byo_ms",
+        (scripts("timing", "arbiter"),),
+    ),
+    (
+        "move counter: a Canadian block left with no move",
+        "firmware/timing.py",
+        "self.byo_left = 1 if left < 1 else left if left < count else count",
+        "self.byo_left = 0 if left < 0 else left if left < count else count",
+        ("tests/test_timing_methods.py",),
+    ),
+    (
+        "claims: G.5 allowed at exactly two minutes",
+        "firmware/claims.py",
+        "if clock.shown_ms(mover, now) >= _CLAIM_BELOW_MS:",
+        "if clock.shown_ms(mover, now) > _CLAIM_BELOW_MS:",
+        ("tests/test_claims.py",),
+    ),
+    (
+        "control: 9:59:59 and one second more accepted",
+        "firmware/control_parser.py",
+        "    if start > MAX_START_MS:",
+        "    if start > MAX_START_MS + 1000:",
+        ("tests/test_timecontrol.py",),
+    ),
+    (
+        "keys: a press held exactly the long time taken as short",
+        "hal/keys.py",
+        "if ticks_diff(release, start) >= self.long_ms:",
+        "if ticks_diff(release, start) > self.long_ms:",
+        ("tests/test_keys.py", "tests/test_limits_keys.py"),
+    ),
+)
+
+
+def copy_tree(target):
+    """The tracked and the new files of the working tree into ``target``, with the
+    shared environment linked."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in listed:
+        name = name.decode()
+        source = os.path.join(ROOT, name)
+        if not name or not os.path.isfile(source) or os.path.islink(source):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(target, name)), exist_ok=True)
+        shutil.copy2(source, os.path.join(target, name))
+    for linked in (".venv", "tools/mpy/node_modules"):
+        if os.path.exists(os.path.join(ROOT, linked)):
+            os.symlink(os.path.realpath(os.path.join(ROOT, linked)), os.path.join(target, linked))
+
+
+def command(test, tree):
+    """The command that runs ``test`` in ``tree``."""
+    if isinstance(test, tuple):
+        files = []
+        for folder in test[1:]:
+            base = os.path.join(tree, "tests", "scenarios", folder)
+            files += sorted(os.path.join(base, name) for name in os.listdir(base))
+        return [PYTHON, "-m", "sim", "run", *files]
+    return [PYTHON, "-m", "pytest", test, "-q", "-x", "-p", "no:xdist", "-p", "no:cacheprovider"]
+
+
+def passes(tests, tree):
+    """True if every test of ``tests`` passes in ``tree``."""
+    for test in tests:
+        done = subprocess.run(command(test, tree), cwd=tree, capture_output=True, timeout=600)
+        if done.returncode != 0:
+            return False
+    return True
+
+
+def run(mutants, out=sys.stdout):
+    """``{name: "caught" | "survived" | "gone"}`` for ``mutants``, printed as they go."""
+    outcome = {}
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tree:
+        copy_tree(tree)
+        if not all(passes(tests, tree) for _, _, _, _, tests in mutants):
+            raise SystemExit("the tests fail without any mutation: nothing to measure")
+        for name, path, text, replacement, tests in mutants:
+            target = os.path.join(tree, path)
+            with open(target) as handle:
+                original = handle.read()
+            if original.count(text) != 1:
+                outcome[name] = "gone"  # the code changed: the list must follow it
+            else:
+                with open(target, "w") as handle:
+                    handle.write(original.replace(text, replacement))
+                try:
+                    outcome[name] = "survived" if passes(tests, tree) else "caught"
+                finally:
+                    with open(target, "w") as handle:
+                        handle.write(original)
+            print("%-9s %s" % (outcome[name], name), file=out, flush=True)
+    return outcome
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tools.mutants", description=__doc__)
+    parser.add_argument("--only", help="run only the mutation of this name")
+    parser.add_argument("--list", action="store_true", help="print the mutations and stop")
+    args = parser.parse_args(argv)
+    mutants = MUTANTS
+    if args.only:
+        mutants = tuple(m for m in MUTANTS if m[0] == args.only)
+        if not mutants:
+            parser.error("no mutation named %r (see --list)" % args.only)
+    if args.list:
+        for name, path, _, _, tests in mutants:
+            print("%s (%s): %s" % (name, path, ", ".join(map(str, tests))))
+        return 0
+    began = time.monotonic()
+    outcome = run(mutants)
+    caught = sum(1 for value in outcome.values() if value == "caught")
+    print("%d of %d mutations caught in %.0f s" % (caught, len(outcome), time.monotonic() - began))
+    for name, value in outcome.items():
+        if value != "caught":
+            print("NOT CAUGHT (%s): %s" % (value, name))
+    return 0 if caught == len(outcome) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
