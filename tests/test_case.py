@@ -22,6 +22,9 @@ from tools.case import cad, figures, fits, parts  # noqa: E402
 from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path  # noqa: E402
 from tools.case.cad import TOLERANCE_MM, box, rod  # noqa: E402
 
+# one worker builds the Pico's model once for every test here
+pytestmark = pytest.mark.xdist_group("case-model")
+
 
 @pytest.fixture(scope="session")
 def pico():
