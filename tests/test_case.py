@@ -8,6 +8,7 @@ solids made to fail and pass at their limits. Needs build123d: ``make case-tools
 """
 
 import os
+import re
 import struct
 import types
 
@@ -18,7 +19,7 @@ from tests.scripting import ROOT
 
 build123d = pytest.importorskip("build123d", reason="build123d is not installed: make case-tools")
 
-from tools.case import cad, figures, fits, parts  # noqa: E402
+from tools.case import cad, figures, fits, parts, stl  # noqa: E402
 from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path  # noqa: E402
 from tools.case.cad import TOLERANCE_MM, box, rod  # noqa: E402
 
@@ -182,24 +183,25 @@ def test_the_lever_operates_its_switch_within_its_overtravel():
     assert "before its switch" in figures.lever_problems(travel=operate - 0.01)[0]
 
 
-def test_a_printed_part_is_written_as_a_closed_stl(tmp_path, pico):
+def test_a_printed_part_is_written_as_a_closed_stl_and_a_hole_is_found(tmp_path, pico):
     from build123d import export_stl
 
     path = tmp_path / "door.stl"
     export_stl(fits.on_bed(pico.parts["door"]), str(path), tolerance=0.05)
     data = path.read_bytes()
+    assert stl.problems(data) == []
     count = struct.unpack("<I", data[80:84])[0]
-    assert len(data) == 84 + 50 * count and count > 12
-    edges = {}
-    for index in range(count):
-        values = struct.unpack("<12f", data[84 + 50 * index : 84 + 50 * index + 48])
-        corners = [tuple(round(v, 4) for v in values[3 + 3 * k : 6 + 3 * k]) for k in range(3)]
-        assert min(c[2] for c in corners) >= -1e-4  # on the bed, nothing under it
-        for k in range(3):
-            edge = (corners[k], corners[(k + 1) % 3])
-            edges[edge] = edges.get(edge, 0) + 1
-    # closed and consistently turned: every edge once each way
-    assert all(edges.get((b, a)) == n for (a, b), n in edges.items())
+    assert count > 12
+    # one facet gone: a hole, three edges with one facet only
+    holed = data[:80] + struct.pack("<I", count - 1) + data[84 : 84 + 50 * (count - 1)]
+    assert stl.problems(holed)[0].startswith("3 edges not shared")
+    # the header's count wrong
+    assert "not the 84 + 50" in stl.problems(data[:-50])[0]
+    # a facet turned inside out: its three edges run the same way as their neighbours'
+    first = 84
+    a, b, c = (data[first + 12 + 12 * k : first + 24 + 12 * k] for k in range(3))
+    flipped = data[: first + 12] + a + c + b + data[first + 48 :]
+    assert "not shared once each way" in stl.problems(flipped)[0]
 
 
 def test_the_build_guide_lists_the_parts_table_and_the_pictures():
@@ -210,3 +212,15 @@ def test_the_build_guide_lists_the_parts_table_and_the_pictures():
         for which in VIEWS:
             assert "pictures/case-%s-%s.png" % (name, which) in text
             assert os.path.exists(os.path.join(ROOT, picture_path(name, which)))
+
+
+def test_the_build_guide_goes_in_the_order_of_the_exploded_view():
+    with open(os.path.join(ROOT, "docs", "build.md")) as handle:
+        text = handle.read()
+    steps = re.findall(r"^\d+\. \*\*(\w+)\.\*\*", text, re.MULTILINE)
+    assert [s.lower() for s in steps] == [step for step, _, _ in cad.STEPS]
+
+
+def test_every_part_goes_in_at_a_step_of_the_guide(pico):
+    known = {step for step, _, _ in cad.STEPS}
+    assert {part.step for part in pico.parts.values()} <= known

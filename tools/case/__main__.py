@@ -3,7 +3,8 @@
 Builds the model of ``tools.case.cad``, runs every fit of ``tools.case.fits``
 and, if all hold, writes build/case/BOARD/clock.step (the whole clock, every
 part named, for FreeCAD or another CAD program) and one STL file per printed
-part, turned as it is printed (build/case/BOARD/PART.stl); then prints the
+part, turned as it is printed (build/case/BOARD/PART.stl), each read back
+and refused unless closed (tools.case.stl); then prints the
 figures. ``--pictures`` (``make docs``) draws docs/pictures/case-BOARD-*.png
 for every board instead (tools.case.render). Needs build123d: ``make case-tools``.
 """
@@ -26,7 +27,7 @@ def picture_path(name, which):
 def write_files(name, out_dir):
     from build123d import Compound, export_step, export_stl
 
-    from tools.case import cad, figures, fits
+    from tools.case import cad, figures, fits, stl
 
     assembly = cad.assembly(boards.load(name))
     problems = fits.problems(assembly) + figures.lever_problems()
@@ -44,6 +45,12 @@ def write_files(name, out_dir):
         if part.printed:
             path = os.path.join(folder, part.name + ".stl")
             export_stl(fits.on_bed(part), path, tolerance=0.02, angular_tolerance=0.2)
+            with open(path, "rb") as handle:
+                bad = stl.problems(handle.read())
+            for problem in bad:
+                print("case %s: %s: %s" % (name, path, problem), file=sys.stderr)
+            if bad:
+                return 1
             print("wrote %s" % path)
     path = os.path.join(folder, "clock.step")
     export_step(Compound(children=children, label="clock_" + name), path)

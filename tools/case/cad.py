@@ -12,7 +12,7 @@ clamps. Millimetres; x along the front, left to right; y from the front face
 backwards; z up from the base's underside.
 
 How it goes together is the order of ``STEPS`` (docs/build.md follows it, the
-exploded view moves each step's parts along its direction). Each part says
+exploded view draws each step's parts moved out by its offset). Each part says
 which parts it may touch (``Part.touches``): everything else keeps the
 clearance (``tools.case.fits`` measures it). Host only (``make case``).
 """
@@ -98,15 +98,17 @@ class Part:
         return self.kind == "printed"
 
 
-# How the clock goes together, in order: (step, direction it moves in from, what).
+# How the clock goes together, in order: (step, where the exploded view draws its
+# parts, mm from their place, what).
 STEPS = (
-    ("front", (0, -1, 0), "the front panel: keys on their key board, displays, clamps"),
-    ("levers", (0, 0, 1), "the levers: caps through the top, keepers screwed on below"),
-    ("body", (0, 0, 1), "the body: LEDs pressed in, switches slid into their cages"),
-    ("board", (0, 0, -1), "the perfboard on its standoffs, the controller in its socket"),
-    ("base", (0, 0, -1), "the base: cell holder, charger, buzzer, power switch"),
-    ("close", (0, 0, -1), "the base screwed to the body, the front to the columns"),
-    ("cell", (0, 0, -1), "the cell through the door, the door screwed shut, the feet"),
+    ("front", (0, -70, 0), "the front panel: keys on their key board, displays, clamps"),
+    ("levers", (0, 0, 95), "the levers: caps through the top, keepers screwed on below"),
+    ("body", (0, 0, 60), "the body: LEDs pressed in, switches slid into their cages"),
+    ("board", (0, 0, 25), "the perfboard on its standoffs, the controller in its socket"),
+    ("base", (0, 0, 0), "the base: cell holder, charger, buzzer, power switch"),
+    ("close", (0, 0, -22), "the base screwed to the body"),
+    ("fasten", (0, -95, 0), "the front screwed to the columns"),
+    ("cell", (0, 0, -45), "the cell through the door, the door screwed shut, the feet"),
 )
 
 

@@ -7,7 +7,7 @@ where a part ends or a surface steps back. ``which`` is "front" (from the
 front, left and above), "back" (from the back, right and above: the USB
 openings), "below" (the base, the door and its screws), "exploded" (the
 front's view with each assembly step's parts moved out along the way they go
-in, ``tools.case.cad.STEPS``), "cut" (the clock cut through the left lever's
+in, by ``tools.case.cad.STEPS``), "cut" (the clock cut through the left lever's
 axis, seen from the left). ``save`` writes it as a PNG (make docs:
 docs/pictures/case-BOARD-VIEW.png). Host only.
 """
@@ -52,7 +52,6 @@ _DIRECTIONS = {
     "below": ((0.4, 0.9, 1.0), (0, 0, 1)),
     "cut": ((1.0, 0.0, 0.0), (0, 0, 1)),
 }
-EXPLODE_MM = 45.0
 
 
 def _basis(forward, up):
@@ -68,8 +67,7 @@ def _solids(assembly, which):
     out = []
     offsets = {}
     if which == "exploded":
-        for index, (step, direction, _) in enumerate(STEPS):
-            offsets[step] = tuple(d * EXPLODE_MM * (1 + index % 3) for d in direction)
+        offsets = {step: offset for step, offset, _ in STEPS}
     cut = None
     if which == "cut":
         lever = assembly.parts["lever_left"].solid.bounding_box().center()
