@@ -65,14 +65,22 @@ def test_every_part_the_clock_contains_is_in_the_model(pico):
 
 
 def test_the_perfboard_fits_inside_the_walls(pico):
-    # the figures: 78.7 x 68.6 mm for the Pico's layout
+    # the Pico's layout: 32 x 27 holes of 2.54 mm, 81.3 x 68.6 mm
     board = pico.parts["perfboard"].solid.bounding_box()
-    assert board.size.X == pytest.approx(78.74) and board.size.Y == pytest.approx(68.58)
+    assert board.size.X == pytest.approx(32 * 2.54) and board.size.Y == pytest.approx(27 * 2.54)
     width, depth, _ = pico.outer
     t = cad.WALL_MM
     assert board.min.X >= t + cad.COLUMN_MM and board.max.X <= width - t
     assert board.min.Y >= pico.parts["clamp_left"].solid.bounding_box().max.Y
     assert board.max.Y <= depth - t - cad.BOARD_EDGE_MM + 1e-6
+    # its four screws are the drawing's, a hole in from each corner
+    heads = [p for p in pico.parts.values() if "perfboard" in p.touches and p.kind == "screw_m2"]
+    assert len(heads) == 4
+    for head in heads:
+        centre = head.solid.bounding_box().center()
+        col = (centre.X - board.min.X) / 2.54 - 0.5
+        row = (board.max.Y - centre.Y) / 2.54 - 0.5
+        assert (round(col, 6), round(row, 6)) in {(1, 1), (30, 1), (1, 25), (30, 25)}
 
 
 def test_the_windows_uncover_the_digits_worked_by_hand(pico):

@@ -160,7 +160,7 @@ def draw(a):
     x0, y1 = f.pb_x0, f.pb_y1
     board = box(x0, y1 - f.pb_d, f.pb_z, x0 + f.pb_w, y1, f.pb_z + pb_t)
     pb_touch = ["base"]
-    corners = ((0, 0), (f.cols - 1, 0), (0, f.rows - 1), (f.cols - 1, f.rows - 1))
+    corners = perfboard.screw_holes(a.board)
     for col, row in corners:
         px, py = f.pad_xy(col, row)
         adds["base"].append(rod((px, py, t), "+z", f.pb_z - t, 2 * rb2))

@@ -54,12 +54,12 @@ def parts(board):
     direction "down" or "right", label)}; the grid's origin top left."""
     out = {}
     if board.CHIP == "esp32":
-        out["mcu"] = ((2, 2), DEVKITC_J2, "down", "ESP32-DevKitC J2")
-        out["mcu_r"] = ((12, 2), DEVKITC_J3, "down", "J3")
+        out["mcu"] = ((3, 2), DEVKITC_J2, "down", "ESP32-DevKitC J2")
+        out["mcu_r"] = ((13, 2), DEVKITC_J3, "down", "J3")
     else:
-        out["mcu"] = ((2, 2), PICO_PINS[:20], "down", "Pico pins 1-20")
-        out["mcu_r"] = ((9, 2), tuple(reversed(PICO_PINS[20:])), "down", "pins 40-21")
-    col = 18
+        out["mcu"] = ((3, 2), PICO_PINS[:20], "down", "Pico pins 1-20")
+        out["mcu_r"] = ((10, 2), tuple(reversed(PICO_PINS[20:])), "down", "pins 40-21")
+    col = 19
     row = 2
 
     def header(name, pads, label):
@@ -79,7 +79,7 @@ def parts(board):
         header("J_led_" + side, ("A", "K"), "%s LED" % side)
     header("J_battery", ("+", "-"), "cell, via the switch")
     # components, two rows apart, between the controller and the headers
-    comp_col = 26 if board.CHIP != "esp32" else 28
+    comp_col = 27 if board.CHIP != "esp32" else 29
     crow = 2
 
     def component(name, pads, label):
@@ -210,6 +210,14 @@ def extract(board, wire_list=None):
     return {frozenset(group) for group in groups.values()}
 
 
+def screw_holes(board):
+    """The holes drilled out for the M2 screws onto the standoffs: one hole in from
+    each corner (a 2.6 mm hole a pitch and a half from the edges), clear of every
+    part: the controller starts a column further in for the one at the top left."""
+    cols, rows = size(board)
+    return ((1, 1), (cols - 2, 1), (1, rows - 2), (cols - 2, rows - 2))
+
+
 def size(board):
     """The perfboard's columns and rows."""
     cols = rows = 0
@@ -319,7 +327,7 @@ def svg(board):
         for row in range(rows):
             x, y = xy((col, row))
             body.append('<circle cx="%.1f" cy="%.1f" r="2" fill="#8a7650"/>' % (x, y))
-    for col, row in ((0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)):
+    for col, row in screw_holes(board):
         x, y = xy((col, row))  # the M2 screws onto the standoffs (tools/case/drawing.py)
         body.append('<circle cx="%.1f" cy="%.1f" r="6" fill="#ffffff" stroke="#1f2328"/>' % (x, y))
     for (col, row), names, direction, _ in parts(board).values():
