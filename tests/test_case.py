@@ -131,6 +131,16 @@ def test_every_insert_has_its_boss_and_a_thin_one_is_found(pico):
         assert bool(fits.bosses(a)) == found, wall
 
 
+def test_every_part_is_one_piece_and_a_sliver_cut_off_is_found(pico):
+    assert fits.pieces(pico) == []
+    # a 2.6 mm hole at a perfboard's corner pad (1.27 mm from both edges) breaks
+    # through both and leaves the corner a sliver; a pitch further in it does not
+    plate = box(0, 0, 0, 20, 20, 1.6) - rod((1.27, 1.27, -1), "+z", 4, 2.6)
+    whole = box(0, 0, 0, 20, 20, 1.6) - rod((3.81, 3.81, -1), "+z", 4, 2.6)
+    a = little(("broken", plate, (), None), ("whole", whole, (), None))
+    assert fits.pieces(a) == ["broken is 2 pieces, not one"]
+
+
 def test_overlapping_parts_are_found_and_touching_ones_are_not():
     a = little(
         ("a", box(0, 0, 0, 10, 10, 10), (), None),

@@ -10,6 +10,7 @@ be made to fail on a model broken on purpose (tests/test_case.py):
   door's opening and past the base, meets nothing (its swept volume);
 - ``usb_reach``: a cable's plug, pushed from outside into the controller's and
   the charger's USB sockets, meets nothing but the socket it goes into;
+- ``pieces``: every part is one solid (no sliver cut off, nothing in two);
 - ``bosses``: every heat-set insert has ``BOSS_WALL_MM`` of plastic all round;
 - ``thickness``: every printed part is at least ``MIN_THICKNESS_MM`` thick,
   measured inwards from the middle of each flat face;
@@ -248,6 +249,15 @@ def supports(assembly):
     return out
 
 
+def pieces(assembly):
+    """Parts that are not one solid (a cut that left a sliver, a part in two)."""
+    return [
+        "%s is %d pieces, not one" % (name, len(part.solid.solids()))
+        for name, part in sorted(assembly.parts.items())
+        if len(part.solid.solids()) != 1
+    ]
+
+
 def problems(assembly, full=True):
     """Everything that keeps the clock from being printed and put together."""
     out = ["%s and %s share %.3f mm3" % (a, b, v) for (a, b), v in interference(assembly).items()]
@@ -256,7 +266,7 @@ def problems(assembly, full=True):
         for (a, b), d in clearances(assembly).items()
         if d < TOLERANCE_MM - 1e-6
     ]
-    out += cell_path(assembly) + usb_reach(assembly) + bosses(assembly)
+    out += pieces(assembly) + cell_path(assembly) + usb_reach(assembly) + bosses(assembly)
     if full:
         out += thickness(assembly) + supports(assembly)
     return out
