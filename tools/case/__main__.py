@@ -101,7 +101,8 @@ def main(argv=None):
         import build123d  # noqa: F401
     except ImportError:
         print("the case needs build123d: make case-tools", file=sys.stderr)
-        return 2
+        # make docs draws everything else without it; make case cannot
+        return 0 if args.pictures else 2
     if args.pictures:
         return write_pictures((args.board,) if args.board else CASE_BOARDS)
     if args.board is None:
