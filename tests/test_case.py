@@ -17,7 +17,9 @@ import pytest
 import boards
 from tests.scripting import ROOT
 
-build123d = pytest.importorskip("build123d", reason="build123d is not installed: make case-tools")
+build123d = pytest.importorskip(
+    "build123d", reason="build123d is not installed: make case-tools", exc_type=ImportError
+)
 
 from tools.case import cad, figures, fits, parts, stl  # noqa: E402
 from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path  # noqa: E402
