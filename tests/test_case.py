@@ -244,3 +244,21 @@ def test_the_build_guide_goes_in_the_order_of_the_exploded_view():
 def test_every_part_goes_in_at_a_step_of_the_guide(pico):
     known = {step for step, _, _ in cad.STEPS}
     assert {part.step for part in pico.parts.values()} <= known
+
+
+@pytest.mark.parametrize(
+    "length, fits_in", [(4.3, True), (4.29, False), (6.1, True), (6.11, False)]
+)
+def test_a_screw_must_end_in_its_insert_with_two_millimetres_of_thread(length, fits_in):
+    from tools.case.drawing import _Fixings
+
+    # head face at 0, the M2 insert's mouth 2.3 mm in (a 2.3 mm part), 4.0 mm long:
+    # the screw must reach 2 mm into it (4.3 mm) and stop 0.2 mm short of its end (6.1)
+    a = little()
+    fix = _Fixings(a)
+    if fits_in:
+        fix.screw((0, 0, 0), "+z", "m2", length, 2.3, "through", "into", "close")
+        assert {"screw_m2_1", "insert_m2_1"} <= set(a.parts)
+    else:
+        with pytest.raises(ValueError, match="does not end in its insert"):
+            fix.screw((0, 0, 0), "+z", "m2", length, 2.3, "through", "into", "close")
