@@ -16,21 +16,29 @@ import pytest
 
 import boards
 from tests.scripting import ROOT
-
-build123d = pytest.importorskip(
-    "build123d", reason="build123d is not installed: make case-tools", exc_type=ImportError
-)
-
-from tools.case import cad, figures, fits, parts, stl  # noqa: E402
-from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path  # noqa: E402
-from tools.case.cad import TOLERANCE_MM, box, rod  # noqa: E402
+from tools.case import limits, parts
+from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path
+from tools.case.limits import TOLERANCE_MM
 
 # one worker builds the Pico's model once for every test here
 pytestmark = pytest.mark.xdist_group("case-model")
+# the kernel's modules, bound by _kernel when a test here first runs: every
+# worker collects this file, and importing the kernel costs seconds
+cad = figures = fits = stl = box = rod = None
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kernel():
+    pytest.importorskip(
+        "build123d", reason="build123d is not installed: make case-tools", exc_type=ImportError
+    )
+    from tools.case import cad, figures, fits, stl
+
+    globals().update(cad=cad, figures=figures, fits=fits, stl=stl, box=cad.box, rod=cad.rod)
 
 
 @pytest.fixture(scope="session")
-def pico():
+def pico(_kernel):
     return cad.assembly(boards.load("pico"))
 
 
@@ -163,18 +171,18 @@ def test_a_clearance_under_the_tolerance_is_found_at_the_limit(gap):
     assert found == ([] if gap >= TOLERANCE_MM else ["a and b are 0.29 mm apart, under 0.3 mm"])
 
 
-@pytest.mark.parametrize("thick", [fits.MIN_THICKNESS_MM, fits.MIN_THICKNESS_MM - 0.1])
+@pytest.mark.parametrize("thick", [limits.MIN_THICKNESS_MM, limits.MIN_THICKNESS_MM - 0.1])
 def test_a_plate_thinner_than_the_least_is_found_at_the_limit(thick):
     a = little(("plate", box(0, 0, 0, 30, 20, thick), (), "+z"))
-    assert bool(fits.thickness(a)) == (thick < fits.MIN_THICKNESS_MM)
+    assert bool(fits.thickness(a)) == (thick < limits.MIN_THICKNESS_MM)
 
 
 @pytest.mark.parametrize(
     "span, bed, found",
     [
-        (fits.BRIDGE_MM, "+z", False),  # a bridge at its limit
-        (fits.BRIDGE_MM + 1, "+z", True),  # past it
-        (fits.BRIDGE_MM + 1, "-z", False),  # the same part turned over: flat on the bed
+        (limits.BRIDGE_MM, "+z", False),  # a bridge at its limit
+        (limits.BRIDGE_MM + 1, "+z", True),  # past it
+        (limits.BRIDGE_MM + 1, "-z", False),  # the same part turned over: flat on the bed
     ],
 )
 def test_a_face_over_air_is_found_unless_bridged_or_turned_over(span, bed, found):

@@ -24,7 +24,6 @@ from tools.case.parts import PARTS
 WALL_MM = 2.4  # body, front, base, door: six perimeters of a 0.4 mm nozzle
 BOSS_WALL_MM = 1.6  # round a heat-set insert: the insert maker's least wall
 CLEARANCE_MM = 0.5  # drawn between a part and what is round it
-TOLERANCE_MM = 0.3  # what a clearance may shrink to in print (FDM holes print small)
 LOOSE_MM = 0.3  # a screw's clearance hole over its thread, each side
 SIDE_MM = 12.0  # inside, beside each display: the corner column and a locating rib
 MIDDLE_MM = 46.0  # between the displays: the key board and its two bosses

@@ -7,7 +7,8 @@ the levers' travel against their switch's datasheet. Host only.
 """
 
 from tools.case import fits
-from tools.case.cad import CAP_TRAVEL_MM, LEVER_GAP_MM, TOLERANCE_MM
+from tools.case.cad import CAP_TRAVEL_MM, LEVER_GAP_MM
+from tools.case.limits import TOLERANCE_MM
 from tools.case.parts import PARTS, PLA_DENSITY
 
 

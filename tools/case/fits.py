@@ -25,11 +25,10 @@ import math
 
 from build123d import Location, Pos, Rot
 
-from tools.case.cad import BOSS_WALL_MM, TOLERANCE_MM, box, rod
+from tools.case.cad import BOSS_WALL_MM, box, rod
+from tools.case.limits import BRIDGE_MM, MIN_THICKNESS_MM, TOLERANCE_MM
 from tools.case.parts import PARTS
 
-MIN_THICKNESS_MM = 1.2  # three perimeters or six layers: the door's lip is this thin
-BRIDGE_MM = 20.0  # what a bridge may span without support (PLA, 0.2 mm layers)
 VOLUME_EPS = 1e-3  # mm3: the booleans' rounding; a real overlap is far more
 _BEDS = {"+z": (0, 0, 0), "-z": (180, 0, 0), "-y": (90, 0, 0), "+y": (-90, 0, 0)}
 
