@@ -1,7 +1,14 @@
-"""The printable enclosure: closed solids, parts that fit, windows over the digits, and
-pictures that are the ones the board data gives (tools/case, docs/build.md)."""
+"""The clock's CAD model: every part in it, the fits the kernel measures, each check
+seen failing on a model broken on purpose (tools/case, docs/build.md).
+
+The model is built once per session (the Pico's, a few seconds); the checks that
+need every pair of parts (interference, clearances) and the thickness and support
+checks of every board run in ``make case`` and ``make bench``, here on small
+solids made to fail and pass at their limits. Needs build123d: ``make case-tools``.
+"""
 
 import os
+import re
 import struct
 import types
 
@@ -9,126 +16,257 @@ import pytest
 
 import boards
 from tests.scripting import ROOT
-from tools.case import checks, mesh, model, parts, render
-from tools.case.__main__ import CASE_BOARDS, picture_path
+from tools.case import limits, parts
+from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path
+from tools.case.limits import TOLERANCE_MM
+
+# one worker builds the Pico's model once for every test here
+pytestmark = pytest.mark.xdist_group("case-model")
+# the kernel's modules, bound by _kernel when a test here first runs: every
+# worker collects this file, and importing the kernel costs seconds
+cad = figures = fits = stl = box = rod = None
 
 
-def board_with(name, **changes):
-    board = boards.load(name)
-    copy = types.SimpleNamespace(**{k: getattr(board, k) for k in dir(board) if k.isupper()})
-    copy.__dict__.update(changes)
-    return copy
+@pytest.fixture(autouse=True, scope="session")
+def _kernel():
+    pytest.importorskip(
+        "build123d", reason="build123d is not installed: make case-tools", exc_type=ImportError
+    )
+    from tools.case import cad, figures, fits, stl
+
+    globals().update(cad=cad, figures=figures, fits=fits, stl=stl, box=cad.box, rod=cad.rod)
 
 
-@pytest.fixture(scope="module")
-def layouts():
-    return {name: model.layout(boards.load(name)) for name in CASE_BOARDS}
+@pytest.fixture(scope="session")
+def pico(_kernel):
+    return cad.assembly(boards.load("pico"))
 
 
-@pytest.mark.parametrize("name", CASE_BOARDS)
-def test_every_printed_part_is_a_closed_manifold(layouts, name):
-    for part, steps in layouts[name].printed.items():
-        tris = mesh.triangles(mesh.Solid(steps))
-        assert len(tris) >= 12, part
-        assert mesh.manifold_problems(tris) == [], part
+def little(*named):
+    """An assembly of a few named solids: (name, solid, touches, bed)."""
+    a = cad.Assembly(types.SimpleNamespace())
+    for name, solid, touches, bed in named:
+        a.add(name, "printed" if bed else "key", solid, touches, bed=bed)
+    return a
 
 
-def test_the_manifold_check_finds_a_hole_and_an_edge_shared_by_four():
-    cube = mesh.triangles(mesh.Solid([("add", [(0, 0, 0, 1, 1, 1)])]))
-    assert len(cube) == 12 and mesh.manifold_problems(cube) == []
-    assert mesh.manifold_problems(cube[1:])  # one triangle gone: an open edge
-    # two cubes meeting along one edge only: that edge has four faces
-    touching = mesh.Solid([("add", [(0, 0, 0, 1, 1, 1), (1, 1, 0, 2, 2, 1)])])
-    assert any("2 forward" in p for p in mesh.manifold_problems(mesh.triangles(touching)))
+def test_every_part_the_clock_contains_is_in_the_model(pico):
+    names = set(pico.parts)
+    for name in [
+        "display_left", "display_right", "controller", "perfboard", "header_mcu",
+        "header_mcu_r", "cell", "cell_holder", "buzzer", "power_switch", "charger",
+        "switch_left", "switch_right", "lever_left", "lever_right", "keeper_left",
+        "keeper_right", "key_play", "key_set", "key_plus", "key_minus", "key_board",
+        "led_left", "led_right", "front", "body", "base", "door",
+    ]:  # fmt: skip
+        assert name in names, name
+    # one header per off-board part of the perfboard layout
+    for name in ("J_display_left", "J_display_right", "J_lever_left", "J_play", "J_buzzer"):
+        assert "header_" + name in names
+    # every insert has its screw, and the case closes with eight M3 screws
+    screws = [n for n in names if n.startswith("screw_")]
+    inserts = [n for n in names if n.startswith("insert_")]
+    assert len(screws) == len(inserts) and len(screws) >= 20
+    assert len([n for n in screws if n.startswith("screw_m3")]) == 8
+    for part in pico.parts.values():
+        assert part.solid.is_valid and part.solid.volume > 0, part.name
+        for other in part.touches:
+            assert other in pico.parts, (part.name, other)
 
 
-def test_stl_has_its_header_count_and_fifty_bytes_a_facet():
-    tris = mesh.triangles(mesh.Solid([("add", [(0, 0, 0, 10, 20, 30)])]))
-    data = mesh.stl_bytes(tris, "box")
-    assert len(data) == 84 + 50 * 12
-    assert struct.unpack("<I", data[80:84])[0] == 12
-    corners = struct.unpack("<12f", data[84:132])[3:]
-    assert max(corners) == 30.0  # millimetres, not grid units
+def test_the_perfboard_fits_inside_the_walls(pico):
+    # the Pico's layout: 32 x 27 holes of 2.54 mm, 81.3 x 68.6 mm
+    board = pico.parts["perfboard"].solid.bounding_box()
+    assert board.size.X == pytest.approx(32 * 2.54) and board.size.Y == pytest.approx(27 * 2.54)
+    width, depth, _ = pico.outer
+    t = cad.WALL_MM
+    assert board.min.X >= t + cad.COLUMN_MM and board.max.X <= width - t
+    assert board.min.Y >= pico.parts["clamp_left"].solid.bounding_box().max.Y
+    assert board.max.Y <= depth - t - cad.BOARD_EDGE_MM + 1e-6
+    # its four screws are the drawing's, a hole in from each corner
+    heads = [p for p in pico.parts.values() if "perfboard" in p.touches and p.kind == "screw_m2"]
+    assert len(heads) == 4
+    for head in heads:
+        centre = head.solid.bounding_box().center()
+        col = (centre.X - board.min.X) / 2.54 - 0.5
+        row = (board.max.Y - centre.Y) / 2.54 - 0.5
+        assert (round(col, 6), round(row, 6)) in {(1, 1), (30, 1), (1, 25), (30, 25)}
 
 
-@pytest.mark.parametrize("name", CASE_BOARDS)
-def test_every_board_case_passes_its_checks(layouts, name):
-    layout = layouts[name]
-    assert checks.problems(layout) == []
-    clearances = checks.fit(layout)
-    for placed in layout.placed:
-        assert clearances[placed.name][0] >= checks.required(placed), placed.name
-    assert checks.thinnest_wall(layout) >= model.WALL_MM
-    assert checks.overlaps(layout) == []
+def test_the_windows_uncover_the_digits_worked_by_hand(pico):
+    # wall 2.4 + side 12 = 14.4 to the display; its 50.4 mm face holds 42 mm of digits
+    # centred, 4.2 mm in: 18.6 to 60.6, the window 1 mm wider each side. Up: the
+    # display from 2.4 + 8 = 10.4, 19 high, centre 19.9; 14.2 mm digits: 12.8 to 27.0.
+    assert pico.windows[0] == pytest.approx((17.6, 11.8, 61.6, 28.0))
+    front = pico.parts["front"].solid
+    x0, z0, x1, z1 = pico.windows[0]
+    # the kernel's front panel is open there: a probe through the window meets nothing
+    assert (front & box(x0 + 0.1, -1, z0 + 0.1, x1 - 0.1, 3, z1 - 0.1)).volume < 1e-6
+    assert (front & box(x0 - 1.0, -1, z0, x0 - 0.1, 3, z1)).volume > 1.0
 
 
-def test_a_part_too_close_to_a_wall_is_found():
-    layout = model.layout(boards.load("pico"))
-    cells = [p for p in layout.placed if p.name == "cells_1"][0]
-    b = cells.boxes[0]
-    cells.boxes = [b[:4] + (round(b[4] + 0.4, 2),) + b[5:]]  # 0.1 mm from the back wall
-    assert any(p.startswith("cells_1: 0.10 mm from shell") for p in checks.problems(layout))
-    cells.boxes = [b[:4] + (round(b[4] + 0.6, 2),) + b[5:]]  # into the back wall
-    assert checks.fit(layout)["cells_1"][0] == 0.0
+def test_the_cell_leaves_through_its_door_and_a_rib_across_it_is_found(pico):
+    assert fits.cell_path(pico) == []
+    swept = fits.swept_cell(pico, pico.cell_paths[0]).bounding_box()
+    assert swept.min.Z < -cad.LID_LIP_MM  # out past the door's lip
+    cell = pico.parts["cell"].solid.bounding_box()
+    # a rib 1 x 1 mm across the opening, wider than the cell: the 18.6 mm of it under
+    # the cell is in the way, 18.6 mm3
+    rib = box(cell.min.X - 2, cell.center().Y, 0.5, cell.max.X + 2, cell.center().Y + 1, 1.5)
+    pico.add("rib", "key", rib)
+    try:
+        assert fits.cell_path(pico) == ["cell's way out through door meets rib (18.6 mm3)"]
+    finally:
+        del pico.parts["rib"]
 
 
-def test_a_thin_web_is_found():
-    layout = model.layout(boards.load("pico"))
-    x0, z0, x1, z1 = layout.windows[0]
-    # a hole 1 mm above the left window: a 1 mm web between them
-    layout.printed["shell"].append(("cut", [(x0, -1, z1 + 1.0, x1, 3.4, z1 + 3.0)]))
-    assert checks.thinnest_wall(layout) == 1.0
-    assert any("under 2.40 mm" in p for p in checks.problems(layout))
+def test_both_usb_sockets_are_reachable_and_a_blocked_one_is_found(pico):
+    assert {owner for owner, _, _ in pico.usb} == {"controller", "charger"}
+    assert fits.usb_reach(pico) == []
+    _, _, (x, y, z) = [u for u in pico.usb if u[0] == "controller"][0]
+    pico.add("obstacle", "key", box(x - 1, y + 7, z - 1, x + 1, y + 8, z + 1))
+    try:
+        assert fits.usb_reach(pico) == ["the controller's plug meets obstacle (4.0 mm3)"]
+    finally:
+        del pico.parts["obstacle"]
 
 
-def test_overlapping_parts_are_found():
-    layout = model.layout(boards.load("pico"))
-    key = [p for p in layout.placed if p.name == "key_play"][0]
-    display = [p for p in layout.placed if p.name == "display_left"][0]
-    key.boxes = list(display.boxes)
-    assert ("display_left", "key_play") in checks.overlaps(layout)
+def test_every_insert_has_its_boss_and_a_thin_one_is_found(pico):
+    assert fits.bosses(pico) == []
+    hole = parts.PARTS["insert_m2"]["hole_mm"]
+    for wall, found in ((cad.BOSS_WALL_MM, False), (cad.BOSS_WALL_MM - 0.2, True)):
+        boss = rod((0, 0, 0), "+z", 4.0, hole + 2 * wall) - rod((0, 0, -1), "+z", 6, hole)
+        a = little(("post", boss, (), "+z"))
+        a.bosses.append(("post", "insert_m2_1", (0, 0, 0), "+z", 4.0))
+        assert bool(fits.bosses(a)) == found, wall
 
 
-def test_the_windows_uncover_the_digits_worked_by_hand(layouts):
-    # 0.56": wall 2.4 + side 8 = 10.4 to the display; its 50.4 mm face holds 42 mm of
-    # digits centred, 4.2 mm in; the window 1 mm wider: 13.6 to 57.6. Up: the display
-    # from 2.4 + 8 = 10.4, 19 high, centre 19.9; 14.2 mm digits: 12.8 to 27.0, the
-    # window 11.8 to 28.0.
-    pico = layouts["pico"]
-    assert pico.windows[0] == pytest.approx((13.6, 11.8, 57.6, 28.0))
-    # 1.2": the display's 120 mm face holds 108 mm of digits, 6 mm in: 15.4 to 125.4;
-    # 44.5 high from 10.4, centre 32.65, 30.5 mm digits: 17.4 to 47.9, the window 16.4
-    # to 48.9.
-    big = layouts["pico_big"]
-    assert big.windows[0] == pytest.approx((15.4, 16.4, 125.4, 48.9))
-    for layout in (pico, big):
-        assert checks.window_problems(layout) == []
+def test_every_part_is_one_piece_and_a_sliver_cut_off_is_found(pico):
+    assert fits.pieces(pico) == []
+    # a 2.6 mm hole at a perfboard's corner pad (1.27 mm from both edges) breaks
+    # through both and leaves the corner a sliver; a pitch further in it does not
+    plate = box(0, 0, 0, 20, 20, 1.6) - rod((1.27, 1.27, -1), "+z", 4, 2.6)
+    whole = box(0, 0, 0, 20, 20, 1.6) - rod((3.81, 3.81, -1), "+z", 4, 2.6)
+    a = little(("broken", plate, (), None), ("whole", whole, (), None))
+    assert fits.pieces(a) == ["broken is 2 pieces, not one"]
 
 
-def test_a_bigger_display_moves_the_windows_and_a_wrong_window_is_found():
-    small = model.layout(board_with("pico"))
-    big = model.layout(board_with("pico", DISPLAY_KIND="1.2in"))
-    assert small.windows != big.windows
-    assert big.outer[0] > small.outer[0] + 2 * (120.0 - 50.4) - 0.01
-    # the small display's windows on the big display's case leave digits covered
-    big.windows = small.windows
-    assert any("covers its digits" in p for p in checks.window_problems(big))
+def test_overlapping_parts_are_found_and_touching_ones_are_not():
+    a = little(
+        ("a", box(0, 0, 0, 10, 10, 10), (), None),
+        ("b", box(9, 0, 0, 19, 10, 10), (), None),  # 1 x 10 x 10 in common
+        ("c", box(19, 0, 0, 29, 10, 10), ("b",), None),  # touches b
+    )
+    assert fits.interference(a) == {("a", "b"): 100.0}
 
 
-@pytest.mark.parametrize("name", CASE_BOARDS)
-def test_the_committed_pictures_are_the_board_datas(layouts, name):
-    for which in ("front", "top"):
-        with open(os.path.join(ROOT, picture_path(name, which)), "rb") as handle:
-            committed = handle.read()
-        assert committed == render.png_bytes(layouts[name], which), (
-            "%s is stale: make docs" % picture_path(name, which)
-        )
+@pytest.mark.parametrize("gap", [TOLERANCE_MM, TOLERANCE_MM - 0.01])
+def test_a_clearance_under_the_tolerance_is_found_at_the_limit(gap):
+    a = little(
+        ("a", box(0, 0, 0, 10, 10, 10), (), None),
+        ("b", box(10 + gap, 0, 0, 20, 10, 10), (), None),
+        ("c", box(20, 0, 0, 30, 10, 10), ("b",), None),  # touches b, as it may
+    )
+    found = [p for p in fits.problems(a, full=False) if "apart" in p]
+    assert found == ([] if gap >= TOLERANCE_MM else ["a and b are 0.29 mm apart, under 0.3 mm"])
 
 
-def test_the_build_guide_lists_the_parts_table():
+@pytest.mark.parametrize("thick", [limits.MIN_THICKNESS_MM, limits.MIN_THICKNESS_MM - 0.1])
+def test_a_plate_thinner_than_the_least_is_found_at_the_limit(thick):
+    a = little(("plate", box(0, 0, 0, 30, 20, thick), (), "+z"))
+    assert bool(fits.thickness(a)) == (thick < limits.MIN_THICKNESS_MM)
+
+
+@pytest.mark.parametrize(
+    "span, bed, found",
+    [
+        (limits.BRIDGE_MM, "+z", False),  # a bridge at its limit
+        (limits.BRIDGE_MM + 1, "+z", True),  # past it
+        (limits.BRIDGE_MM + 1, "-z", False),  # the same part turned over: flat on the bed
+    ],
+)
+def test_a_face_over_air_is_found_unless_bridged_or_turned_over(span, bed, found):
+    # two posts and a beam across: an arch, its underside a bridge of ``span``
+    arch = box(0, 0, 0, 3, 10, 10) + box(3 + span, 0, 0, 6 + span, 10, 10)
+    arch = arch + box(0, 0, 10, 6 + span, 10, 12)
+    a = little(("arch", arch, (), bed))
+    assert bool(fits.supports(a)) == found
+
+
+def test_every_printed_part_of_the_pico_prints_without_support_and_is_thick_enough(pico):
+    assert fits.supports(pico) == []
+    assert fits.thickness(pico) == []
+
+
+def test_the_lever_operates_its_switch_within_its_overtravel():
+    switch = parts.PARTS["microswitch"]
+    travel, operate, over = figures.lever_travel()
+    assert operate == pytest.approx(cad.LEVER_GAP_MM + switch["pretravel_mm"])
+    assert operate < travel and 0 < over <= switch["overtravel_mm"]
+    assert figures.lever_problems() == []
+    # at the limit: the whole overtravel used; past it, and a lever that never operates
+    limit = cad.LEVER_GAP_MM + switch["pretravel_mm"] + switch["overtravel_mm"]
+    assert figures.lever_problems(travel=limit) == []
+    assert "past operating" in figures.lever_problems(travel=limit + 0.01)[0]
+    assert "before its switch" in figures.lever_problems(travel=operate - 0.01)[0]
+
+
+def test_a_printed_part_is_written_as_a_closed_stl_and_a_hole_is_found(tmp_path, pico):
+    from build123d import export_stl
+
+    path = tmp_path / "door.stl"
+    export_stl(fits.on_bed(pico.parts["door"]), str(path), tolerance=0.05)
+    data = path.read_bytes()
+    assert stl.problems(data) == []
+    count = struct.unpack("<I", data[80:84])[0]
+    assert count > 12
+    # one facet gone: a hole, three edges with one facet only
+    holed = data[:80] + struct.pack("<I", count - 1) + data[84 : 84 + 50 * (count - 1)]
+    assert stl.problems(holed)[0].startswith("3 edges not shared")
+    # the header's count wrong
+    assert "not the 84 + 50" in stl.problems(data[:-50])[0]
+    # a facet turned inside out: its three edges run the same way as their neighbours'
+    first = 84
+    a, b, c = (data[first + 12 + 12 * k : first + 24 + 12 * k] for k in range(3))
+    flipped = data[: first + 12] + a + c + b + data[first + 48 :]
+    assert "not shared once each way" in stl.problems(flipped)[0]
+
+
+def test_the_build_guide_lists_the_parts_table_and_the_pictures():
     with open(os.path.join(ROOT, "docs", "build.md")) as handle:
         text = handle.read()
     assert parts.parts_table() in text
     for name in CASE_BOARDS:
-        for which in ("front", "top"):
+        for which in VIEWS:
             assert "pictures/case-%s-%s.png" % (name, which) in text
+            assert os.path.exists(os.path.join(ROOT, picture_path(name, which)))
+
+
+def test_the_build_guide_goes_in_the_order_of_the_exploded_view():
+    with open(os.path.join(ROOT, "docs", "build.md")) as handle:
+        text = handle.read()
+    steps = re.findall(r"^\d+\. \*\*(\w+)\.\*\*", text, re.MULTILINE)
+    assert [s.lower() for s in steps] == [step for step, _, _ in cad.STEPS]
+
+
+def test_every_part_goes_in_at_a_step_of_the_guide(pico):
+    known = {step for step, _, _ in cad.STEPS}
+    assert {part.step for part in pico.parts.values()} <= known
+
+
+@pytest.mark.parametrize(
+    "length, fits_in", [(4.3, True), (4.29, False), (6.1, True), (6.11, False)]
+)
+def test_a_screw_must_end_in_its_insert_with_two_millimetres_of_thread(length, fits_in):
+    from tools.case.drawing import _Fixings
+
+    # head face at 0, the M2 insert's mouth 2.3 mm in (a 2.3 mm part), 4.0 mm long:
+    # the screw must reach 2 mm into it (4.3 mm) and stop 0.2 mm short of its end (6.1)
+    a = little()
+    fix = _Fixings(a)
+    if fits_in:
+        fix.screw((0, 0, 0), "+z", "m2", length, 2.3, "through", "into", "close")
+        assert {"screw_m2_1", "insert_m2_1"} <= set(a.parts)
+    else:
+        with pytest.raises(ValueError, match="does not end in its insert"):
+            fix.screw((0, 0, 0), "+z", "m2", length, 2.3, "through", "into", "close")

@@ -4,12 +4,12 @@ One table, ``PARTS``, each part with its outer size in millimetres (width along
 the case's front, depth from front to back, height), what else the case needs to
 know of it (the digit area of a display, the mounting holes of a board, the
 opening a socket or a switch needs) and where each figure comes from. The
-enclosure (``tools.case.model``) reads nothing else about a part, and the build
+model (``tools.case.cad``) reads nothing else about a part, and the build
 guide's parts list (docs/build.md) is printed from this table, so a figure
 changed here changes the case and the list together. Host only.
 
 Figures marked "nominal" are the vendor's rounded outline: measure the part in
-hand before printing; the clearance (``tools.case.model.CLEARANCE_MM``) covers
+hand before printing; the clearance (``tools.case.cad.CLEARANCE_MM``) covers
 a few tenths of a millimetre, not a different part.
 """
 
@@ -33,6 +33,8 @@ PARTS = {
     "pico": {
         "what": "Raspberry Pi Pico or Pico W",
         "size": (51.0, 21.0, 4.0),  # board 1.0 mm, parts on top about 3 mm
+        "usb_z": 1.6,  # the micro-USB receptacle's centre above the board's underside
+        "usb_out": 1.3,  # how far the receptacle stands past the board's end
         "holes": ((-23.5, -5.7), (-23.5, 5.7), (23.5, -5.7), (23.5, 5.7)),
         "hole_mm": 2.1,
         "source": "Raspberry Pi Pico datasheet, mechanical drawing: 51 x 21 mm, four 2.1 mm "
@@ -41,6 +43,8 @@ PARTS = {
     "esp32_devkitc": {
         "what": "ESP32-DevKitC V4 (ESP32-WROOM-32)",
         "size": (54.4, 27.9, 9.0),
+        "usb_z": -1.6,  # the micro-USB receptacle hangs under the board's end
+        "usb_out": 1.0,
         "holes": (),
         "hole_mm": 0.0,
         "source": "Espressif ESP32-DevKitC V4 getting-started guide, board dimensions "
@@ -48,22 +52,31 @@ PARTS = {
     },
     "cell_holder": {
         "what": "18650 cell holder, one cell, with the cell",
-        "size": (77.0, 21.0, 20.5),
+        "size": (20.7, 77.0, 20.4),  # lying along the case's depth, open side down
+        "cell": (18.6, 65.2),  # the 18650 cell: diameter, length
+        "floor_mm": 1.0,  # the holder's floor under the cell
         "source": "Keystone 1042 18650 holder drawing, 77.0 x 20.7 x 20.4 mm outline "
         "(the cell, 18.6 x 65.2 mm, inside it)",
     },
     "microswitch": {
         "what": "lever microswitch with plunger",
         "size": (12.8, 5.8, 6.5),
+        "plunger_mm": 1.4,  # the plunger's free position above the body
+        "pretravel_mm": 0.5,  # at most: the plunger closes the contact within this
+        "overtravel_mm": 0.5,  # at least: the plunger may go this far past operating
+        "operating_force_n": 1.47,  # at most
         "source": "Omron D2F datasheet, dimensions: 12.8 x 5.8 x 6.5 mm body, plunger "
-        "on top (travel to operate 0.5 mm)",
+        "on top, operating position 7.4 mm over the base (nominal), free position a "
+        "pretravel above it; operating characteristics of the D2F (pin plunger): "
+        "operating force 1.47 N max, pretravel 0.5 mm max, overtravel 0.5 mm min",
     },
     "key": {
         "what": "tactile key, 12 x 12 mm",
         "size": (12.0, 7.3, 12.0),  # mounted on the front: its height is its depth
         "plunger_mm": 6.0,
-        "source": "Omron B3F-4055 datasheet: 12 x 12 mm body, 7.3 mm high with its "
-        "plunger (round, about 6 mm across)",
+        "body_mm": 3.5,  # the body's height; the plunger stands 3.8 mm above it
+        "source": "Omron B3F-4055 datasheet: 12 x 12 mm body 3.5 mm high, 7.3 mm high "
+        "with its plunger (round, about 6 mm across)",
     },
     "led_10mm": {
         "what": "10 mm LED with flange",
@@ -83,13 +96,13 @@ PARTS = {
         "what": "slide switch (power)",
         "size": (8.6, 3.6, 3.5),
         "opening": (5.0, 2.4),  # the slot: lever travel and width with clearance
+        "knob": (1.5, 4.0, 1.5),  # the lever: along the travel, out of the body, high
         "source": "C&K / generic SS12D00 drawing: 8.6 x 3.6 x 3.5 mm body, 1.5 mm "
         "lever, 1.5 mm travel each way",
     },
     "charger": {
         "what": "TP4056 charger module with USB-C socket",
         "size": (28.0, 17.5, 4.5),
-        "opening": (9.5, 3.8),  # the USB-C receptacle's mouth, 8.94 x 3.26, with clearance
         "socket_z": 3.2,  # the receptacle's centre above the module's underside
         "source": "TP4056 USB-C module drawing, 28 x 17.5 mm (nominal); USB-C receptacle "
         "8.94 x 3.26 mm (USB Type-C specification, receptacle interface)",
@@ -99,10 +112,70 @@ PARTS = {
         "size": (36.0, 17.0, 6.0),
         "source": "MT3608 boost module drawing, 36 x 17 mm (nominal)",
     },
+    "perfboard": {
+        "what": "perfboard, 2.54 mm pitch, cut to the layout's holes",
+        "size": (2.54, 2.54, 1.6),  # one hole's square; the layout gives the count
+        "source": "FR-4 / FR-2 prototyping board, 1.6 mm thick, 2.54 mm (0.1 in) grid",
+    },
+    "socket_header": {
+        "what": "female header strip, 2.54 mm, one row (the controller's socket)",
+        "size": (2.54, 2.54, 8.5),  # per pin
+        "source": "2.54 mm single-row female header (e.g. Samtec SSW / generic), 8.5 mm body",
+    },
+    "pin_header": {
+        "what": "male pin header, 2.54 mm, one row (each off-board part's plug)",
+        "size": (2.54, 2.54, 8.5),  # per pin: 2.5 mm plastic, 6 mm pin above it
+        "source": "2.54 mm single-row pin header: 2.5 mm body, 6.0 mm mating pin (generic)",
+    },
+    "insert_m3": {
+        "what": "heat-set insert M3, 5.7 mm (shell and base, front panel)",
+        "size": (4.0, 4.0, 5.7),
+        "hole_mm": 4.0,
+        "source": "ruthex RX-M3x5.7 datasheet: 5.7 mm long, 4.0 mm hole, wall 1.6 mm or more",
+    },
+    "insert_m2": {
+        "what": "heat-set insert M2, 4.0 mm (door, clamps, boards, levers)",
+        "size": (3.2, 3.2, 4.0),
+        "hole_mm": 3.2,
+        "source": "ruthex RX-M2x4 datasheet: 4.0 mm long, 3.2 mm hole, wall 1.6 mm or more",
+    },
+    "screw_m3": {
+        "what": "countersunk screw M3 (ISO 10642)",
+        "size": (6.72, 6.72, 8.0),
+        "thread_mm": 3.0,
+        "head_mm": 6.72,
+        "source": "ISO 10642: M3 head 6.72 mm max across, 90 degree countersink",
+    },
+    "screw_m2": {
+        "what": "countersunk screw M2 (ISO 10642)",
+        "size": (4.4, 4.4, 6.0),
+        "thread_mm": 2.0,
+        "head_mm": 4.4,
+        "source": "ISO 10642: M2 head 4.4 mm max across, 90 degree countersink",
+    },
+    "foot": {
+        "what": "self-adhesive rubber foot, 10 mm",
+        "size": (10.0, 10.0, 3.0),
+        "source": "generic bumper foot 10 x 3 mm (3M Bumpon class, nominal)",
+    },
+    "usb_micro_plug": {
+        "what": "the cable's micro-USB plug (flashing, the self-test)",
+        "size": (11.0, 20.0, 8.0),  # the overmould, w x h; its length out of the case
+        "metal": (6.9, 5.6, 1.85),  # the plug's shell: w, inserted length, h
+        "source": "USB Micro-B plug: shell 6.85 x 1.8 mm (USB 2.0 Micro-USB specification); "
+        "overmould 11 x 8 mm or less (typical cable, nominal)",
+    },
+    "usb_c_plug": {
+        "what": "the charging cable's USB-C plug",
+        "size": (12.35, 20.0, 6.5),
+        "metal": (8.4, 6.7, 2.6),
+        "source": "USB Type-C specification: plug shell 8.25 x 2.4 mm, overmould "
+        "12.35 x 6.5 mm max",
+    },
 }
 
-# The printed parts.
-PRINTED = ("shell", "base", "door", "lever_left", "lever_right")
+# PLA: the filament's density for the printed parts' mass (g/cm3).
+PLA_DENSITY = 1.24
 
 
 def parts_table():

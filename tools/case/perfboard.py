@@ -54,12 +54,12 @@ def parts(board):
     direction "down" or "right", label)}; the grid's origin top left."""
     out = {}
     if board.CHIP == "esp32":
-        out["mcu"] = ((2, 2), DEVKITC_J2, "down", "ESP32-DevKitC J2")
-        out["mcu_r"] = ((12, 2), DEVKITC_J3, "down", "J3")
+        out["mcu"] = ((3, 2), DEVKITC_J2, "down", "ESP32-DevKitC J2")
+        out["mcu_r"] = ((13, 2), DEVKITC_J3, "down", "J3")
     else:
-        out["mcu"] = ((2, 2), PICO_PINS[:20], "down", "Pico pins 1-20")
-        out["mcu_r"] = ((9, 2), tuple(reversed(PICO_PINS[20:])), "down", "pins 40-21")
-    col = 18
+        out["mcu"] = ((3, 2), PICO_PINS[:20], "down", "Pico pins 1-20")
+        out["mcu_r"] = ((10, 2), tuple(reversed(PICO_PINS[20:])), "down", "pins 40-21")
+    col = 19
     row = 2
 
     def header(name, pads, label):
@@ -77,9 +77,9 @@ def parts(board):
     header("J_buzzer", ("SIG", "GND"), "buzzer")
     for side in ("left", "right"):
         header("J_led_" + side, ("A", "K"), "%s LED" % side)
-    header("J_battery", ("+", "-"), "cell (through the switch)")
+    header("J_battery", ("+", "-"), "cell, via the switch")
     # components, two rows apart, between the controller and the headers
-    comp_col = 26 if board.CHIP != "esp32" else 28
+    comp_col = 27 if board.CHIP != "esp32" else 29
     crow = 2
 
     def component(name, pads, label):
@@ -210,6 +210,14 @@ def extract(board, wire_list=None):
     return {frozenset(group) for group in groups.values()}
 
 
+def screw_holes(board):
+    """The holes drilled out for the M2 screws onto the standoffs: one hole in from
+    each corner (a 2.6 mm hole a pitch and a half from the edges), clear of every
+    part: the controller starts a column further in for the one at the top left."""
+    cols, rows = size(board)
+    return ((1, 1), (cols - 2, 1), (1, rows - 2), (cols - 2, rows - 2))
+
+
 def size(board):
     """The perfboard's columns and rows."""
     cols = rows = 0
@@ -219,14 +227,91 @@ def size(board):
     return cols + 2, rows + 2
 
 
+def routes(board):
+    """Each wire as it is laid on the back, with the net it belongs to: along the
+    grid, from its first pad along the row to the second pad's column, then along
+    that column: (net, [(col, row), ...]), two or three points."""
+    where = pads(board)
+    out = []
+    for net, members in nets(board):
+        for first, second in zip(members, members[1:], strict=False):
+            a, b = where[first], where[second]
+            if a[0] == b[0] or a[1] == b[1]:
+                out.append((net, [a, b]))
+            else:
+                out.append((net, [a, (b[0], a[1]), b]))
+    return out
+
+
+# One colour a net, so wires that share a line of holes stay told apart.
+NET_COLOURS = ("#3b6fb6", "#c0392b", "#27864a", "#8e44ad", "#d35400", "#16a085", "#7f8c8d",
+               "#b7950b", "#2c3e50", "#e84393")  # fmt: skip
+
+
+FONT_PX = 8  # labels
+PIN_FONT_PX = 7  # the controller's pin names
+CHAR_EM = 0.6  # a sans-serif character's width, in font sizes (an estimate on the wide side)
+TITLE_PX = 30
+
+
+def labels(board):
+    """Every text of the drawing: (x, y of the baseline, font px, anchor, text)."""
+    scale = PITCH_MM * PX_PER_MM
+    out = []
+
+    def xy(col, row):
+        return (col + 0.5) * scale, (row + 0.5) * scale + TITLE_PX
+
+    for name, ((col, row), names, _, label) in parts(board).items():
+        x, y = xy(col, row)
+        # the label on the free row above the part, from its first pad
+        if name[0] in "RQDU" and name[1] == "_":  # a component: which one, and its value
+            label = "%s %s" % (name, label)
+        out.append((x - scale / 2, y - scale / 2 - 3, FONT_PX, "start", label))
+        if name in ("mcu", "mcu_r"):
+            # the controller's pins by name, outside its two rows
+            left = name == "mcu"
+            for index, pin in enumerate(names):
+                px, py = xy(col, row + index)
+                out.append(
+                    (
+                        px - 6 if left else px + 6,
+                        py + 2.5,
+                        PIN_FONT_PX,
+                        "end" if left else "start",
+                        pin,
+                    )
+                )
+    return out
+
+
+def text_box(x, y, size, anchor, text):
+    """The box (x0, y0, x1, y1) a label covers, its width estimated."""
+    width = len(text) * size * CHAR_EM
+    x0 = x - width if anchor == "end" else x
+    return (x0, y - size, x0 + width, y + size * 0.25)
+
+
 def svg(board):
-    """The perfboard to scale, its parts labelled, every wire drawn."""
+    """The perfboard to scale, its parts and the controller's pins labelled, every
+    wire drawn along the grid on the back, the standoffs' screw holes marked."""
     cols, rows = size(board)
     scale = PITCH_MM * PX_PER_MM
-    width, height = int(cols * scale), int(rows * scale) + 30
+    texts = labels(board)
+    board_w, board_h = cols * scale, rows * scale
+    title = "%s: perfboard %d x %d holes (%.1f x %.1f mm), wires on the back" % (
+        board.NAME,
+        cols,
+        rows,
+        cols * PITCH_MM,
+        rows * PITCH_MM,
+    )
+    ends = [text_box(*t)[2] for t in texts] + [text_box(6, 20, 12, "start", title)[2]]
+    width = int(max([board_w] + [end + 4 for end in ends]))
+    height = int(board_h + TITLE_PX)
 
     def xy(position):
-        return (position[0] + 0.5) * scale, (position[1] + 0.5) * scale + 30
+        return (position[0] + 0.5) * scale, (position[1] + 0.5) * scale + TITLE_PX
 
     body = [
         '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">'
@@ -234,16 +319,18 @@ def svg(board):
         "<title>perfboard of %s (%.1f x %.1f mm)</title>"
         % (board.NAME, cols * PITCH_MM, rows * PITCH_MM),
         '<rect width="%d" height="%d" fill="#ffffff"/>' % (width, height),
-        '<rect x="0" y="30" width="%d" height="%d" fill="#d9c7a0"/>' % (width, height - 30),
-        '<text x="6" y="20" font-family="sans-serif" font-size="14">%s: perfboard %d x %d '
-        "holes (%.1f x %.1f mm), wires on the back</text>"
-        % (board.NAME, cols, rows, cols * PITCH_MM, rows * PITCH_MM),
+        '<rect x="0" y="%d" width="%.1f" height="%.1f" fill="#d9c7a0"/>'
+        % (TITLE_PX, board_w, board_h),
+        '<text x="6" y="20" font-family="sans-serif" font-size="12">%s</text>' % title,
     ]
     for col in range(cols):
         for row in range(rows):
             x, y = xy((col, row))
             body.append('<circle cx="%.1f" cy="%.1f" r="2" fill="#8a7650"/>' % (x, y))
-    for name, ((col, row), names, direction, label) in parts(board).items():
+    for col, row in screw_holes(board):
+        x, y = xy((col, row))  # the M2 screws onto the standoffs (tools/case/drawing.py)
+        body.append('<circle cx="%.1f" cy="%.1f" r="6" fill="#ffffff" stroke="#1f2328"/>' % (x, y))
+    for (col, row), names, direction, _ in parts(board).values():
         x, y = xy((col, row))
         n = len(names)
         w, h = (n * scale, scale) if direction == "right" else (scale, n * scale)
@@ -251,21 +338,21 @@ def svg(board):
             '<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#1f2328"/>'
             % (x - scale / 2, y - scale / 2, w, h)
         )
-        lx, ly = (
-            (x + w - scale / 2 + 4, y + 4) if direction == "right" else (x - 4, y - scale / 2 - 3)
-        )
+    names = [net for net, _ in nets(board)]
+    for net, route in routes(board):
+        points = " ".join("%.1f,%.1f" % xy(point) for point in route)
+        colour = NET_COLOURS[names.index(net) % len(NET_COLOURS)]
         body.append(
-            '<text x="%.1f" y="%.1f" font-family="sans-serif" font-size="10">%s %s</text>'
-            % (lx, ly, name, label)
-        )
-    for a, b in wires(board):
-        (x1, y1), (x2, y2) = xy(a), xy(b)
-        body.append(
-            '<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#3b6fb6" stroke-width="1.5"/>'
-            % (x1, y1, x2, y2)
+            '<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"><title>%s</title>'
+            "</polyline>" % (points, colour, net)
         )
     for position in pads(board).values():
         x, y = xy(position)
         body.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#b87333"/>' % (x, y))
+    for x, y, font, anchor, text in texts:
+        body.append(
+            '<text x="%.1f" y="%.1f" font-family="sans-serif" font-size="%d" '
+            'text-anchor="%s">%s</text>' % (x, y, font, anchor, text)
+        )
     body.append("</svg>")
     return "\n".join(body) + "\n"

@@ -1,117 +1,179 @@
-"""PNG pictures of the assembled enclosure, front and top, drawn to scale.
+"""Shaded pictures of the clock's model: three sides, exploded, and cut through a lever.
 
-Each view is orthographic: every printed face turned to the viewer and every
-placed part's near face, the nearest one at each pixel, shaded by depth
-(darker further in), so the parts show through the windows and openings.
-Plain zlib PNG, written the same byte for byte from the same board data
-(docs/pictures/case-BOARD-front.png, -top.png; tests/test_case.py compares).
-Host only.
+``view(assembly, which)`` turns every part's solid into the kernel's triangles
+and draws them with a small z-buffer (numpy): parallel projection, each
+triangle lit by its facing to a light over the viewer's shoulder, outlines
+where a part ends or a surface steps back. ``which`` is "front" (from the
+front, left and above), "back" (from the back, right and above: the USB
+openings), "below" (the base, the door and its screws), "exploded" (the
+front's view with each assembly step's parts moved out along the way they go
+in, by ``tools.case.cad.STEPS``), "cut" (the clock cut through the left lever's
+axis, seen from the left). ``save`` writes it as a PNG (make docs:
+docs/pictures/case-BOARD-VIEW.png). Host only.
 """
 
-import struct
-import zlib
+import numpy as np
+from build123d import Pos
 
-from tools.case import mesh
+from tools.case.cad import STEPS, box
 
-PX_PER_MM = 3
-BACKGROUND = (255, 255, 255)
-PRINTED_COLOURS = {
-    "shell": (200, 204, 210),
-    "base": (150, 154, 160),
-    "door": (120, 124, 130),
-    "lever_left": (70, 110, 170),
-    "lever_right": (70, 110, 170),
-}
-PART_COLOURS = {
-    "display_056": (60, 10, 10),
-    "display_120": (60, 10, 10),
-    "led_10mm": (230, 40, 40),
-    "key": (40, 40, 40),
+WIDTH, HEIGHT = 900, 560
+SUPER = 2  # drawn at twice the size, then scaled down: smooth edges
+BACKGROUND = (250, 250, 247)
+COLOURS = {
+    "printed": (214, 219, 226),
+    "display_056": (60, 20, 20),
+    "display_120": (60, 20, 20),
+    "pico": (30, 130, 70),
+    "esp32_devkitc": (40, 40, 45),
+    "perfboard": (200, 170, 110),
+    "socket_header": (35, 35, 35),
+    "pin_header": (35, 35, 35),
+    "cell": (60, 110, 200),
+    "cell_holder": (45, 45, 45),
     "microswitch": (30, 30, 30),
-    "buzzer": (20, 20, 20),
+    "key": (70, 70, 70),
+    "led_10mm": (230, 50, 40),
+    "buzzer": (25, 25, 25),
     "slide_switch": (240, 240, 240),
-    "charger": (30, 60, 160),
-    "pico": (20, 120, 60),
-    "esp32_devkitc": (20, 20, 20),
-    "cell_holder": (20, 20, 20),
-    "boost": (30, 60, 160),
+    "charger": (40, 70, 170),
+    "boost": (40, 70, 170),
+    "insert_m2": (200, 160, 60),
+    "insert_m3": (200, 160, 60),
+    "screw_m2": (150, 150, 155),
+    "screw_m3": (150, 150, 155),
+    "foot": (20, 20, 20),
 }
-DIGITS = (240, 50, 40)
+PRINTED_COLOURS = {"lever_left": (70, 110, 170), "lever_right": (70, 110, 170)}
+_DIRECTIONS = {
+    "front": ((0.45, 1.0, -0.6), (0, 0, 1)),
+    "exploded": ((0.45, 1.0, -0.6), (0, 0, 1)),
+    "back": ((-0.6, -1.0, -0.6), (0, 0, 1)),
+    "below": ((0.4, 0.9, 1.0), (0, 0, 1)),
+    "cut": ((1.0, 0.0, 0.0), (0, 0, 1)),
+}
 
 
-def _shade(colour, depth_fraction):
-    scale = 1.0 - 0.45 * max(0.0, min(1.0, depth_fraction))
-    return tuple(int(c * scale) for c in colour)
+def _basis(forward, up):
+    f = np.array(forward, float)
+    f /= np.linalg.norm(f)
+    r = np.cross(f, np.array(up, float))
+    r /= np.linalg.norm(r)
+    return f, r, np.cross(r, f)
 
 
-def view(layout, which):
-    """(width, height, rows of RGB bytes) of the ``which`` view ("front" or "top")."""
-    width_mm, depth_mm, height_mm = layout.outer
-    margin = 4.0
-    if which == "front":  # x to the right, z up; nearest is the smallest y
-        u_axis, v_axis, d_axis, sign = 0, 2, 1, 1
-        span_u, span_v, span_d = width_mm, height_mm + 8, depth_mm
-        v_low = -2.0
-    else:  # top: x to the right, y up the picture from the front; nearest is the highest z
-        u_axis, v_axis, d_axis, sign = 0, 1, 2, -1
-        span_u, span_v, span_d = width_mm, depth_mm, height_mm + 8
-        v_low = 0.0
-    w = int((span_u + 2 * margin) * PX_PER_MM)
-    h = int((span_v + 2 * margin) * PX_PER_MM)
-    depth = [[float("inf")] * w for _ in range(h)]
-    pixels = [[BACKGROUND] * w for _ in range(h)]
-
-    def paint(lo_u, hi_u, lo_v, hi_v, d, colour):
-        x0 = int(round((lo_u + margin) * PX_PER_MM))
-        x1 = int(round((hi_u + margin) * PX_PER_MM))
-        # picture rows run downwards: v up
-        y0 = h - int(round((hi_v - v_low + margin) * PX_PER_MM))
-        y1 = h - int(round((lo_v - v_low + margin) * PX_PER_MM))
-        key = d * sign
-        shaded = _shade(colour, (d if sign > 0 else span_d - 8 - d) / span_d)
-        for y in range(max(0, y0), min(h, y1)):
-            row_d = depth[y]
-            row_p = pixels[y]
-            for x in range(max(0, x0), min(w, x1)):
-                if key < row_d[x]:
-                    row_d[x] = key
-                    row_p[x] = shaded
-
-    for name, steps in layout.printed.items():
-        colour = PRINTED_COLOURS[name]
-        for axis, face_sign, quad in mesh.Solid(steps).faces():
-            if axis != d_axis or face_sign != -sign:
+def _solids(assembly, which):
+    """(colour, solid) of every part as the view shows it."""
+    out = []
+    offsets = {}
+    if which == "exploded":
+        offsets = {step: offset for step, offset, _ in STEPS}
+    cut = None
+    if which == "cut":
+        lever = assembly.parts["lever_left"].solid.bounding_box().center()
+        w, d, h = assembly.outer
+        cut = box(lever.X, -50, -50, w + 50, d + 50, h + 50)
+    for name, part in assembly.parts.items():
+        colour = PRINTED_COLOURS.get(name) or COLOURS.get(part.kind, (120, 120, 120))
+        solid = part.solid
+        if cut is not None:
+            solid = solid & cut
+            if solid.volume < 1e-6:
                 continue
-            us = [p[u_axis] / mesh.UNIT for p in quad]
-            vs = [p[v_axis] / mesh.UNIT for p in quad]
-            d = quad[0][d_axis] / mesh.UNIT
-            paint(min(us), max(us), min(vs), max(vs), d, colour)
-    for placed in layout.placed:
-        colour = PART_COLOURS.get(placed.part)
-        if colour is None:
-            continue  # the printed parts above
-        for b in placed.boxes:
-            d = b[d_axis] if sign > 0 else b[d_axis + 3]
-            paint(b[u_axis], b[u_axis + 3], b[v_axis], b[v_axis + 3], d, colour)
-    if which == "front":
-        for (x0, z0, x1, z1), placed in zip(layout.digits, layout.placed[:2], strict=True):
-            d = placed.boxes[0][1] - 0.01
-            paint(x0 + 1, x1 - 1, z0, z1, d, DIGITS)
-    return w, h, pixels
+        if part.step in offsets:
+            solid = Pos(*offsets[part.step]) * solid
+        out.append((colour, solid))
+    return out
 
 
-def png_bytes(layout, which):
-    """The ``which`` view as PNG bytes."""
-    w, h, pixels = view(layout, which)
-    raw = b"".join(b"\x00" + bytes(c for pixel in row for c in pixel) for row in pixels)
-
-    def chunk(kind, data):
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(raw, 9))
-        + chunk(b"IEND", b"")
+def view(assembly, which):
+    """The picture as an RGB array (HEIGHT x WIDTH x 3)."""
+    forward, up = _DIRECTIONS[which]
+    f, r, u = _basis(forward, up)
+    light = -f + 0.6 * u + 0.3 * r
+    light /= np.linalg.norm(light)
+    meshes = []
+    for colour, solid in _solids(assembly, which):
+        vertices, triangles = solid.tessellate(0.08, 0.3)
+        if not triangles:
+            continue
+        v = np.array([(p.X, p.Y, p.Z) for p in vertices])
+        meshes.append((colour, v, np.array(triangles)))
+    every = np.vstack([m[1] for m in meshes])
+    sx, sy = every @ r, every @ u
+    margin = 0.06
+    scale = min(
+        WIDTH * SUPER * (1 - 2 * margin) / (sx.max() - sx.min()),
+        HEIGHT * SUPER * (1 - 2 * margin) / (sy.max() - sy.min()),
     )
+    w, h = WIDTH * SUPER, HEIGHT * SUPER
+    ox = w / 2 - scale * (sx.max() + sx.min()) / 2
+    oy = h / 2 + scale * (sy.max() + sy.min()) / 2
+    depth = np.full((h, w), np.inf)
+    image = np.zeros((h, w, 3))
+    image[:] = BACKGROUND
+    ident = np.full((h, w), -1)
+    for number, (colour, v, tris) in enumerate(meshes):
+        px = ox + scale * (v @ r)
+        py = oy - scale * (v @ u)
+        pz = v @ f
+        a, b, c = v[tris[:, 0]], v[tris[:, 1]], v[tris[:, 2]]
+        normals = np.cross(b - a, c - a)
+        lengths = np.linalg.norm(normals, axis=1)
+        keep = lengths > 1e-12
+        normals[keep] /= lengths[keep, None]
+        facing = normals @ f < 0
+        shade = 0.35 + 0.65 * np.clip(normals @ light, 0, 1)
+        base = np.array(colour, float)
+        for index in np.nonzero(keep & facing)[0]:
+            i, j, k = tris[index]
+            _fill(depth, image, ident, number, (px[i], py[i], pz[i]), (px[j], py[j], pz[j]),
+                  (px[k], py[k], pz[k]), base * shade[index])  # fmt: skip
+    # outlines: where the part changes or the surface steps back
+    edge = np.zeros((h, w), bool)
+    finite = np.where(np.isinf(depth), 1e9, depth)
+    for axis in (0, 1):
+        step_id = np.diff(ident, axis=axis) != 0
+        step_depth = np.abs(np.diff(finite, axis=axis)) > 1.5
+        found = step_id | step_depth
+        if axis == 0:
+            edge[1:, :] |= found
+        else:
+            edge[:, 1:] |= found
+    image[edge] *= 0.35
+    small = image.reshape(HEIGHT, SUPER, WIDTH, SUPER, 3).mean(axis=(1, 3))
+    return np.clip(small, 0, 255).astype(np.uint8)
+
+
+def _fill(depth, image, ident, number, p0, p1, p2, colour):
+    """One triangle into the buffers, nearest wins."""
+    h, w = depth.shape
+    xs = (p0[0], p1[0], p2[0])
+    ys = (p0[1], p1[1], p2[1])
+    x0, x1 = max(int(min(xs)), 0), min(int(max(xs)) + 1, w - 1)
+    y0, y1 = max(int(min(ys)), 0), min(int(max(ys)) + 1, h - 1)
+    if x0 > x1 or y0 > y1:
+        return
+    area = (p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1])
+    if abs(area) < 1e-9:
+        return
+    gx, gy = np.meshgrid(np.arange(x0, x1 + 1) + 0.5, np.arange(y0, y1 + 1) + 0.5)
+    w0 = ((p1[0] - gx) * (p2[1] - gy) - (p2[0] - gx) * (p1[1] - gy)) / area
+    w1 = ((p2[0] - gx) * (p0[1] - gy) - (p0[0] - gx) * (p2[1] - gy)) / area
+    w2 = 1 - w0 - w1
+    inside = (w0 >= -1e-6) & (w1 >= -1e-6) & (w2 >= -1e-6)
+    if not inside.any():
+        return
+    z = w0 * p0[2] + w1 * p1[2] + w2 * p2[2]
+    block = depth[y0 : y1 + 1, x0 : x1 + 1]
+    nearer = inside & (z < block)
+    block[nearer] = z[nearer]
+    image[y0 : y1 + 1, x0 : x1 + 1][nearer] = colour
+    ident[y0 : y1 + 1, x0 : x1 + 1][nearer] = number
+
+
+def save(pixels, path):
+    """The picture as a PNG file."""
+    from PIL import Image
+
+    Image.fromarray(pixels, "RGB").save(path, optimize=True)

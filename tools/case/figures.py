@@ -1,0 +1,63 @@
+"""The figures of one clock's model (make bench, key ``build``; docs/build.md).
+
+``figures(assembly)`` counts the parts, runs every fit of ``tools.case.fits``
+and measures what the kernel gives: the printed parts' volume and mass of PLA,
+the outer size, the smallest clearance between parts not meant to touch, and
+the levers' travel against their switch's datasheet. Host only.
+"""
+
+from tools.case import fits
+from tools.case.cad import CAP_TRAVEL_MM, LEVER_GAP_MM
+from tools.case.limits import TOLERANCE_MM
+from tools.case.parts import PARTS, PLA_DENSITY
+
+
+def lever_travel(travel=CAP_TRAVEL_MM, gap=LEVER_GAP_MM, switch=None):
+    """(travel to the stop, travel to operate, overtravel used), mm: the cap stops
+    on the top; the keeper first closes its gap, then the plunger's pretravel."""
+    switch = switch or PARTS["microswitch"]
+    operate = gap + switch["pretravel_mm"]
+    return travel, round(operate, 2), round(travel - operate, 2)
+
+
+def lever_problems(travel=CAP_TRAVEL_MM, gap=LEVER_GAP_MM, switch=None):
+    """The lever must reach the operating point and stop before the switch does."""
+    switch = switch or PARTS["microswitch"]
+    travel, operate, over = lever_travel(travel, gap, switch)
+    out = []
+    if operate > travel + 1e-9:
+        out.append("a lever stops %.2f mm before its switch operates" % (operate - travel))
+    if over > switch["overtravel_mm"] + 1e-9:
+        out.append(
+            "a lever pushes its plunger %.2f mm past operating, over the switch's %.2f mm"
+            % (over, switch["overtravel_mm"])
+        )
+    return out
+
+
+def figures(assembly, problems=None):
+    """{...} for make bench: parts, interference, clearance, filament, size, lever."""
+    interference = fits.interference(assembly)
+    clear = fits.clearances(assembly)
+    smallest = min(clear.items(), key=lambda item: item[1]) if clear else (("", ""), None)
+    printed = {n: p.solid.volume for n, p in assembly.parts.items() if p.printed}
+    volume_cm3 = sum(printed.values()) / 1000
+    travel, operate, over = lever_travel()
+    if problems is None:
+        problems = fits.problems(assembly) + lever_problems()
+    return {
+        "parts": len(assembly.parts),
+        "printed_parts": len(printed),
+        "interference_mm3": round(sum(interference.values()), 3),
+        "smallest_clearance_mm": smallest[1],
+        "smallest_clearance_between": " / ".join(smallest[0]),
+        "tolerance_mm": TOLERANCE_MM,
+        "filament_cm3": round(volume_cm3, 1),
+        "filament_g": round(volume_cm3 * PLA_DENSITY, 1),
+        "outer_mm": [round(v, 1) for v in assembly.outer],
+        "lever_travel_mm": travel,
+        "lever_operate_mm": operate,
+        "lever_overtravel_mm": over,
+        "switch_force_n": PARTS["microswitch"]["operating_force_n"],
+        "problems": len(problems),
+    }

@@ -1,0 +1,271 @@
+"""The fits of the clock, measured by the kernel on the solids of ``tools.case.cad``.
+
+Each check returns the problems it finds as texts (none: it fits), and each can
+be made to fail on a model broken on purpose (tests/test_case.py):
+
+- ``interference``: no two parts share volume (the booleans' common volume);
+- ``clearances``: two parts not meant to touch (``Part.touches``) stay at least
+  ``TOLERANCE_MM`` apart (the kernel's shortest distance);
+- ``cell_path``: the cell, moved straight down out of its holder, through the
+  door's opening and past the base, meets nothing (its swept volume);
+- ``usb_reach``: a cable's plug, pushed from outside into the controller's and
+  the charger's USB sockets, meets nothing but the socket it goes into;
+- ``pieces``: every part is one solid (no sliver cut off, nothing in two);
+- ``bosses``: every heat-set insert has ``BOSS_WALL_MM`` of plastic all round;
+- ``thickness``: every printed part is at least ``MIN_THICKNESS_MM`` thick,
+  measured inwards from the middle of each flat face;
+- ``supports``: laid on the bed as the part says, no face of a printed part
+  hangs over air steeper than 45 degrees except a bridge of ``BRIDGE_MM`` or less.
+
+Host only. OpenCascade's booleans are slow: every pair is first sorted out by
+its bounding boxes.
+"""
+
+import math
+
+from build123d import Location, Pos, Rot
+
+from tools.case.cad import BOSS_WALL_MM, box, rod
+from tools.case.limits import BRIDGE_MM, MIN_THICKNESS_MM, TOLERANCE_MM
+from tools.case.parts import PARTS
+
+VOLUME_EPS = 1e-3  # mm3: the booleans' rounding; a real overlap is far more
+_BEDS = {"+z": (0, 0, 0), "-z": (180, 0, 0), "-y": (90, 0, 0), "+y": (-90, 0, 0)}
+
+
+def _near(a, b, gap):
+    ba, bb = a.bounding_box(), b.bounding_box()
+    return (
+        ba.min.X - gap < bb.max.X
+        and bb.min.X - gap < ba.max.X
+        and ba.min.Y - gap < bb.max.Y
+        and bb.min.Y - gap < ba.max.Y
+        and ba.min.Z - gap < bb.max.Z
+        and bb.min.Z - gap < ba.max.Z
+    )
+
+
+def _common(a, b):
+    if not _near(a, b, 0.0):
+        return 0.0
+    return (a & b).volume
+
+
+def pairs(assembly, gap=0.0):
+    """Every pair of parts whose bounding boxes come within ``gap``."""
+    names = sorted(assembly.parts)
+    out = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            if _near(assembly.parts[first].solid, assembly.parts[second].solid, gap):
+                out.append((first, second))
+    return out
+
+
+def interference(assembly):
+    """{(a, b): common volume mm3} for every pair that shares volume."""
+    out = {}
+    for a, b in pairs(assembly):
+        volume = (assembly.parts[a].solid & assembly.parts[b].solid).volume
+        if volume > VOLUME_EPS:
+            out[(a, b)] = round(volume, 3)
+    return out
+
+
+def distance(a, b):
+    """The kernel's shortest distance between two solids (0 where they touch)."""
+    from OCP.BRepExtrema import BRepExtrema_DistShapeShape
+
+    measure = BRepExtrema_DistShapeShape(a.wrapped, b.wrapped)
+    return measure.Value()
+
+
+def clearances(assembly):
+    """{(a, b): distance} for every pair not meant to touch that comes within
+    twice the tolerance; the smallest of them is the case's smallest clearance."""
+    out = {}
+    for a, b in pairs(assembly, 2 * TOLERANCE_MM):
+        if assembly.touching(a, b):
+            continue
+        out[(a, b)] = round(distance(assembly.parts[a].solid, assembly.parts[b].solid), 3)
+    return out
+
+
+def swept_cell(assembly, path):
+    """The volume a cell passes through on its way out, straight down: its
+    cylinder at the start and the end of the path and the box between their axes."""
+    name, _, length = path
+    cell = assembly.parts[name].solid
+    bb = cell.bounding_box()
+    end = Pos(0, 0, -length) * cell
+    between = box(bb.min.X, bb.min.Y, bb.center().Z - length, bb.max.X, bb.max.Y, bb.center().Z)
+    return cell + end + between
+
+
+def cell_path(assembly):
+    """The parts each cell's way out meets (its door, opened, and the door's
+    screws, taken out, are not in it)."""
+    out = []
+    for path in assembly.cell_paths:
+        name, door, _ = path
+        swept = swept_cell(assembly, path)
+        for other, part in sorted(assembly.parts.items()):
+            if other in (name, door) or door in part.touches and other.startswith("screw"):
+                continue
+            volume = _common(swept, part.solid)
+            if volume > VOLUME_EPS:
+                out.append(
+                    "%s's way out through %s meets %s (%.1f mm3)" % (name, door, other, volume)
+                )
+    return out
+
+
+def plug(spec, mouth, depth):
+    """A cable's plug pushed into the socket at ``mouth`` (its face, the plug
+    coming from +y): the metal shell, then the overmould out to ``depth``."""
+    x, y, z = mouth
+    ow, _, oh = spec["size"]
+    mw, ml, mh = spec["metal"]
+    metal = box(x - mw / 2, y, z - mh / 2, x + mw / 2, y + ml, z + mh / 2)
+    mould = box(x - ow / 2, y + ml, z - oh / 2, x + ow / 2, depth, z + oh / 2)
+    return metal + mould
+
+
+def usb_reach(assembly):
+    """The parts a plug meets on its way in to each USB socket."""
+    out = []
+    for owner, kind, mouth in assembly.usb:
+        solid = plug(PARTS[kind], mouth, assembly.outer[1] + 20.0)
+        for name, part in sorted(assembly.parts.items()):
+            if name == owner:
+                continue
+            volume = _common(solid, part.solid)
+            if volume > VOLUME_EPS:
+                out.append("the %s's plug meets %s (%.1f mm3)" % (owner, name, volume))
+    return out
+
+
+def bosses(assembly):
+    """Inserts without their wall of plastic all round (and along their length)."""
+    out = []
+    for into, insert, mouth, along, length in assembly.bosses:
+        hole = PARTS[insert.rsplit("_", 1)[0]]["hole_mm"]
+        shell = rod(mouth, along, length, hole + 2 * BOSS_WALL_MM) - rod(mouth, along, length, hole)
+        missing = (shell - assembly.parts[into].solid).volume
+        if missing > VOLUME_EPS:
+            out.append(
+                "%s in %s: %.1f mm3 of its %.1f mm wall missing"
+                % (insert, into, missing, BOSS_WALL_MM)
+            )
+    return out
+
+
+def _ray(solid, start, direction):
+    """How far a ray from ``start`` goes before it leaves ``solid``'s material."""
+    from OCP.BRepIntCurveSurface import BRepIntCurveSurface_Inter
+    from OCP.gp import gp_Dir, gp_Lin, gp_Pnt
+
+    line = gp_Lin(gp_Pnt(start.X, start.Y, start.Z), gp_Dir(direction.X, direction.Y, direction.Z))
+    hits = BRepIntCurveSurface_Inter()
+    hits.Init(solid.wrapped, line, 1e-6)
+    best = None
+    while hits.More():
+        w = hits.W()
+        if w > 1e-2 and (best is None or w < best):
+            best = w
+        hits.Next()
+    return None if best is None else best + 1e-3
+
+
+def thinnest(solid):
+    """(thickness mm, where) at the thinnest flat face: from each flat face's
+    middle, inwards, to the next face of the same solid."""
+    best = (math.inf, None)
+    for face in solid.faces():
+        if face.geom_type.name != "PLANE":
+            continue
+        centre = face.center()
+        if not face.is_inside(centre):
+            continue
+        normal = face.normal_at(centre)
+        d = _ray(solid, centre - normal * 1e-3, -normal)
+        if d is not None and d < best[0]:
+            best = (d, (round(centre.X, 1), round(centre.Y, 1), round(centre.Z, 1)))
+    return best
+
+
+def thickness(assembly):
+    out = []
+    for name, part in sorted(assembly.parts.items()):
+        if not part.printed:
+            continue
+        value, where = thinnest(part.solid)
+        if value < MIN_THICKNESS_MM - 1e-6:
+            out.append(
+                "%s is %.2f mm thin at %s, under %.1f mm" % (name, value, where, MIN_THICKNESS_MM)
+            )
+    return out
+
+
+def on_bed(part):
+    """The printed part turned as it is printed, its lowest point at z = 0."""
+    turned = Rot(*_BEDS[part.bed]) * part.solid
+    return Location((0, 0, -turned.bounding_box().min.Z)) * turned
+
+
+def overhangs(part):
+    """The faces of ``part``, as printed, that hang over air and are no bridge."""
+    solid = on_bed(part)
+    limit = -math.cos(math.radians(45)) - 1e-3
+    out = []
+    for face in solid.faces():
+        bb = face.bounding_box()
+        if bb.min.Z < 1e-3:
+            continue  # on the bed
+        # a bridge spans between its ends; not knowing which edges rest on the
+        # layer under it, take the longer side
+        span = max(bb.max.X - bb.min.X, bb.max.Y - bb.min.Y)
+        if face.geom_type.name == "PLANE":
+            normal = face.normal_at(face.center())
+            if normal.Z >= limit:
+                continue
+        elif span <= BRIDGE_MM:
+            continue  # a round hole or a countersink across: bridged or self-supporting
+        if face.geom_type.name == "PLANE" and span <= BRIDGE_MM:
+            continue
+        out.append(
+            "%s: a face at %.1f mm over the bed, %.1f mm across, needs support"
+            % (part.name, bb.min.Z, span)
+        )
+    return out
+
+
+def supports(assembly):
+    out = []
+    for _, part in sorted(assembly.parts.items()):
+        if part.printed:
+            out += overhangs(part)
+    return out
+
+
+def pieces(assembly):
+    """Parts that are not one solid (a cut that left a sliver, a part in two)."""
+    return [
+        "%s is %d pieces, not one" % (name, len(part.solid.solids()))
+        for name, part in sorted(assembly.parts.items())
+        if len(part.solid.solids()) != 1
+    ]
+
+
+def problems(assembly, full=True):
+    """Everything that keeps the clock from being printed and put together."""
+    out = ["%s and %s share %.3f mm3" % (a, b, v) for (a, b), v in interference(assembly).items()]
+    out += [
+        "%s and %s are %.2f mm apart, under %.1f mm" % (a, b, d, TOLERANCE_MM)
+        for (a, b), d in clearances(assembly).items()
+        if d < TOLERANCE_MM - 1e-6
+    ]
+    out += pieces(assembly) + cell_path(assembly) + usb_reach(assembly) + bosses(assembly)
+    if full:
+        out += thickness(assembly) + supports(assembly)
+    return out
