@@ -45,6 +45,7 @@ BUILT_IN = {
     "rp2",
     "select",
     "socket",
+    "ssl",  # the hall link's TLS (hal/tls_stream.py): mbedTLS, on the boards with a network
     "struct",
     "sys",
     "time",
@@ -202,17 +203,17 @@ def test_the_manifest_freezes_everything_the_boot_imports(monkeypatch):
         "boards.esp32",
         "adafruit_ht16k33.ht16k33",
         "adafruit_bus_device.i2c_device",
-        "adafruit_debouncer",
+        "adafruit_ticks",
     ):
         assert name in seen, name
 
 
 def test_a_module_left_out_of_the_manifest_is_found_missing(monkeypatch):
-    """The check fails the way it claims: the manifest without the debouncer."""
+    """The check fails the way it claims: the manifest without the tick helpers."""
     frozen = frozen_modules(monkeypatch)
-    del frozen["adafruit_debouncer"]
+    del frozen["adafruit_ticks"]
     _seen, missing = reached(frozen)
-    assert missing == {"adafruit_debouncer"}
+    assert missing == {"adafruit_ticks"}
 
 
 def test_a_module_of_a_package_left_out_is_found_missing(monkeypatch):
@@ -255,7 +256,8 @@ def test_every_board_has_a_manifest():
 
 def test_the_installer_removes_every_stale_copy_and_nothing_else(tmp_path):
     """A board's filesystem after make deploy (.mpy files in the root) and mip (.py
-    files under /lib), with the clock's data files: only the clock's modules go."""
+    files under /lib), with the clock's data files: only the clock's modules go, and
+    the debouncer an earlier install left (RETIRED_NAMES)."""
     kept = ["settings.json", "hall.json", "board.txt", "main.py", "lib/other.py", "journal/0"]
     stale = [
         "firmware/engine.mpy",

@@ -8,7 +8,9 @@ frozen modules (``sys.path`` is ``['', '.frozen', '/lib']``), so a
 this file on the board (``mpremote run``); it removes, in ``/`` and in
 ``/lib``, the folders and the ``.py`` and ``.mpy`` files named as the
 manifest's top-level modules (``FROZEN_NAMES``, checked against manifest.py
-by tests/test_frozen_image.py), and nothing else: the settings, the journal,
+by tests/test_frozen_image.py) and the modules the clock once shipped and
+no longer imports (``RETIRED_NAMES``: a board installed before still holds
+them, taking flash for nothing), and nothing else: the settings, the journal,
 the hall file and ``board.txt`` stay. It runs on CPython as well (the test).
 """
 
@@ -21,10 +23,12 @@ FROZEN_NAMES = (
     "boards",
     "adafruit_ht16k33",
     "adafruit_bus_device",
-    "adafruit_debouncer",
     "adafruit_ticks",
     "board_main",
 )
+# Shipped by an earlier install, imported by nothing now: hal/keys.py says why the
+# debouncer went.
+RETIRED_NAMES = ("adafruit_debouncer",)
 FOLDERS = ("", "/lib")
 _DIRECTORY = 0x4000  # S_IFDIR of the mode in os.stat()[0]
 
@@ -55,7 +59,7 @@ def remove_stale(root=""):
     board); returns the paths removed, folders ending in "/"."""
     removed = []
     for folder in FOLDERS:
-        for name in FROZEN_NAMES:
+        for name in FROZEN_NAMES + RETIRED_NAMES:
             path = root + folder + "/" + name
             if _kind(path) == "dir":
                 _remove_tree(path, removed)
