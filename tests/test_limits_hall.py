@@ -23,9 +23,32 @@ def test_a_message_of_exactly_max_bytes_is_read():
     assert hall_decode.decode(payload)["board"] == json.loads(payload)["board"]
 
 
-def test_a_message_one_byte_over_is_refused_before_it_is_read():
+def readings(monkeypatch):
+    """The sizes of what decode reads (its UTF-8 checked), recorded: the whole
+    message first, then the strings inside it."""
+    seen = []
+    check = hall_decode.check_utf8
+
+    def recording(payload):
+        seen.append(len(payload))
+        return check(payload)
+
+    monkeypatch.setattr(hall_decode, "check_utf8", recording)
+    return seen
+
+
+def test_a_message_one_byte_over_is_refused_before_it_is_read(monkeypatch):
+    """Refused for its size, whatever the words: at the limit the same message is read
+    (the recording sees it), one byte past nothing of it is, as bytes or as text."""
+    at_limit = padded(hall_decode.MAX_BYTES)
     payload = padded(hall_decode.MAX_BYTES + 1)
-    with pytest.raises(ValueError, match="1025 bytes"):
+    seen = readings(monkeypatch)
+    for message in (at_limit, at_limit.decode()):
+        hall_decode.decode(message)
+        assert seen[0] == hall_decode.MAX_BYTES  # the whole message, then its strings
+        del seen[:]
+    with pytest.raises(ValueError):
         hall_decode.decode(payload)
-    with pytest.raises(ValueError, match="1025 bytes"):
+    with pytest.raises(ValueError):
         hall_decode.decode(payload.decode())  # as text, the same count
+    assert seen == []
