@@ -31,12 +31,13 @@ from micropython import const
 
 from firmware import lifetime
 from firmware.tickmath import ticks_add, ticks_diff
+from hal.tick_source import ticks_ms
 
 _PAGE = const(256)
 _ENTRY = const(68)  # firmware.journal.RECORD_SIZE
 _PER_PAGE = const(3)
 _PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
-_PREPARE_MS = const(500)  # between two blocks added (time, not steps: looking adds steps)
+_PREPARE_MS = const(500)  # from a block's end to the next (time, not steps: looking adds steps)
 
 
 class JournalStore:
@@ -53,6 +54,9 @@ class JournalStore:
         self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
         self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
         self.prepare_at = None  # the tick from which the next block is added (None: now)
+        # The tick read once a block is added: the erase's end (it holds the main loop).
+        # ``time.ticks_ms`` on a board; the simulated chip's model gives its own.
+        self.ticks = ticks_ms
         # The located ring (hal.journal_setup.locate_ring): the block device, the device
         # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
         # next slot to program, and a page of 0xFF but the entry being programmed
@@ -66,11 +70,14 @@ class JournalStore:
 
     def prepare(self, now):
         """Add one block to the ring, or start one, at the step at tick ``now`` if
-        ``_PREPARE_MS`` have passed since the last while the clock stands: one erase
-        (0.4 s at most), over before the next."""
+        ``_PREPARE_MS`` have passed since the last one ended while the clock stands: one
+        erase (0.4 s at most) holds the main loop, then it runs free for 0.5 s (the keys,
+        the display, a lever's press wait for one erase at most, never a train of them)."""
         if self.prepare_wait(now) == 0:
-            self.prepare_at = ticks_add(now, _PREPARE_MS)
-            self.setup("prepare")
+            try:
+                self.setup("prepare")
+            finally:
+                self.prepare_at = ticks_add(self.ticks(), _PREPARE_MS)
 
     def prepare_wait(self, now):
         """The ms from tick ``now`` before ``prepare`` adds a block (0: at this step)."""

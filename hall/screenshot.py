@@ -50,16 +50,18 @@ def open_page(url, window=WINDOW, browser=None):
         raise
 
 
-def page_dom(url, window=WINDOW, ready=DRAWN):
-    """The page's DOM once its scripts drew the boards (the page polls: ``?poll``)."""
-    with open_page(url + "?poll", window) as page:
+def page_dom(url, window=WINDOW, ready=DRAWN, browser=None):
+    """The page's DOM once its scripts drew the boards (the page polls: ``?poll``), in
+    ``browser`` (or one of its own)."""
+    with open_page(url + "?poll", window, browser) as page:
         page.wait_for(ready)
         return page.evaluate("document.documentElement.outerHTML")
 
 
-def screenshot(url, path, window=WINDOW, ready=DRAWN, settle_s=0.3):
-    """A PNG of the page at ``path``, its viewport ``window`` (width, height)."""
-    with open_page(url + "?poll", window) as page:
+def screenshot(url, path, window=WINDOW, ready=DRAWN, settle_s=0.3, browser=None):
+    """A PNG of the page at ``path``, its viewport ``window`` (width, height), in
+    ``browser`` (or one of its own)."""
+    with open_page(url + "?poll", window, browser) as page:
         page.wait_for(ready)
         time.sleep(settle_s)  # the cards' colours are drawn with the strip, a frame later
         return page.screenshot(os.path.abspath(path))

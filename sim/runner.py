@@ -68,7 +68,13 @@ class Game:
             script.control_left, script.control_right, script.quickplay, script.edition
         )
         self.board = SimBoard(
-            self.flash, script.bounce_ms, script.near_wrap, board_name, rests, latency, capture
+            self.flash,
+            script.bounce_ms,
+            script.near_wrap,
+            board_name,
+            rests,
+            latency,
+            capture=capture,  # by name: SimBoard's ring_blocks and flash come before it
         )
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took

@@ -168,12 +168,21 @@ class SimBoard:
         if self.latency is not None:
             self.latency.begin_pass(vclock.now_ms())
         self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks)
+        if self.latency is not None:  # the tick a chip reads once its erase is over
+            self.app.journal.store.ticks = self._chip_ticks
         self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
         self.app.step(vclock.ticks_ms())
         self.stepped_at = vclock.now_ms()
         return self.app
+
+    def _chip_ticks(self):
+        """The tick counter as the chip reads it after the main loop's C calls so far:
+        the model holds the loop without moving the virtual time, so a read after an
+        erase (``hal.journal_store``'s next block counted from its end) adds the call."""
+        held = self.latency.busy_until_ms() - vclock.now_ms()
+        return ticks_add(vclock.ticks_ms(), held) if held > 0 else vclock.ticks_ms()
 
     def _wire_probes(self):
         """A PIO probe's close (the erase check's, ``sim.rp2``) is a contact event here."""

@@ -118,8 +118,8 @@ def test_the_stream_brings_a_change_at_once_and_no_banner(browser):
     try:
         url = view.serve()
         with shots.open_page(url, shots.PHONE, browser) as page:
-            page.wait_for(shots.DRAWN + " && document.body.classList.contains('lost')")
-            time.sleep(0.5)  # the stream is open
+            # the stream is open (the page's own flag), not a fixed wait
+            page.wait_for(shots.DRAWN + " && document.body.classList.contains('lost') && streaming")
             message = json.loads(hall_probe.lines()[0])
             message.update(board=6)
             view._take("hall/board/6", json.dumps(message).encode())

@@ -12,12 +12,23 @@ import pytest
 from bench import hall_probe
 from hall import screenshot as shots
 from hall.broker import Broker
+from hall.devtools import Browser
 from hall.pairings import Pairings
 from hall.view import HallView
-from tests.hall_helpers import need_broker, worker_port
+from tests.hall_helpers import Client, need_broker, worker_port
 
-# One worker plays the whole module: one broker, three clocks and one page for it.
+# One worker plays the whole module: one broker, three clocks and one browser for its
+# pages (a browser's start costs about 1.5 s of the machine's two cores).
 pytestmark = pytest.mark.xdist_group("hall-page")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    with Browser(shots.chromium()) as running:
+        yield running
+
 
 FLAG_BORDER = (0xFF, 0x30, 0x30)  # .board.flag in hall/page.html
 OFFLINE_FILL = (0x44, 0x47, 0x4D)  # .board.offline
@@ -47,7 +58,7 @@ def hall():
         shots.wait_for(
             view, lambda boards: both_flags(boards, 1) and shots.flag_and_offline(boards, 1, 3), 60
         )
-        yield view, url
+        yield view, url, broker
     finally:
         for process in clocks:
             process.terminate()
@@ -68,9 +79,9 @@ def card_classes(dom, number):
     return tag.split('class="')[1].split('"')[0].split()
 
 
-def test_the_page_shows_every_board_with_the_flag_and_the_offline_clock(hall):
-    view, url = hall
-    dom = shots.page_dom(url)
+def test_the_page_shows_every_board_with_the_flag_and_the_offline_clock(hall, browser):
+    view, url, broker = hall
+    dom = shots.page_dom(url, browser=browser)
     assert "flag" in card_classes(dom, 1)
     assert card_classes(dom, 2) == ["board"]
     assert "offline" in card_classes(dom, 3)
@@ -78,9 +89,9 @@ def test_the_page_shows_every_board_with_the_flag_and_the_offline_clock(hall):
     assert "flag both" in dom  # 10 s sudden death: the other clock runs on to its flag too
 
 
-def test_the_screenshot_shows_the_highlights(hall, tmp_path):
-    view, url = hall
-    path = shots.screenshot(url, str(tmp_path / "hall.png"))
+def test_the_screenshot_shows_the_highlights(hall, browser, tmp_path):
+    view, url, broker = hall
+    path = shots.screenshot(url, str(tmp_path / "hall.png"), browser=browser)
     width, height, rows = shots.png_pixels(path)
     assert (width, height) == shots.WINDOW
     counts = {FLAG_BORDER: 0, OFFLINE_FILL: 0, RUNNING_FILL: 0}
@@ -95,7 +106,7 @@ def test_the_screenshot_shows_the_highlights(hall, tmp_path):
 
 
 def test_the_view_reads_only_and_exports_clock_times(hall):
-    view, url = hall
+    view, url, broker = hall
     request = urllib.request.Request(url + "boards.json", data=b"{}", method="POST")
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=5)
@@ -111,9 +122,28 @@ def test_the_view_reads_only_and_exports_clock_times(hall):
     assert os.path.basename(url) == ""
 
 
-def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
+def test_the_page_streams_from_the_view_and_a_change_through_the_broker_comes_at_once(
+    hall, browser
+):
+    # The page as the arbiters open it (no ?poll): it reads the view's /events, which
+    # starts with "retry: 3000" and says "alive" every 5 s; a message published to the
+    # broker is drawn well before the 10 s poll, and no polling banner shows.
+    view, url, broker = hall
+    with shots.open_page(url, shots.PHONE, browser) as page:
+        page.wait_for(shots.DRAWN + " && streaming", 10)
+        message = json.loads(hall_probe.lines()[0])
+        message.update(board=3, moves=77)
+        clock = Client(broker, "clock-3")
+        try:
+            clock.publish("hall/board/3", json.dumps(message))
+        finally:
+            clock.disconnect()
+        note = "document.querySelector('#board-3 .note').textContent"
+        page.wait_for("%s.includes('move 77')" % note, 3)
+        assert "polling" not in page.evaluate("document.body.className").split()
+
+
+def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks(browser):
     view = HallView("127.0.0.1", 9, "view", "x", boards=[4, 5], log=lambda line: None)
     try:
         url = view.serve()
@@ -123,7 +153,7 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks():
         message = json.loads(hall_probe.lines()[0])  # White on the right, Black to move
         message.update(board=6)
         view._take("hall/board/6", json.dumps(message).encode())
-        dom = shots.page_dom(url, shots.PHONE)
+        dom = shots.page_dom(url, shots.PHONE, browser=browser)
     finally:
         view.close()
     assert '<body class="lost">' in dom
