@@ -166,6 +166,15 @@ class EdgeRing:
                 self.last_edge[index] = now
             index += 1
 
+    def held(self, index):
+        """Whether input ``index``'s contact reads closed now (its pin at its active level)."""
+        return self.pins[index].value() == self.active[index]
+
+    def chip_capture(self):
+        """The chip's stamps of the levers (``hal.capture.LeverCapture``), or None: the
+        pin handler stamps them."""
+        return self.capture
+
     def pending(self):
         """Whether a stored event waits for the main loop (``pop`` would give one)."""
         return self.head != self.tail

@@ -62,7 +62,7 @@ def run(inputs, lever, probe, device, block, wait=_busy_wait):
     ``block`` of ``device``; the figures: the erase's length, the stamp's error in us
     (None: no stamp), the capture's faults. ``wait(ms)`` lets time pass (the board
     waits in a loop; the simulator moves its virtual time)."""
-    capture = inputs.capture
+    capture = inputs.chip_capture()
     state_machine = rp2.StateMachine(PROBE_MACHINE, probe_program, freq=FREQ_HZ, set_base=probe)
     state_machine.active(1)
     wait(_SETTLE_MS)  # the lever open and quiet: its machine armed

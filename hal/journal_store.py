@@ -68,6 +68,11 @@ class JournalStore:
         self.next = 0
         self.page = None
 
+    def read_ticks_from(self, ticks):
+        """Read the tick after a block is added from ``ticks()`` (a simulated chip's model,
+        which holds the main loop without moving the clock's virtual time)."""
+        self.ticks = ticks
+
     def prepare(self, now):
         """Add one block to the ring, or start one, at the step at tick ``now`` if
         ``_PREPARE_MS`` have passed since the last one ended while the clock stands: one

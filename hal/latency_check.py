@@ -382,7 +382,7 @@ def main(board_name, seed=SEED, presses=PRESSES):
     try:
         while not check.done():
             check.step(ticks_ms())
-        if hardware.inputs.capture is not None and check.figures()["stamped"]:
+        if hardware.inputs.chip_capture() is not None and check.figures()["stamped"]:
             from hal import erase_check  # the PIO's stamp inside an erase
 
             erased = erase_check.close_in_erase(board, files, hardware, storage_path(hardware))

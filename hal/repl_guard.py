@@ -16,8 +16,7 @@ OWNER_KEY = "set"
 
 def owner_key_held(inputs):
     """Whether the owner's key is closed now (``inputs``: ``hal.edges.EdgeRing``)."""
-    index = NAMES.index(OWNER_KEY)
-    return inputs.pins[index].value() == inputs.active[index]
+    return inputs.held(NAMES.index(OWNER_KEY))
 
 
 def shut(inputs, kbd_intr):

@@ -241,14 +241,19 @@ class ChipLatency:
     def stamp_ms(self, at_ms):
         """When an edge at ``at_ms`` is stamped: the end of the call it falls in, if
         that call holds the handler back on this chip; else ``at_ms``."""
+        stamp = self.held_until_ms(at_ms)
+        if stamp > at_ms:
+            self.deferred += 1
+        return stamp
+
+    def held_until_ms(self, at_ms):
+        """The millisecond a handler (a pin's, a timer's) due at ``at_ms`` runs in: the
+        end of the call ``at_ms`` falls in, if that call holds handlers back on this
+        chip; else ``at_ms``. Counts nothing."""
         at_us = at_ms * 1000
         for start, end, masks in self.windows:
             if start <= at_us < end and (masks or self.soft_handlers):
-                stamp = end // 1000
-                if stamp > at_ms:
-                    self.deferred += 1
-                    return stamp
-                return at_ms
+                return max(end // 1000, at_ms)
         return at_ms
 
     def schedule(self, at_ms):

@@ -72,7 +72,9 @@ def remove_flash(path, keep_folder=False):
         pass
 
 
-def _install_machine(capture=False):
+def install_machine(capture=False):
+    """The simulated chip as ``import machine`` (and ``import rp2``, with ``capture``: a
+    fresh PIO and DMA) finds it; without ``capture`` no ``rp2`` module is left behind."""
     sys.modules["machine"] = sim_machine
     if capture:  # the chip's PIO and DMA, for hal.capture
         from sim import rp2 as sim_rp2
@@ -84,7 +86,7 @@ def _install_machine(capture=False):
         del sys.modules["rp2"]
 
 
-def _chip_captures(board):
+def chip_captures(board):
     """Whether ``board``'s levers are stamped by its chip (``PIO_LEVER_CAPTURE`` in
     boards/chips/, and the board names the state machines)."""
     if not getattr(board, "LEVER_CAPTURE_MACHINES", None):
@@ -115,7 +117,7 @@ class SimBoard:
 
         self.board = boards.load(board_name)
         if capture is None:  # the chip's own: its PIO stamps the levers (boards/chips/)
-            capture = _chip_captures(self.board)
+            capture = chip_captures(self.board)
         self.capture = capture
         self.board_name = board_name
         self.flash_root = flash_root
@@ -123,7 +125,7 @@ class SimBoard:
         self.near_wrap = near_wrap
         vclock.reset(near_wrap)
         vclock.install()
-        _install_machine(self.capture)
+        install_machine(self.capture)
         self._wire_probes()
         sim_machine.reset()
         self.chips = (ht16k33.HT16K33(), ht16k33.HT16K33())
@@ -169,7 +171,7 @@ class SimBoard:
             self.latency.begin_pass(vclock.now_ms())
         self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks)
         if self.latency is not None:  # the tick a chip reads once its erase is over
-            self.app.journal.store.ticks = self._chip_ticks
+            self.app.journal.store.read_ticks_from(self._chip_ticks)
         self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
@@ -209,7 +211,7 @@ class SimBoard:
         """Restore the power: the firmware boots again from flash (``boot``), its tick
         counters starting over."""
         vclock.restart_ticks(self.near_wrap)
-        _install_machine(self.capture)
+        install_machine(self.capture)
         self._wire_probes()
         self._wire_displays()
         sim_machine.set_latency(self.latency)

@@ -400,13 +400,12 @@ def test_the_chip_scripts_hold_on_the_ideal_board():
 
 def test_a_sample_of_the_benchs_games_on_the_pico_at_the_maxima():
     """bench/chip.py's method on a sample: four games started 0 and 30 s after power-on
-    and after a new game's setup, while the ring is being prepared (erases fall in play):
-    with the PIO every press charged at its edge and none lost; on the pin handler
-    alone the erases show (a press waits for one: more than the 1 ms goal)."""
+    and after a new game's setup, while the ring is being prepared: the ring adds its
+    blocks only while the clock stands, so no erase falls in play, and with the PIO every
+    press is charged at its edge and none is lost."""
     from bench.chip import play
 
     errors, counted = play("pico", "max", presses=100, games=4)
+    assert len(errors) >= 96
     assert max(errors) == 0 and counted["presses_lost"] == 0
-    assert counted["erases_in_play"] > 0
-    errors, counted = play("pico", "max", presses=100, games=4, capture=False)
-    assert max(errors) > 1
+    assert counted["erases_in_play"] == 0

@@ -73,9 +73,11 @@ def test_an_erase_in_play_shows_as_a_large_error():
 
 def test_a_handler_that_stamps_late_is_seen(monkeypatch):
     """An edge handler reading a tick 5 ms late: every close 5 ms late, even on an
-    ideal board."""
+    ideal board (the ESP32's: its levers are stamped by the pin handler; a Pico's by the
+    PIO, which the handler's tick does not touch)."""
     monkeypatch.setattr(edges, "ticks_ms", lambda: vclock.ticks_ms() + 5)
-    figures = latency_check.run("pico", None, presses=40)
+    assert latency_check.run("pico", None, presses=40)["worst_ms"] == 0
+    figures = latency_check.run("esp32", None, presses=40)
     assert (figures["worst_ms"], figures["median_ms"], figures["stamped"]) == (5, 5, 40)
 
 
