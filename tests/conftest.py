@@ -24,9 +24,11 @@ code_cache.install()
 def scenario_runs():
     """Every scenario script's lines on both lanes, run a shard at a time on demand
     (tests/scripting.py: ScenarioRuns)."""
-    from tests.scripting import ScenarioRuns, scenario_names
+    from tests.scripting import ScenarioRuns, micropython_sample, scenario_names
 
-    return ScenarioRuns(scenario_names())
+    names = scenario_names()
+    every = os.environ.get("SCENARIOS_MPY") == "all"
+    return ScenarioRuns(names, micropython_sample(names, every))
 
 
 @pytest.fixture

@@ -150,13 +150,36 @@ def observing_player():
     return ObservingPlayer
 
 
+MICROPYTHON_STRIDE = 8  # make test plays one script in 8 of each folder inside MicroPython
+
+
+def micropython_sample(names, every=False):
+    """The scripts of ``names`` that ``make test`` plays inside MicroPython too: in each
+    folder, in order of their estimated cost (``script_cost``, then name), the first and
+    every ``MICROPYTHON_STRIDE``-th after it, so that every topic runs on both lanes and
+    the sample takes about one ``MICROPYTHON_STRIDE``-th of the time; all of them with
+    ``every`` (``make scenarios``, which CI runs after ``make test``: the environment's
+    ``SCENARIOS_MPY=all``)."""
+    if every:
+        return list(names)
+    folders = {}
+    for _, name in sorted((script_cost(name), name) for name in names):
+        folders.setdefault(os.path.dirname(name), []).append(name)
+    chosen = set()
+    for members in folders.values():
+        chosen.update(members[::MICROPYTHON_STRIDE])
+    return [name for name in names if name in chosen]
+
+
 class ScenarioRuns:
     """Every scenario script played once a lane, a shard at a time: the first test that
     asks for a script runs its whole shard in one go (in-process on CPython, one
-    MicroPython process), and the tests then check their own script's lines."""
+    MicroPython process for the shard's scripts of ``micro_names``), and the tests then
+    check their own script's lines."""
 
-    def __init__(self, names):
+    def __init__(self, names, micro_names=None):
         self.names = list(names)
+        self.micro_names = set(self.names if micro_names is None else micro_names)
         self.python = {}  # name -> (status, lines)
         self.micro = {}  # name -> lines, or None when the lane printed no end for it
         self.micro_runs = {}  # shard -> (status, stderr)
@@ -189,7 +212,11 @@ class ScenarioRuns:
         firmware loaded as .mpy (``compiled_firmware``)."""
         label, members = self.shard(name)
         if label not in self.micro_runs:
-            playable = [other for other in members if expected_exit(other) == 0]
+            playable = [
+                other
+                for other in members
+                if expected_exit(other) == 0 and other in self.micro_names
+            ]
             status, out, err = 0, "", ""
             if playable:  # loaded as .mpy, as on a board (boot imports modules again)
                 compiled_firmware()

@@ -128,13 +128,15 @@ def test_a_ring_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
     """Left thinks 12 s (entries at 4.98 s and 9.96 s) and presses; that entry's page
     program is cut at every byte of the entry: boot brings back the entry at 9.96 s
     (left 303 s - 9.96 s, left to move) or the new one (left 303 - 12 + 3 s, right
-    to move), never anything else."""
+    to move), never anything else. The game starts 2 s after power-on, with the ring's
+    first 4 blocks prepared (room for 180 entries)."""
+    setup_ms = 2_000
     outcomes = set()
     probe = fresh_flash("300+3")
     try:
-        board = _ring_game(probe)
+        board = _ring_game(probe, setup_ms)
         board.press("lever_right")
-        board.run_due(SETUP_MS + 12_000)
+        board.run_due(setup_ms + 12_000)
         slot = board.app.journal.store.next
     finally:
         remove_flash(probe)
@@ -142,14 +144,14 @@ def test_a_ring_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
     for budget in range(at, at + 69):
         folder = fresh_flash("300+3")
         try:
-            board = _ring_game(folder)
+            board = _ring_game(folder, setup_ms)
             board.press("lever_right")
-            board.run_due(SETUP_MS + 12_000)
+            board.run_due(setup_ms + 12_000)
             board.flash.cut_after(budget)
             board.press("lever_left")
-            board.run_due(SETUP_MS + 12_100)
+            board.run_due(setup_ms + 12_100)
             assert not board.powered
-            vclock.set_now(SETUP_MS + 13_000)
+            vclock.set_now(setup_ms + 13_000)
             board.power_on()
             clock = board.app.clock
             assert clock.state == 2  # paused

@@ -11,13 +11,24 @@ The scripts run in shards, one interpreter start a lane for each (tests/scriptin
 ScenarioRuns); every test still checks one script, and a failure names it.
 """
 
+import os
+
 import pytest
 
-from tests.scripting import expected_exit, run_cli, scenario_names, shard_of
+from tests.scripting import (
+    expected_exit,
+    micropython_sample,
+    run_cli,
+    scenario_names,
+    shard_of,
+)
 
 NAMES = scenario_names()
 PLAYABLE = [name for name in NAMES if expected_exit(name) == 0]
 REFUSED = [name for name in NAMES if expected_exit(name) != 0]
+# Inside MicroPython: a sample of every folder under make test, every script under
+# make scenarios (SCENARIOS_MPY=all), which CI runs after make test.
+IN_MICROPYTHON = micropython_sample(PLAYABLE, os.environ.get("SCENARIOS_MPY") == "all")
 TOPICS = (
     "arbiter",
     "display",
@@ -70,7 +81,17 @@ def test_scenario_holds_on_cpython(name, scenario_runs):
     assert status == expected_exit(name), "\n".join(lines)
 
 
-@pytest.mark.parametrize("name", by_shard(PLAYABLE))
+def test_the_micropython_sample_covers_every_folder():
+    """Each folder of scripts has at least one played inside MicroPython by make test."""
+    sampled = micropython_sample(PLAYABLE)
+    assert {os.path.dirname(name) for name in sampled} == {
+        os.path.dirname(name) for name in PLAYABLE
+    }
+    assert len(PLAYABLE) // 9 <= len(sampled) < len(PLAYABLE) // 4
+    assert micropython_sample(PLAYABLE, every=True) == PLAYABLE
+
+
+@pytest.mark.parametrize("name", by_shard(IN_MICROPYTHON))
 def test_micropython_prints_the_same_lines(name, scenario_runs):
     status_py, lines_py = scenario_runs.cpython(name)
     lines_mpy, (status_shard, err_shard) = scenario_runs.micropython(name)
