@@ -71,8 +71,9 @@ class App:
         self.wake_at = None  # the first tick a step may change something at (None: the next)
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
-        # count last drawn, and the tick the last block ended at: a lever stamped at or
-        # before it may have waited for that erase, so it starts no game (``_refused``).
+        # count last drawn, and the first step after the last block: a lever stamped at or
+        # before it may have waited for that erase (its handler ran once the erase was
+        # over, before the main loop's next step), so it starts no game (``_refused``).
         self.preparing = 0
         self.preparing_drawn = 0
         self.ready_at = None
@@ -152,7 +153,7 @@ class App:
         inputs.rearm(now)
         journal = self.journal
         if journal is not None:
-            self._watch_preparation(journal)
+            self._watch_preparation(journal, now)
         if self.waiting_key >= 0 or inputs.pending():
             self.take_inputs(now)
         ready = self.ready_at
@@ -180,13 +181,13 @@ class App:
             self.refresh(now)
         self.wake_at = self._quiet_until(now) if self.rests else None
 
-    def _watch_preparation(self, journal):
+    def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the
         times are drawn again when it ends, or the ``PrEP`` screen when it begins."""
         left = journal.start_wait()
         if left != self.preparing:
             if left == 0:
-                self.ready_at = journal.ready_tick()
+                self.ready_at = now
             self.preparing = left
             self.drawn = -1
 

@@ -273,10 +273,6 @@ class Journal:
         board whose levers wait for an erase (``hal.journal_store``)."""
         return self.store.start_wait()
 
-    def ready_tick(self):
-        """The tick the ring's last block ended at, or None (``hal.journal_store``)."""
-        return self.store.ready_tick()
-
     def quiet_ms(self, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
         if nothing changes meanwhile (0: something waits to be written)."""

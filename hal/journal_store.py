@@ -25,7 +25,7 @@ the esp32, ``LEVERS_STAMPED_IN_ERASE`` in boards/*.py) a press inside an erase
 would be charged late, so no erase may fall where a game can start: the ring is
 sized to what the new game's controls can need (``hal.journal_setup.ring_need``)
 and its blocks are added back to back, one a main-loop pass, while the app
-shows the preparation and refuses a start (``start_wait``, ``ready_tick``).
+shows the preparation and refuses a start (``start_wait``).
 
 Reading them back at boot is ``firmware.boot.journal_read`` (and
 ``setup("ring_entry")``). What the store does only at boot or while the
@@ -152,11 +152,6 @@ class JournalStore:
         if not (self.prepare_first and self.preparing):
             return 0
         return self.wanted - self.capacity // _PER_BLOCK
-
-    def ready_tick(self):
-        """The tick the last block added ended at (its erase over), or None: a press
-        stamped at or before it may have waited for that erase."""
-        return self.prepare_at
 
     def setup(self, name, *args):
         """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
