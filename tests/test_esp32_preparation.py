@@ -254,3 +254,30 @@ def test_a_sample_of_the_benchs_games_on_the_esp32_at_the_maxima():
     assert counted["erases_in_play"] == 0
     assert counted["starts_refused"] >= 1
     assert 17_200 <= counted["longest_start_wait_ms"] < 21_500
+
+
+def test_a_longer_control_chosen_in_setup_grows_the_ring_before_the_start():
+    """The ring of 5 min (9 blocks: 2 x (100 + 62) entries, 8 blocks, and one) is ready;
+    15+10 chosen then needs 23: ``PrEP`` with the 14 blocks left, and a start press is
+    refused until they are erased."""
+    from firmware.settings import Settings
+
+    game = _game("300")
+    try:
+        ready = _prepared_at(game)
+        store = game.board.app.journal.store
+        assert len(store.blocks) == 9
+        settings = Settings()
+        settings.control_left = settings.control_right = "900+10"
+        game.board.app.apply_settings(settings)
+        game.run_to(ready + TICK_MS)
+        assert store.wanted == 23
+        game.run_to(ready + 2 * TICK_MS)
+        assert dict(game.values())["display"].startswith("PrEP|  1")
+        game.act("press", ["right"])
+        game.run_to(ready + 100)
+        assert dict(game.values())["state"] == "setup"
+        _prepared_at(game, now=ready + 100)
+        assert len(store.blocks) == 23
+    finally:
+        game.close()
