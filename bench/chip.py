@@ -280,9 +280,9 @@ def rows(figures):
                 )
                 lines.append(
                     (
-                        "longest wait for a start, esp32, %s figures, ms" % level,
+                        "longest wait for a start (3600+5: 43 blocks), esp32, %s, ms" % level,
                         entry["longest_start_wait_ms"][level],
-                        "about 1 s for a rapid game (typical)",
+                        "report",
                     )
                 )
     return lines
