@@ -14,7 +14,11 @@ instants: the charge error of the press between the two readings is the
 larger of the two sides' differences (a press stamped d late charges its
 player d too much and the opponent d too little). A second after each game's
 last press, the moves the clock counted against the presses made: the
-presses lost. Reported: the worst and the 99.9th percentile of the errors,
+presses lost. On the esp32 no game starts while its ring is prepared (its levers
+wait for an erase): a start press then is refused (``no`` / ``PrEP``), and the
+player presses again every ``RETRY_MS`` until the game starts; counted: the
+starts refused and the longest wait from a game's first start press to its
+start. Reported: the worst and the 99.9th percentile of the errors,
 the presses lost, the flash erases while a clock ran, the soft handler and
 callback calls the scheduler's queue dropped (esp32), the longest C call in
 play (``sim.latency.ChipLatency``); and a tournament day on the board's heap
@@ -44,6 +48,7 @@ PRESSES = 10_000
 GAMES = 100  # a board and level: half after power-on, half after a new game's setup
 SPREAD_MS = 60_000  # the games start at every instant of the first minute, in steps
 INCREMENT_MS = 5000
+RETRY_MS = 500  # a refused start (the esp32's PrEP): the player presses again this much later
 START_MS = 3_600_000
 # The goals at the chips' maxima (issue 33): the PIO's stamps on the RP2040 boards;
 # the esp32's soft handlers wait for a page program (3.2 ms) at most, once the ring
@@ -72,8 +77,9 @@ def _new_game(game, now):
     its setup state again, its ring prepared anew. The instant of the new setup. Each
     key waits for the main loop to be free and a second after its release; a sequence
     an erase spoilt (the esp32 drops edges when its scheduler's queue is full) is
-    left with ``play`` and tried again."""
-    game.act("press", ["right"])
+    left with ``play`` and tried again. The short game starts as the measured ones do
+    (``_start``: on the esp32 once its ring is prepared)."""
+    now = _start(game, now)[1]
     for turn in range(6):
         now += 500
         game.run_to(now)
@@ -99,6 +105,33 @@ def _new_game(game, now):
     raise RuntimeError("the new game's sequence never reached the setup state")
 
 
+def _start(game, now):
+    """Press right (left is White) at ``now`` until the game starts, again every
+    ``RETRY_MS`` after a refusal (the main loop free first: the state is read once it
+    has taken the press). ``(the accepted press's instant, the instant the start was
+    read, presses refused on the displays, presses not seen at all)``: a press the
+    esp32's scheduler dropped inside an erase neither starts the game nor shows the
+    refusal."""
+    refused = 0
+    unseen = 0
+    while True:
+        game.act("press", ["right"])
+        pressed = now
+        now = _free_at(game, now + 100)
+        game.run_to(now)
+        values = dict(game.values())
+        if values["state"] == "running":
+            return pressed, now, refused, unseen
+        if values["display"] == "no  |PrEP":
+            refused += 1
+        else:
+            unseen += 1
+        if refused + unseen > 1000:
+            raise RuntimeError("the game never started")
+        now += RETRY_MS
+        game.run_to(now)
+
+
 def play(board_name, level, presses=PRESSES, seed=2026, capture=None, games=GAMES):
     """The errors of ``presses`` presses on ``board_name`` at ``level``: (errors, figures)."""
     rng = random.Random(seed)
@@ -107,6 +140,9 @@ def play(board_name, level, presses=PRESSES, seed=2026, capture=None, games=GAME
     longest_in_play = 0
     lost = 0
     dropped = 0
+    refused = 0
+    unseen = 0
+    longest_wait = 0
     per_game = -(-presses // games)
     for number in range(games):
         bounce = rng.randint(0, 10)
@@ -121,11 +157,14 @@ def play(board_name, level, presses=PRESSES, seed=2026, capture=None, games=GAME
             now = _new_game(game, 1000)
         now += (number // 2) * SPREAD_MS // max(1, games // 2)
         game.run_to(now)
-        game.act("press", ["right"])  # left is White: its clock starts
+        first = now
+        pressed_at, now, refusals, missed = _start(game, now)  # left is White: it starts
+        refused += refusals
+        unseen += missed
+        longest_wait = max(longest_wait, pressed_at - first)
         reckoned = [START_MS + INCREMENT_MS, START_MS + INCREMENT_MS]
         mover = 0
         made = [0, 0]
-        pressed_at = now
         for _ in range(per_game):
             now += rng.randint(150, 3000)
             if rng.randint(0, 9) == 0:
@@ -163,6 +202,9 @@ def play(board_name, level, presses=PRESSES, seed=2026, capture=None, games=GAME
         "presses_lost": lost,
         "scheduled_calls_dropped": dropped,
         "longest_c_call_in_play_ms": round(longest_in_play / 1000, 3),
+        "starts_refused": refused,
+        "start_presses_unseen": unseen,
+        "longest_start_wait_ms": longest_wait,
     }
 
 
@@ -197,6 +239,9 @@ def chip_figures(presses=PRESSES, capture=None, day=True):
                 "erases_in_play",
                 "scheduled_calls_dropped",
                 "longest_c_call_in_play_ms",
+                "starts_refused",
+                "start_presses_unseen",
+                "longest_start_wait_ms",
             ):
                 entry.setdefault(name, {})[level] = counted[name]
         if day:
@@ -225,6 +270,21 @@ def rows(figures):
                     "0",
                 )
             )
+            if board_name == "esp32":  # no game starts while its ring is prepared
+                lines.append(
+                    (
+                        "starts refused during preparation, esp32, %s figures" % level,
+                        entry["starts_refused"][level],
+                        "refused, never late",
+                    )
+                )
+                lines.append(
+                    (
+                        "longest wait for a start (3600+5: 43 blocks), esp32, %s, ms" % level,
+                        entry["longest_start_wait_ms"][level],
+                        "report",
+                    )
+                )
     return lines
 
 

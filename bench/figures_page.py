@@ -126,7 +126,8 @@ SECTIONS = (
         " the RP2040 boards' levers by their PIO at the edge, and an ESP32 edge"
         " that falls in any C call when that call ends, at the datasheets' typical"
         " or maximum figures; games start at every instant of the first minute"
-        " after power-on and after a new game's setup.",
+        " after power-on and after a new game's setup (on the ESP32 a start press"
+        " is refused while its ring is prepared, and pressed again 0.5 s later).",
         (
             (
                 "worst charge error, 10,000 random moves with bounce, ideal board",
@@ -205,6 +206,30 @@ SECTIONS = (
                 "chip.esp32.presses_lost.max",
                 "",
                 "0",
+            ),
+            (
+                "ESP32: start presses refused while its ring is prepared, typical",
+                "chip.esp32.starts_refused.typical",
+                "",
+                "refused, never late",
+            ),
+            (
+                "ESP32: start presses refused while its ring is prepared, datasheet maxima",
+                "chip.esp32.starts_refused.max",
+                "",
+                "refused, never late",
+            ),
+            (
+                "ESP32: longest wait for a start (3600+5: 43 blocks), typical",
+                "chip.esp32.longest_start_wait_ms.typical",
+                "ms",
+                "report",
+            ),
+            (
+                "ESP32: longest wait for a start (3600+5: 43 blocks), datasheet maxima",
+                "chip.esp32.longest_start_wait_ms.max",
+                "ms",
+                "report",
             ),
             (
                 "simulator speed, 6-hour game of 400 moves",

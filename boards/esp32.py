@@ -88,3 +88,9 @@ JOURNAL_RING_BLOCKS = 96
 # entry's 68 bytes alone, two of ESP-IDF's programs of at most 64 bytes
 # (boards/chips/esp32.py), where its whole page would take four.
 JOURNAL_WHOLE_PAGES = False
+# A flash erase holds the levers' soft pin handlers back (up to 0.4 s) and nothing else
+# stamps them (boards/chips/esp32.py: no PIO capture): a press inside an erase would be
+# charged late. So the journal's ring is prepared before a game may start, sized to
+# the game's controls, its blocks back to back, and the clock shows ``PrEP`` and
+# refuses a start meanwhile (hal/journal_store.py, docs/power.md).
+LEVERS_STAMPED_IN_ERASE = False

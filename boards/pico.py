@@ -85,3 +85,7 @@ JOURNAL_RING_BLOCKS = 96
 # rp2.Flash programs at an offset whole 256-byte pages only (flash_range_program): each
 # ring entry is programmed as its page, 0xFF but the entry.
 JOURNAL_WHOLE_PAGES = True
+# The PIO and DMA stamp the levers at their edges during a flash erase too
+# (LEVER_CAPTURE_MACHINES, hal/capture.py): the ring is prepared while the clock
+# stands, a block every 0.5 s, and a game may start at any time (docs/power.md).
+LEVERS_STAMPED_IN_ERASE = True

@@ -69,6 +69,14 @@ class App:
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
         self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
         self.wake_at = None  # the first tick a step may change something at (None: the next)
+        # A board whose levers wait for an erase prepares the journal's ring before a game
+        # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
+        # count last drawn, and the first step after the last block: a lever stamped at or
+        # before it may have waited for that erase (its handler ran once the erase was
+        # over, before the main loop's next step), so it starts no game (``_refused``).
+        self.preparing = 0
+        self.preparing_drawn = 0
+        self.ready_at = None
 
     def apply_settings(self, settings):
         """Put ``settings`` in force: a new game with its controls and event rules
@@ -143,8 +151,15 @@ class App:
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
+        journal = self.journal
+        if journal is not None:
+            self._watch_preparation(journal, now)
         if self.waiting_key >= 0 or inputs.pending():
             self.take_inputs(now)
+        ready = self.ready_at
+        if ready is not None and ticks_diff(now, ready) > 0 and self.waiting_key < 0:
+            if not inputs.pending():
+                self.ready_at = None  # every press stamped up to it has been taken
         steady = self.times_hold(now)
         if not steady:
             self.clock.update(now)  # a flag falls at zero, where the times are redrawn
@@ -160,11 +175,32 @@ class App:
             notices.tick(now)
             if not notices.active and not notices.changed:
                 self.notices = None  # all shown and the times drawn again
-        if self.journal is not None:
-            self.journal.tick(now)  # allocation-free while a clock runs
+        if journal is not None:
+            journal.tick(now)  # allocation-free while a clock runs
         if not (steady and self.notices is None and not hardware.battery.is_low()):
             self.refresh(now)
         self.wake_at = self._quiet_until(now) if self.rests else None
+
+    def _watch_preparation(self, journal, now):
+        """Follow the ring's preparation before a game may start (``preparing``): the
+        times are drawn again when it ends, or the ``PrEP`` screen when it begins."""
+        left = journal.start_wait()
+        if left != self.preparing:
+            if left == 0:
+                self.ready_at = now
+            self.preparing = left
+            self.drawn = -1
+
+    def _refused(self, index, tick):
+        """Whether lever ``index``, closed at ``tick``, would start a game while the ring
+        is prepared, or in an erase of it; if so it is refused on the displays."""
+        if self.clock.state != engine.SETUP or index > LEVER_RIGHT:
+            return False
+        ready = self.ready_at
+        if self.preparing or (ready is not None and ticks_diff(tick, ready) <= 0):
+            self.arbiter.refuse("preparing", tick)
+            return True
+        return False
 
     def resting(self, now):
         """True if a step at tick ``now`` would change nothing: no input came, and
@@ -271,6 +307,8 @@ class App:
             return
         if self.arbiter.on_press(index, tick):
             return
+        if self._refused(index, tick):
+            return
         if index == LEVER_LEFT or index == LEVER_RIGHT:
             if clock.state == engine.PAUSED:
                 self.arbiter.lever_while_paused(index, tick)
@@ -297,6 +335,8 @@ class App:
         it changed), else the times, unless they still hold (``times_hold``)."""
         drawn = self.drawn
         self.drawn = -1  # a screen goes over the times: they are drawn afresh after it
+        preparing_drawn = self.preparing_drawn
+        self.preparing_drawn = 0  # and so is the preparation's screen
         displays = self.hardware.displays
         frame = self.frame
         menu = self.menu
@@ -306,6 +346,7 @@ class App:
             # is drawn again until both have it, so one that answers again shows it
             menu.changed = True
             self.arbiter.changed = True
+            preparing_drawn = 0
             if notices is not None and notices.active:
                 notices.changed = True
         if notices is not None:
@@ -337,6 +378,15 @@ class App:
             displays[0].show_frame(frame)
             arbiter.draw(frame, 1)
             displays[1].show_frame(frame)
+            return
+        left = self.preparing
+        if left:  # the ring's blocks still to prepare: ``PrEP`` and their count
+            if preparing_drawn != left:
+                frames.render_text(frame, "PrEP")
+                displays[0].show_frame(frame)
+                frames.render_number(frame, left)
+                displays[1].show_frame(frame)
+            self.preparing_drawn = left
             return
         mark = self.battery_mark
         clock = self.clock

@@ -72,6 +72,7 @@ REFUSAL_TEXT = {
     "no-claim": "no",
     "lever-left": "LEvr",
     "lever-right": "rLEv",
+    "preparing": "PrEP",
 }
 
 

@@ -268,6 +268,11 @@ class Journal:
         elif self.store.is_preparing():  # the clock stands: the store may erase flash
             self.store.prepare(now)
 
+    def start_wait(self):
+        """The ring's blocks still to prepare before a game may start (0: it may), on a
+        board whose levers wait for an erase (``hal.journal_store``)."""
+        return self.store.start_wait()
+
     def quiet_ms(self, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``step`` writes nothing,
         if nothing changes meanwhile (0: something waits to be written)."""

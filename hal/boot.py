@@ -46,7 +46,9 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
     from hal.journal_store import JournalStore
 
     ring = getattr(board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
-    store = JournalStore(storage, ring, getattr(board, "JOURNAL_WHOLE_PAGES", True))
+    # A board whose levers wait for an erase prepares the ring before a game may start.
+    first = not getattr(board, "LEVERS_STAMPED_IN_ERASE", True)
+    store = JournalStore(storage, ring, getattr(board, "JOURNAL_WHOLE_PAGES", True), first)
     resume.attach(app, store, settings, board.TICK_MS)
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import (

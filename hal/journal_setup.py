@@ -85,6 +85,13 @@ _ENTRY = const(68)  # firmware.journal.RECORD_SIZE
 _PER_PAGE = const(3)
 _MARK = const(12)  # magic, nonce, index
 SLOTS_PER_BLOCK = const(45)  # hal.journal_store: 15 pages of 3 slots a block
+# The ring's size under ``prepare_first`` (``ring_need``): the moves a side makes in
+# a game, and the running time after which a side's clock has an entry at least
+# (firmware.journal: 5 s less a tick; 4.9 s leaves room for any board's tick).
+GAME_MOVES = const(100)
+ENTRY_EVERY_MS = const(4900)
+_DELAY = const(2)  # firmware.timecontrol.DELAY
+_BRONSTEIN = const(3)  # firmware.timecontrol.BRONSTEIN
 
 
 def pointer_bytes(index):
@@ -233,7 +240,9 @@ def ring_entry(store, whole):
         return None
     locate_ring(store, found)
     find_next(store)
-    store.preparing = len(store.blocks) < store.ring_blocks
+    # A game that comes back goes on with the ring it has where an erase would hold a
+    # press back (``prepare_first``); a new game's ``begin_game`` sizes the ring again.
+    store.preparing = not store.prepare_first and len(store.blocks) < store.wanted
     slot = store.next - 1
     while slot >= 0:
         entry = read(store, slot)
@@ -282,7 +291,7 @@ def prepare(store):
     next_slot = store.next
     locate_ring(store, found)
     store.next = next_slot
-    store.preparing = len(store.blocks) < store.ring_blocks
+    store.preparing = len(store.blocks) < store.wanted
 
 
 def append_event(store, game, entry, clock):
@@ -326,8 +335,38 @@ def begin_game(store, clock, claims, game, played):
     if store.next > 0 or not store.capacity:
         store.capacity = 0  # a used ring, or none: the next ``prepare`` starts a fresh one
         store.next = 0
-        store.preparing = store.ring_blocks > 0
+    if store.prepare_first:
+        store.wanted = ring_need(clock, store.ring_blocks)
+    store.preparing = store.ring_blocks > 0 and store.capacity // SLOTS_PER_BLOCK < store.wanted
     return game
+
+
+def ring_need(clock, most):
+    """The ring's blocks a game of ``clock``'s controls can fill, at most ``most``.
+
+    An entry at each move (``GAME_MOVES`` a side) and one every ``ENTRY_EVERY_MS`` of
+    a side's running time at most: the time its control gives for those moves
+    (``game_ms``, the Laws' own reckoning of a control, A.1), plus a delay's
+    length at each move, which the clock runs without charging. One block more
+    for the pauses, flags, arbiter's actions and a restore. An hourglass gives
+    back what the opponent uses, so its time has no bound: the whole ring. A
+    game that goes beyond has its further entries in the slot files."""
+    from firmware.timing import method_of
+
+    entries = 0
+    for side in clock.sides:
+        control = side.control
+        method = method_of(control)
+        if method.SHARES_TIME:
+            return most
+        delay = 0
+        for _moves, _time_ms, mode, bonus_ms in control.periods:
+            if mode == _DELAY or mode == _BRONSTEIN:
+                delay = bonus_ms if bonus_ms > delay else delay
+        running = method.game_ms(control, GAME_MOVES) + GAME_MOVES * delay
+        entries += GAME_MOVES + (running + ENTRY_EVERY_MS - 1) // ENTRY_EVERY_MS
+    blocks = (entries + SLOTS_PER_BLOCK - 1) // SLOTS_PER_BLOCK + 1
+    return blocks if blocks < most else most
 
 
 def locate_ring(store, found):

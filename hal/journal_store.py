@@ -20,6 +20,13 @@ erased while the clock stands and only programmed in play, so that no erase
 holds a press back while a clock runs.
 The slots take the entries again if the ring is full or cannot be found.
 
+On a board whose levers are not stamped during an erase (``prepare_first``:
+the esp32, ``LEVERS_STAMPED_IN_ERASE`` in boards/*.py) a press inside an erase
+would be charged late, so no erase may fall where a game can start: the ring is
+sized to what the new game's controls can need (``hal.journal_setup.ring_need``)
+and its blocks are added back to back, one a main-loop pass, while the app
+shows the preparation and refuses a start (``start_wait``).
+
 Reading them back at boot is ``firmware.boot.journal_read`` (and
 ``setup("ring_entry")``). What the store does only at boot or while the
 clock stands (opening the slots, a new game's header, the event log, the
@@ -46,12 +53,16 @@ class JournalStore:
     The journal asks ``is_preparing()`` (the ring still has blocks to add while
     the clock stands)."""
 
-    def __init__(self, storage, ring_blocks=0, whole_pages=True):
+    def __init__(self, storage, ring_blocks=0, whole_pages=True, prepare_first=False):
         self.storage = storage
+        # The levers are not stamped during an erase (hal.boot, from the board): the ring
+        # is prepared whole, back to back, before a game may start, to ``wanted`` blocks.
+        self.prepare_first = prepare_first
         self.whole_pages = whole_pages  # an entry is programmed as its page (rp2), or alone
         self.handles = [None, None]
         self.header = None  # the decoded header in force
         self.ring_blocks = ring_blocks  # the board's JOURNAL_RING_BLOCKS (0: no ring)
+        self.wanted = ring_blocks  # the blocks the ring is prepared to (at most ring_blocks)
         self.preparing = ring_blocks > 0  # the ring lacks blocks to add while the clock stands
         self.prepare_at = None  # the tick from which the next block is added (None: now)
         # The tick read once a block is added: the erase's end (it holds the main loop).
@@ -77,12 +88,15 @@ class JournalStore:
         """Add one block to the ring, or start one, at the step at tick ``now`` if
         ``_PREPARE_MS`` have passed since the last one ended while the clock stands: one
         erase (0.4 s at most) holds the main loop, then it runs free for 0.5 s (the keys,
-        the display, a lever's press wait for one erase at most, never a train of them)."""
+        the display, a lever's press wait for one erase at most, never a train of them).
+        With ``prepare_first`` the blocks follow each other at once: no game can start
+        meanwhile, and the sooner the ring is whole the sooner one can."""
         if self.prepare_wait(now) == 0:
             try:
                 self.setup("prepare")
             finally:
-                self.prepare_at = ticks_add(self.ticks(), _PREPARE_MS)
+                pause = 0 if self.prepare_first else _PREPARE_MS
+                self.prepare_at = ticks_add(self.ticks(), pause)
 
     def prepare_wait(self, now):
         """The ms from tick ``now`` before ``prepare`` adds a block (0: at this step)."""
@@ -131,6 +145,13 @@ class JournalStore:
     def is_preparing(self):
         """Whether the ring still has blocks to add while the clock stands (``prepare``)."""
         return self.preparing
+
+    def start_wait(self):
+        """The blocks the ring still lacks before a game may start (0: it may start):
+        with ``prepare_first`` only."""
+        if not (self.prepare_first and self.preparing):
+            return 0
+        return self.wanted - self.capacity // _PER_BLOCK
 
     def setup(self, name, *args):
         """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:

@@ -163,18 +163,32 @@ def test_the_main_loop_waits_for_an_erase_and_a_flag_inside_it_falls_at_its_inst
     assert after["left"] == 0
 
 
+def _ready_ms(game):
+    """The first whole second at which a game may start: at once, or on a board whose
+    levers wait for an erase (the esp32) once its ring is prepared (docs/power.md)."""
+    now = 0
+    while game.board.app.journal.start_wait():
+        now += 100
+        game.run_to(now)
+    ready = game.board.latency.busy_until_ms() if game.board.latency is not None else 0
+    return (max(now, ready) // 1000 + 1) * 1000 if now else 0
+
+
 def _held_press_late_in_an_erase(depth):
-    """The esp32 at its maxima, a 400 ms erase from 4.98 s; left presses at 5.2 s and
-    holds the lever 0.5 s. ``depth``: the scheduler's queue. Both times at 5.5 s."""
+    """The esp32 at its maxima, once its ring is prepared (from ``start``): a 400 ms erase
+    from 4.98 s; left presses at 5.2 s and holds the lever 0.5 s. ``depth``: the
+    scheduler's queue. Both times at 5.5 s."""
     game = Game(parse("control 300\n"), board_name="esp32", latency="max")
     try:
+        start = _ready_ms(game)
+        game.run_to(start)
         game.act("press", ["right"])
-        game.run_to(4_900)
+        game.run_to(start + 4_900)
         game.board.latency.scheduler_depth = depth
-        _erase_at_4_98(game.board.latency)
-        game.run_to(5_200)
+        _erase_at_4_98(game.board.latency, start)
+        game.run_to(start + 5_200)
         game.act("hold", ["lever_left", 500])
-        game.run_to(5_500)
+        game.run_to(start + 5_500)
         values = dict(game.values())
         return values["left"], values["right"], game.board.latency.dropped_calls
     finally:
@@ -231,9 +245,10 @@ def test_without_the_pio_a_move_and_its_reply_inside_an_erase_are_charged_at_its
     assert _reply_inside_an_erase(False) == (297_997, 296_503)
 
 
-def _erase_at_4_98(model):
-    """A 400 ms erase from 4.98 s (the chip's maximum), as littlefs's would be."""
-    model.cursor_us = max(model.cursor_us, 4_980_000)
+def _erase_at_4_98(model, start=0):
+    """A 400 ms erase from 4.98 s after ``start`` (the chip's maximum), as littlefs's
+    would be."""
+    model.cursor_us = max(model.cursor_us, (start + 4_980) * 1000)
     model.erase_block()
 
 
@@ -241,15 +256,17 @@ def _erase_at_4_98(model):
 
 
 def _press_after_a_think(board_name, level, fill, setup_ms=0, capture=None):
-    """After ``setup_ms`` in setup, left (White) thinks 5 s on 5:00; ``fill`` readies
-    the model just before the periodic journal entry at 4.98 s; left presses at
-    5.0 s. Both times at 5.5 s. ``capture``: the board's chip's own unless False."""
+    """After ``setup_ms`` in setup (at least until a game may start: ``_ready_ms``), left
+    (White) thinks 5 s on 5:00; ``fill`` readies the model just before the periodic
+    journal entry at 4.98 s; left presses at 5.0 s. Both times at 5.5 s. ``capture``:
+    the board's chip's own unless False."""
     game = Game(parse("control 300\n"), board_name=board_name, latency=level, capture=capture)
     try:
+        setup_ms = max(setup_ms, _ready_ms(game))
         game.run_to(setup_ms)
         game.act("press", ["right"])
         game.run_to(setup_ms + 4_900)
-        fill(game.board.latency)
+        fill(game.board.latency, setup_ms)
         game.run_to(setup_ms + 5_000)
         game.act("press", ["left"])
         game.run_to(setup_ms + 5_500)
@@ -259,7 +276,7 @@ def _press_after_a_think(board_name, level, fill, setup_ms=0, capture=None):
         game.close()
 
 
-def _full_block(model):
+def _full_block(model, start=0):
     model.block_used = model.sector_bytes  # the next commit erases
 
 
@@ -268,8 +285,9 @@ def _full_block(model):
 def test_an_erase_never_falls_under_a_press(board_name, level):
     """The press at 5.0 s is charged at 5.0 s (FIDE 6.2: the clock is stopped when
     the lever is pressed): left 5:00 - 5.0 s = 4:55.0; right, running since, 4:59.5.
-    The game starts at power-on: the ring's first block, prepared at boot, takes the
-    entries; littlefs's metadata block, full, is never committed to in play."""
+    The game starts at power-on (the esp32's once its ring is prepared, a few seconds
+    later: its levers wait for an erase): the ring's first block, prepared at boot,
+    takes the entries; littlefs's metadata block, full, is never committed to in play."""
     assert _press_after_a_think(board_name, level, _full_block) == (295_000, 299_500)
 
 
@@ -299,7 +317,7 @@ def test_no_flash_erase_falls_in_play_once_the_ring_is_prepared():
     assert figures["longest_c_call_in_play_ms"] <= 3.0
 
 
-def _heartbeat_due(model):
+def _heartbeat_due(model, start=0):
     model.beat_at = 0  # the hall link's heartbeat is due at the next pass
 
 
