@@ -129,6 +129,7 @@ def main(arguments):
         print("live: %s" % error, file=sys.stderr)
         return 2
     front = "terminal" if arguments.terminal else "window"
+    why_terminal = ""  # why the window did not open, kept on the terminal's screen
     if front == "window":
         reason = _window_possible()
         if reason is not None:
@@ -136,6 +137,7 @@ def main(arguments):
                 print("live --window: %s" % reason, file=sys.stderr)
                 return 2
             front = "terminal"
+            why_terminal = "in this terminal: %s" % reason
             print("live: %s; the clock runs in this terminal" % reason, file=sys.stderr)
     hall = getattr(arguments, "hall", None)
     board_name = arguments.board if hall is None or arguments.board != "sim" else "pico_w"
@@ -159,7 +161,7 @@ def main(arguments):
             from live.terminal import run_terminal
 
             signal.signal(signal.SIGTERM, _interrupt)
-            run_terminal(session, note)
+            run_terminal(session, "   ".join(part for part in (why_terminal, note) if part))
         end = session.finish()
         print("end: " + end)
         if arguments.record:

@@ -8,20 +8,25 @@ unchanged display costs a comparison of 16 bytes.
 
 from sim import segments_geometry
 
-LIT = "#ff3b1f"  # a red backpack's lit segment at full brightness
-DARK = "#3a2220"  # an unlit segment behind the red filter
+LIT = "#ff5533"  # a lit segment at full brightness: the LED's red, as bright as a screen's
+DARK = "#24100e"  # an unlit segment behind the red filter
 WINDOW = "#120d0d"  # the display's window
 _FULL = 15
+# The share of the way from DARK to LIT at the dimmest step: a monitor shows the LEDs'
+# dimming far weaker than a room does, so the window keeps the steps but lifts them.
+_FLOOR_SHARE = 0.55
 
 
 def lit_colour(brightness):
     """The lit colour at HT16K33 brightness 0..15 (duty 1/16 .. 16/16), between DARK and LIT.
 
     The eye sees brightness about as the square root of the light (Stevens's power
-    law, exponent near 0.5 for a small bright source), so a segment lit 2/16 of the
-    time (the clock's default) looks about a third as bright as at full duty, not
-    an eighth: the colour steps follow the square root of the duty."""
-    share = ((brightness + 1) / (_FULL + 1)) ** 0.5
+    law, exponent near 0.5 for a small bright source), so the steps follow the square
+    root of the duty, above a floor (``_FLOOR_SHARE``): at the clock's default (2/16,
+    register 1) a lit segment stands 3.5 : 1 against an unlit one (WCAG's contrast
+    ratio; 3 : 1 is its minimum for large text), at the dimmest 3.2 : 1, and full
+    brightness is still 1.9 times as luminous as the default."""
+    share = _FLOOR_SHARE + (1 - _FLOOR_SHARE) * ((brightness + 1) / (_FULL + 1)) ** 0.5
     channels = []
     for index in (1, 3, 5):
         dark = int(DARK[index : index + 2], 16)

@@ -84,11 +84,11 @@ def decode_screen(frame):
 class Terminal:
     """``python -m live --terminal`` on a pseudo-terminal."""
 
-    def __init__(self, arguments, env):
+    def __init__(self, arguments, env, front=("--terminal",)):
         controller, device = pty.openpty()
         self.controller = controller
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "live", "--terminal", *arguments],
+            [sys.executable, "-m", "live", *front, *arguments],
             cwd=ROOT,
             env=env,
             stdin=device,
@@ -185,6 +185,26 @@ def test_keys_in_digits_out_and_the_session_replays(style, tmp_path):
     )
     assert typed.returncode == 0, command + "\n" + typed.stdout + typed.stderr
     assert typed.stdout.strip().endswith("end: " + end)
+
+
+def test_without_a_screen_the_terminal_says_why_below_the_clock():
+    """``python -m live`` with no DISPLAY runs in the terminal, and the reason stays on the
+    screen under the clock (the alternate screen covers what was printed before it)."""
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    terminal = Terminal(["--control", "300"], env, front=())
+    try:
+        display, _ = terminal.screen_until(lambda display, status: True)
+        assert display == " 5.00| 5.00"
+        screen = ESCAPE.sub("", terminal.frames()[-1])
+        assert "in this terminal: no screen (DISPLAY is not set)" in screen
+        terminal.type("q")
+        terminal.finish()
+    finally:
+        if terminal.process.poll() is None:
+            terminal.process.kill()
+            terminal.process.wait()
 
 
 def test_the_replay_hint_works_from_anywhere(tmp_path):

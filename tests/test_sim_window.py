@@ -287,3 +287,36 @@ def test_the_window_draws_each_board_to_scale(screen, monkeypatch):
     assert round((sizes["pico_big"][0] - padding) / (sizes["sim"][0] - padding), 2) == round(
         30 / 14, 2
     )
+
+
+def _luminance(colour):
+    """WCAG 2's relative luminance of an sRGB colour ``#rrggbb``."""
+    linear = []
+    for index in (1, 3, 5):
+        channel = int(colour[index : index + 2], 16) / 255
+        if channel <= 0.04045:
+            linear.append(channel / 12.92)
+        else:
+            linear.append(((channel + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one, other):
+    high, low = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_digits_are_legible_at_every_brightness_and_the_dimming_shows():
+    """Lit against unlit segments and against the window, at least WCAG's 3 : 1 for large
+    text at every step the chip has, the default (2/16: register 1) included; each step
+    brighter than the one below, full brightness clearly brighter than the default."""
+    from firmware.settings import DEFAULT_BRIGHTNESS
+    from live.segments_view import WINDOW
+
+    default = DEFAULT_BRIGHTNESS - 1
+    steps = [lit_colour(step) for step in range(16)]
+    for colour in steps:
+        assert _contrast(colour, DARK) >= 3 and _contrast(colour, WINDOW) >= 3, colour
+    assert all(_luminance(a) < _luminance(b) for a, b in zip(steps, steps[1:]))
+    assert _luminance(steps[15]) >= 1.5 * _luminance(steps[default])
+
