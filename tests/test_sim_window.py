@@ -319,4 +319,3 @@ def test_the_digits_are_legible_at_every_brightness_and_the_dimming_shows():
         assert _contrast(colour, DARK) >= 3 and _contrast(colour, WINDOW) >= 3, colour
     assert all(_luminance(a) < _luminance(b) for a, b in zip(steps[:-1], steps[1:], strict=True))
     assert _luminance(steps[15]) >= 1.5 * _luminance(steps[default])
-
