@@ -2,10 +2,11 @@
 
     python -m bench.hall [--clocks 200] [--seconds 20]
     python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
+    python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
 
 writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figures``);
-``--scale`` with ``--write`` replaces only its own part of it (``scale``), the rest of
-``hall`` and the other keys kept.
+``--scale`` and ``--tls`` with ``--write`` replace only their own part of it (``scale``,
+``tls``), the rest of ``hall`` and the other keys kept.
 
 - One Mosquitto (``hall.broker``) with an account per clock, the view
   (``python -m hall.view``) in a process of its own, and a reader of the
@@ -578,6 +579,10 @@ def figures_and_rows(clocks=200, seconds=20.0):
     ]
     rows += hall_guard.rows(figures["guard"])
     rows += _scale_rows(figures)
+    from bench import hall_tls
+
+    figures["tls"] = hall_tls.tls_figures()
+    rows += hall_tls.rows(figures["tls"])
     figures["scale"] = scale_figures()
     rows += scale_rows(figures["scale"])
     return figures, rows
@@ -730,9 +735,14 @@ def main(argv=None):
         help="only the scale runs: 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues bridged",
     )
     parser.add_argument(
+        "--tls",
+        action="store_true",
+        help="only the TLS handshake's figures per hall board (bench/hall_tls.py)",
+    )
+    parser.add_argument(
         "--write",
         action="store_true",
-        help="with --scale: store them in the hall key of bench/latest.json",
+        help="with --scale or --tls: store them in the hall key of bench/latest.json",
     )
     parser.add_argument(
         "--guard",
@@ -747,6 +757,15 @@ def main(argv=None):
             print("%-78s %24s   goal %s" % (name, value, goal))
         if args.write:
             _store("scale", scale)
+        return 0
+    if args.tls:
+        from bench import hall_tls
+
+        tls = hall_tls.tls_figures()
+        for name, value, goal in hall_tls.rows(tls):
+            print("%-84s %20s   goal %s" % (name, value, goal))
+        if args.write:
+            _store("tls", tls)
         return 0
     if args.guard:
         from bench import hall_guard
