@@ -583,7 +583,7 @@ def figures_and_rows(clocks=200, seconds=20.0):
 
     figures["tls"] = hall_tls.tls_figures()
     rows += hall_tls.rows(figures["tls"])
-    figures["scale"] = scale_figures()
+    figures["scale"] = scale_figures(repeat=3)
     rows += scale_rows(figures["scale"])
     return figures, rows
 
@@ -643,20 +643,43 @@ SCALE_GROUP = 500
 SCALE_P99_MS = 100  # the goal
 
 
-def scale_figures(seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP):
-    """Each run of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
-    ``meets_goal`` (p99 <= SCALE_P99_MS) beside its figures."""
-    runs = {}
-    for count in clocks:
-        for open_pages in pages:
-            load = os.getloadavg()[0]  # before the run: a machine shared with others shows
-            run = hall_figures(count, seconds, venues=SCALE_VENUES, pages=open_pages, group=group)
-            p99 = run["latency_ms_p99"]
-            run["load_average_1_min_before"] = round(load, 2)
-            run["goal_p99_ms"] = SCALE_P99_MS
-            run["meets_goal"] = p99 is not None and p99 <= SCALE_P99_MS
-            runs["%d_clocks_%d_pages" % (count, open_pages)] = run
-    return {"runs": runs, "venues": SCALE_VENUES, "group": group, "cpus": os.cpu_count()}
+def scale_figures(
+    seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP, repeat=1
+):
+    """Each cell of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
+    ``meets_goal`` (p99 <= SCALE_P99_MS) beside its figures. With ``repeat``, each cell
+    is run that many times (the matrix over and over, so that a busy spell of a shared
+    machine falls on every cell alike): the run with the median p99 stands for the
+    cell, ``p99_ms_of_each_run`` lists them all."""
+    runs, p99s = {}, {}
+    for _ in range(repeat):
+        for count in clocks:
+            for open_pages in pages:
+                key = "%d_clocks_%d_pages" % (count, open_pages)
+                load = os.getloadavg()[0]  # before the run: a machine shared with others shows
+                run = hall_figures(
+                    count, seconds, venues=SCALE_VENUES, pages=open_pages, group=group
+                )
+                run["load_average_1_min_before"] = round(load, 2)
+                runs.setdefault(key, []).append(run)
+                p99s.setdefault(key, []).append(run["latency_ms_p99"])
+    cells = {}
+    for key, each in runs.items():
+        measured = [run for run in each if run["latency_ms_p99"] is not None]
+        measured.sort(key=lambda run: run["latency_ms_p99"])
+        cell = measured[(len(measured) - 1) // 2] if measured else each[0]
+        p99 = cell["latency_ms_p99"]
+        cell["p99_ms_of_each_run"] = p99s[key]
+        cell["goal_p99_ms"] = SCALE_P99_MS
+        cell["meets_goal"] = p99 is not None and p99 <= SCALE_P99_MS
+        cells[key] = cell
+    return {
+        "runs": cells,
+        "venues": SCALE_VENUES,
+        "group": group,
+        "repeat": repeat,
+        "cpus": os.cpu_count(),
+    }
 
 
 def scale_rows(scale):
@@ -681,6 +704,14 @@ def scale_rows(scale):
                 "p99 <= %d" % run["goal_p99_ms"],
             )
         )
+        if len(run.get("p99_ms_of_each_run", ())) > 1:
+            rows.append(
+                (
+                    "%s: p99 of each run, ms (the median stands)" % title,
+                    ", ".join(str(p99) for p99 in run["p99_ms_of_each_run"]),
+                    "report",
+                )
+            )
         rows.append(
             (
                 "%s: CPU view / brokers, %%; view KiB before / after" % title,
@@ -735,6 +766,9 @@ def main(argv=None):
         help="only the scale runs: 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues bridged",
     )
     parser.add_argument(
+        "--repeat", type=int, default=1, help="with --scale: runs of each cell (the median p99)"
+    )
+    parser.add_argument(
         "--tls",
         action="store_true",
         help="only the TLS handshake's figures per hall board (bench/hall_tls.py)",
@@ -752,7 +786,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.scale:
         group = args.group if args.group != GROUP else SCALE_GROUP
-        scale = scale_figures(args.seconds if args.seconds != 20.0 else 15.0, group=group)
+        seconds = args.seconds if args.seconds != 20.0 else 15.0
+        scale = scale_figures(seconds, group=group, repeat=args.repeat)
         for name, value, goal in scale_rows(scale):
             print("%-78s %24s   goal %s" % (name, value, goal))
         if args.write:
