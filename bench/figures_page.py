@@ -58,6 +58,80 @@ def _scale_rows():
     return rows
 
 
+# The issue's scale matrix (``python -m bench.hall --scale``): 5 venues bridged, its runs
+# by key of ``hall.scale.runs``.
+_MATRIX = (
+    ("1000_clocks_1_pages", "1,000 clocks, 1 page"),
+    ("1000_clocks_16_pages", "1,000 clocks, 16 pages"),
+    ("2000_clocks_1_pages", "2,000 clocks, 1 page"),
+    ("2000_clocks_16_pages", "2,000 clocks, 16 pages"),
+)
+
+
+def _matrix_rows():
+    rows = []
+    for key, title in _MATRIX:
+        path = "hall.scale.runs.%s." % key
+        title = "5 venues bridged, %s" % title
+        rows += [
+            ("%s: edge to page, p50" % title, path + "latency_ms_p50", "ms", "report"),
+            ("%s: edge to page, p99" % title, path + "latency_ms_p99", "ms", "≤ 100 ms"),
+            ("%s: p99 within its goal" % title, path + "meets_goal", "", "yes"),
+            ("%s: the drivers' share, p99" % title, path + "driver_lag_ms_p99", "ms", "report"),
+            ("%s: CPU of the view" % title, path + "view_cpu_percent", "% of a core", "report"),
+            ("%s: the view's memory after" % title, path + "view_resident_kib", "KiB", "report"),
+        ]
+    return rows
+
+
+def _tls_rows():
+    rows = []
+    for board in ("pico_w", "esp32"):
+        path = "hall.tls.boards.%s." % board
+        rows += [
+            (
+                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), typical"
+                % board,
+                path + "longest_step_us_typical",
+                "µs",
+                "only while the clock stands",
+            ),
+            (
+                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), at most"
+                % board,
+                path + "longest_step_us_max",
+                "µs",
+                "only while the clock stands",
+            ),
+            (
+                "TLS handshake, `%s`: heap after boot with a TLS hall file (`.mpy`)" % board,
+                path + "heap_after_boot_tls_hall_bytes",
+                "B",
+                "report",
+            ),
+            (
+                "TLS handshake, `%s`: what the CA adds at boot" % board,
+                path + "tls_adds_at_boot_bytes",
+                "B",
+                "report",
+            ),
+            (
+                "TLS handshake, `%s`: mbedTLS's memory in the handshake (estimate)" % board,
+                path + "mbedtls_handshake_bytes_estimate",
+                "B",
+                "report",
+            ),
+            (
+                "TLS handshake, `%s`: MicroPython's heap in the handshake, frozen image "
+                "(estimate)" % board,
+                path + "frozen_heap_in_handshake_bytes_estimate",
+                "B",
+                "≤ the chip's heap",
+            ),
+        ]
+    return rows
+
+
 SECTIONS = (
     (
         "The firmware inside MicroPython",
@@ -407,6 +481,8 @@ SECTIONS = (
                 "report",
             ),
             *_scale_rows(),
+            *_matrix_rows(),
+            *_tls_rows(),
             ("the view still running after the flood", "hall.flood.view_still_running", "", "True"),
             ("takeovers that succeed (100 tries)", "hall.guard.takeovers_succeeded", "", "0"),
             (

@@ -1,8 +1,12 @@
 """The hall's figures: 200 clocks on one broker, lever edge to page update, CPU, bytes, heap.
 
     python -m bench.hall [--clocks 200] [--seconds 20]
+    python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
+    python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
 
-writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figures``).
+writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figures``);
+``--scale`` and ``--tls`` with ``--write`` replace only their own part of it (``scale``,
+``tls``), the rest of ``hall`` and the other keys kept.
 
 - One Mosquitto (``hall.broker``) with an account per clock, the view
   (``python -m hall.view``) in a process of its own, and a reader of the
@@ -69,6 +73,9 @@ class _App:
         self.settings = None
         self.notices = Notices()
         self.hardware = _Hardware()
+
+    def battery(self):
+        return self.hardware.battery
 
 
 class _Hardware:
@@ -137,40 +144,59 @@ def _percentile(values, fraction):
 
 
 class _EventReader(threading.Thread):
-    """Reads the page's event stream; notes when each (board, seq) arrived."""
+    """Reads ``pages`` event streams of the page (``/events``) in one thread, stamping each
+    read as it returns: ``arrived[page]`` notes when each (board, seq) reached that page.
+    One thread for all of them, so that 16 readers do not wait for one another's turn
+    at the interpreter and count it as the view's latency."""
 
-    def __init__(self, port):
+    def __init__(self, port, pages=1):
         super().__init__(daemon=True)
-        self.arrived = {}
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        import selectors
+
+        self.selector = selectors.DefaultSelector()
+        self.arrived = []
+        self.buffers = []
+        self.socks = []
+        for page in range(pages):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, page)
+            self.socks.append(sock)
+            self.arrived.append({})
+            self.buffers.append(b"")
         self.running = True
 
     def run(self):
-        buffer = b""
-        self.sock.settimeout(1.0)
         while self.running:
-            try:
-                data = self.sock.recv(65536)
-            except OSError:
-                continue
-            if not data:
-                return
-            now = time.monotonic()
-            buffer += data
-            while b"\n\n" in buffer:
-                event, buffer = buffer.split(b"\n\n", 1)
-                for line in event.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        entry = json.loads(line[6:])
-                        message = entry.get("message")
-                        if message is not None:
-                            key = (entry["board"], message["seq"])
-                            self.arrived.setdefault(key, now)
+            for key, _events in self.selector.select(0.5):
+                try:
+                    data = key.fileobj.recv(262144)
+                except OSError:
+                    continue
+                now = time.monotonic()
+                if not data:
+                    self.selector.unregister(key.fileobj)
+                    continue
+                self._read(key.data, self.buffers[key.data] + data, now)
+
+    def _read(self, page, buffer, now):
+        arrived = self.arrived[page]
+        while b"\n\n" in buffer:
+            event, buffer = buffer.split(b"\n\n", 1)
+            for line in event.split(b"\n"):
+                if line.startswith(b"data: "):
+                    entry = json.loads(line[6:])
+                    message = entry.get("message")
+                    if message is not None:
+                        arrived.setdefault((entry["board"], message["seq"]), now)
+        self.buffers[page] = buffer
 
     def close(self):
         self.running = False
-        self.sock.close()
+        self.join(2)
+        for sock in self.socks:
+            sock.close()
 
 
 GROUP = 200  # clocks per driving process: paho's select() takes descriptors below 1024
@@ -198,6 +224,7 @@ def drive(halls, seconds, seed, begin):
         time.sleep(0.01)
     due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
     edges = {}  # (board, seq) -> the instant the move was due
+    lags = []  # ms from the instant a move was due to the pass that queued its message
     sizes = []
     published_before = sum(link.published for link in links)
     failures_before = sum(link.failures for link in links)
@@ -216,6 +243,7 @@ def drive(halls, seconds, seed, begin):
                 if link.poll(app, _ms(started)) and moved:
                     board = halls[index]["board"]
                     edges[(board, link.seq)] = edge
+                    lags.append((time.monotonic() - edge) * 1000)
                     if len(sizes) < 1000:
                         message = hall_message.encode(app, _ms(started), board, link.seq, "change")
                         sizes.append(len(message))
@@ -225,14 +253,14 @@ def drive(halls, seconds, seed, begin):
     finally:
         for link in links:
             link.close()
-    return edges, published, failures, sizes, connect_s
+    return edges, published, failures, sizes, connect_s, lags
 
 
-def _drive_in_processes(halls, seconds, seed, begin):
-    """``drive`` for groups of ``GROUP`` clocks, each in a process of its own."""
+def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
+    """``drive`` for groups of ``group`` clocks, each in a process of its own."""
     processes = []
-    for first in range(0, len(halls), GROUP):
-        plan = {"halls": halls[first : first + GROUP], "seconds": seconds}
+    for first in range(0, len(halls), group):
+        plan = {"halls": halls[first : first + group], "seconds": seconds}
         plan.update(seed=seed + first, begin=begin)
         process = subprocess.Popen(
             [sys.executable, "-m", "bench.hall", "--drive"],
@@ -244,7 +272,7 @@ def _drive_in_processes(halls, seconds, seed, begin):
         process.stdin.write(json.dumps(plan))
         process.stdin.close()
         processes.append(process)
-    edges, published, failures, sizes, connect_s = {}, 0, 0, [], 0.0
+    edges, published, failures, sizes, connect_s, lags = {}, 0, 0, [], 0.0, []
     for process in processes:
         done = json.loads(process.stdout.read())
         process.wait(30)
@@ -253,7 +281,8 @@ def _drive_in_processes(halls, seconds, seed, begin):
         failures += done["failures"]
         sizes += done["sizes"]
         connect_s = max(connect_s, done["connect_s"])
-    return edges, published, failures, sizes, connect_s
+        lags += done["lags"]
+    return edges, published, failures, sizes, connect_s, lags
 
 
 def _flood_payloads(board):
@@ -305,12 +334,12 @@ def _flood(broker, board, count):
     return time.monotonic() - started
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1):
+def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1, group=GROUP):
     """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict, the
     latency over every one of ``pages`` open event streams (pages). With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
     which the view reads (``hall.bridge``). The clocks are driven by
-    processes of ``GROUP`` (CLOCK_MONOTONIC is the same instant in all of them)."""
+    processes of ``group`` (CLOCK_MONOTONIC is the same instant in all of them)."""
     numbers = list(range(1, clocks + 1))
     broker, brokers, of_board = _brokers(clocks, venues)
     view = None
@@ -328,9 +357,8 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         address = view.stdout.readline().strip()
         page_port = int(address.rstrip("/").rsplit(":", 1)[1])
         time.sleep(0.5 if not venues else 2.0)  # the view subscribes, the bridges connect
-        readers = [_EventReader(page_port) for _ in range(pages)]
-        for reader in readers:
-            reader.start()
+        reader = _EventReader(page_port, pages)
+        reader.start()
         halls = [of_board[number].hall_file(number) for number in numbers[1 if flood else 0 :]]
         view_kib_before = _resident_kib(view.pid)
         flooder = None
@@ -351,8 +379,8 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         baseline.start()
         if flooder is not None:
             threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
-        edges, published, failures, sizes, connect_s = _drive_in_processes(
-            halls, seconds, seed, begin
+        edges, published, failures, sizes, connect_s, lags = _drive_in_processes(
+            halls, seconds, seed, begin, group
         )
         baseline.join()
         view_cpu, broker_cpu = cpu
@@ -365,13 +393,12 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         view_kib = _resident_kib(view.pid)
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
-        for reader in readers:
-            reader.close()
+        reader.close()
         latencies = [
-            (reader.arrived[key] - edge) * 1000
-            for reader in readers
+            (arrived[key] - edge) * 1000
+            for arrived in reader.arrived
             for key, edge in edges.items()
-            if key in reader.arrived
+            if key in arrived
         ]
         topic = len(hall_message.board_topic("hall", 100))
         payload = sum(sizes) / len(sizes) if sizes else 0
@@ -379,6 +406,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             "clocks": clocks,
             "venues": venues,
             "pages": pages,
+            "driving_processes": -(-len(halls) // group),
             "view_resident_kib": view_kib,
             "brokers_resident_kib": broker_kib,
             "seconds": round(wall, 1),
@@ -389,6 +417,12 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
             "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
             "latency_ms_max": round(max(latencies), 1) if latencies else None,
+            # The drivers' share of it: from the instant a move was due to the pass of
+            # its clock that queued the message (a driving process's turn over its
+            # clocks, its wait for a core). The rest is the link's writing (at most
+            # hal.mqtt.WRITE_CHUNK bytes a pass), the network's, the brokers' and the view's.
+            "driver_lag_ms_p50": round(_percentile(lags, 0.5), 1) if lags else None,
+            "driver_lag_ms_p99": round(_percentile(lags, 0.99), 1) if lags else None,
             "view_cpu_percent": round(100 * view_cpu / wall, 1),
             "broker_cpu_percent": round(100 * broker_cpu / wall, 1),
             "bytes_per_message_payload": round(payload),
@@ -545,6 +579,12 @@ def figures_and_rows(clocks=200, seconds=20.0):
     ]
     rows += hall_guard.rows(figures["guard"])
     rows += _scale_rows(figures)
+    from bench import hall_tls
+
+    figures["tls"] = hall_tls.tls_figures()
+    rows += hall_tls.rows(figures["tls"])
+    figures["scale"] = scale_figures(repeat=3)
+    rows += scale_rows(figures["scale"])
     return figures, rows
 
 
@@ -593,6 +633,113 @@ def _scale_rows(figures):
     return rows
 
 
+# The issue's scale figures: lever to page at 1,000 and 2,000 clocks with 1 and 16 pages
+# open, 5 venues bridged to a central broker (``hall.bridge``), the clocks driven by
+# SCALE_GROUP clocks a process so that the drivers do not take the cores from the view.
+SCALE_CLOCKS = (1000, 2000)
+SCALE_PAGES = (1, 16)
+SCALE_VENUES = 5
+SCALE_GROUP = 500
+SCALE_P99_MS = 100  # the goal
+
+
+def scale_figures(
+    seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP, repeat=1
+):
+    """Each cell of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
+    ``meets_goal`` (p99 <= SCALE_P99_MS) beside its figures. With ``repeat``, each cell
+    is run that many times (the matrix over and over, so that a busy spell of a shared
+    machine falls on every cell alike): the run with the median p99 stands for the
+    cell, ``p99_ms_of_each_run`` lists them all."""
+    runs, p99s = {}, {}
+    for _ in range(repeat):
+        for count in clocks:
+            for open_pages in pages:
+                key = "%d_clocks_%d_pages" % (count, open_pages)
+                load = os.getloadavg()[0]  # before the run: a machine shared with others shows
+                run = hall_figures(
+                    count, seconds, venues=SCALE_VENUES, pages=open_pages, group=group
+                )
+                run["load_average_1_min_before"] = round(load, 2)
+                runs.setdefault(key, []).append(run)
+                p99s.setdefault(key, []).append(run["latency_ms_p99"])
+    cells = {}
+    for key, each in runs.items():
+        measured = [run for run in each if run["latency_ms_p99"] is not None]
+        measured.sort(key=lambda run: run["latency_ms_p99"])
+        cell = measured[(len(measured) - 1) // 2] if measured else each[0]
+        p99 = cell["latency_ms_p99"]
+        cell["p99_ms_of_each_run"] = p99s[key]
+        cell["goal_p99_ms"] = SCALE_P99_MS
+        cell["meets_goal"] = p99 is not None and p99 <= SCALE_P99_MS
+        cells[key] = cell
+    return {
+        "runs": cells,
+        "venues": SCALE_VENUES,
+        "group": group,
+        "repeat": repeat,
+        "cpus": os.cpu_count(),
+    }
+
+
+def scale_rows(scale):
+    """make bench's rows of ``scale_figures``: a p99 over its goal is marked MISS."""
+    rows = []
+    for run in scale["runs"].values():
+        title = "hall, %d clocks, %d venues, %d page%s" % (
+            run["clocks"],
+            run["venues"],
+            run["pages"],
+            "" if run["pages"] == 1 else "s",
+        )
+        rows.append(
+            (
+                "%s: edge to page p50 / p99, ms" % title,
+                "%s / %s%s"
+                % (
+                    run["latency_ms_p50"],
+                    run["latency_ms_p99"],
+                    "" if run["meets_goal"] else " MISS",
+                ),
+                "p99 <= %d" % run["goal_p99_ms"],
+            )
+        )
+        if len(run.get("p99_ms_of_each_run", ())) > 1:
+            rows.append(
+                (
+                    "%s: p99 of each run, ms (the median stands)" % title,
+                    ", ".join(str(p99) for p99 in run["p99_ms_of_each_run"]),
+                    "report",
+                )
+            )
+        rows.append(
+            (
+                "%s: CPU view / brokers, %%; view KiB before / after" % title,
+                "%s / %s; %s / %s"
+                % (
+                    run["view_cpu_percent"],
+                    run["broker_cpu_percent"],
+                    run["view_resident_kib_before"],
+                    run["view_resident_kib"],
+                ),
+                "report",
+            )
+        )
+    return rows
+
+
+def _store(name, figures):
+    """Put ``figures`` under ``name`` in the ``hall`` key of bench/latest.json, the rest of
+    ``hall`` and the other keys kept."""
+    kept = {}
+    if os.path.exists(results.LATEST):
+        with open(results.LATEST) as handle:
+            kept = json.load(handle).get("hall", {})
+    kept[name] = figures
+    results.update("hall", kept)
+    print("written to bench/latest.json (%s, in hall)" % name)
+
+
 def main(argv=None):
     import argparse
 
@@ -611,11 +758,50 @@ def main(argv=None):
     )
     parser.add_argument("--pages", type=int, default=1, help="open event streams (pages)")
     parser.add_argument(
+        "--group", type=int, default=GROUP, help="clocks per driving process (default %(default)s)"
+    )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the scale runs: 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues bridged",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="with --scale: runs of each cell (the median p99)"
+    )
+    parser.add_argument(
+        "--tls",
+        action="store_true",
+        help="only the TLS handshake's figures per hall board (bench/hall_tls.py)",
+    )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="with --scale or --tls: store them in the hall key of bench/latest.json",
+    )
+    parser.add_argument(
         "--guard",
         action="store_true",
         help="only the guard's figures (bench/hall_guard.py), into the hall key",
     )
     args = parser.parse_args(argv)
+    if args.scale:
+        group = args.group if args.group != GROUP else SCALE_GROUP
+        seconds = args.seconds if args.seconds != 20.0 else 15.0
+        scale = scale_figures(seconds, group=group, repeat=args.repeat)
+        for name, value, goal in scale_rows(scale):
+            print("%-78s %24s   goal %s" % (name, value, goal))
+        if args.write:
+            _store("scale", scale)
+        return 0
+    if args.tls:
+        from bench import hall_tls
+
+        tls = hall_tls.tls_figures()
+        for name, value, goal in hall_tls.rows(tls):
+            print("%-84s %20s   goal %s" % (name, value, goal))
+        if args.write:
+            _store("tls", tls)
+        return 0
     if args.guard:
         from bench import hall_guard
 
@@ -629,18 +815,24 @@ def main(argv=None):
         return 0
     if args.drive:
         plan = json.loads(sys.stdin.read())
-        edges, published, failures, sizes, connect_s = drive(
+        edges, published, failures, sizes, connect_s, lags = drive(
             plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
         )
         rows = [[board, seq, edge] for (board, seq), edge in edges.items()]
         done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
         done["connect_s"] = connect_s
+        done["lags"] = [round(lag, 2) for lag in lags]
         print(json.dumps(done))
         return 0
-    if args.clocks != 200 or args.venues or args.flood or args.pages != 1:
+    if args.clocks != 200 or args.venues or args.flood or args.pages != 1 or args.group != GROUP:
         # a large open, several venues or pages: figures printed, bench/latest.json left alone
         figures = hall_figures(
-            args.clocks, args.seconds, venues=args.venues, flood=args.flood, pages=args.pages
+            args.clocks,
+            args.seconds,
+            venues=args.venues,
+            flood=args.flood,
+            pages=args.pages,
+            group=args.group,
         )
         print(json.dumps(figures, indent=1))
         return 0

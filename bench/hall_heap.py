@@ -25,12 +25,16 @@ def main(argv):
         hall = {"broker": "127.0.0.1", "port": 1883, "user": "clock-1", "board": 1}
         hall["password"] = "password"
         hall["version"] = 1
+        if len(argv) > 2:  # the hall's CA: the link speaks TLS
+            with open(argv[2]) as handle:
+                hall["ca"] = handle.read()
         with open(flash + "/hall.json", "w") as handle:
             handle.write(json.dumps(hall))
 
     def report(board, figures):
         figures["board"] = name
         figures["hall"] = with_hall
+        figures["tls"] = bool(getattr(getattr(board.app, "hall", None), "tls", False))
         figures["link"] = getattr(board.app, "hall", None) is not None
         print(json.dumps(figures))
         board.app.hardware.stop()

@@ -75,3 +75,21 @@ HEAP_ESTIMATED = False  # arithmetic from the sources; the growth is the port's 
 SOCKET_POLL_US = (20, 100)
 SOCKET_RECV_US = (100, 2_000)
 SOCKET_SEND_US = (100, 2_000)
+# The hall link's TLS handshake (hal/tls_stream.py; bench/hall_tls.py puts these on
+# the handshake's steps as they come from a real broker): ESP-IDF's mbedTLS, its
+# bignum multiplications on the RSA/MPI accelerator (CONFIG_MBEDTLS_HARDWARE_MPI,
+# ESP-IDF's default), ECDHE-ECDSA on P-256, TLS 1.2, the CPU at 160 MHz (ESP-IDF's
+# default, which MicroPython's sdkconfig.base keeps). Estimates, not measurements (no
+# ESP32 on the bench), from espressif/esp-idf pull requests 19026 and 19027: on an
+# ESP32-S3 at 240 MHz an ECDSA verification on P-256 took 302 ms with the accelerator;
+# a 256-bit multiplication there took 15.8 us against 19.5 us on the ESP32, so
+# 302 x 19.5 / 15.8 x 240 / 160 = 560 ms on this board typically, 850 ms at most (the
+# Wi-Fi task sharing the core, flash cache misses); a single scalar multiplication
+# (the ECDHE key pair, the shared secret) half of it.
+TLS_ECDSA_VERIFY_US = (560_000, 850_000)
+TLS_SCALAR_MULT_US = (280_000, 425_000)
+TLS_FLIGHT_US = (5_000, 10_000)  # a step's parsing, hashing and record cipher
+# Where mbedTLS takes its memory: ESP-IDF's heap (CONFIG_MBEDTLS_DEFAULT_MEM_ALLOC,
+# ports/esp32/boards/sdkconfig.base), not MicroPython's; the same internal RAM the
+# MicroPython heap grows into (HEAP_BYTES above).
+TLS_ON_GC_HEAP = False

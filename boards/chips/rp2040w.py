@@ -46,3 +46,21 @@ SOCKET_SEND_US = (50, 2_000)
 HEAP_BYTES = 161 * 1024
 HEAP_SOURCE = "MicroPython v1.27.0: ports/rp2/memmap_mp_rp2040.ld; RPI_PICO_W .bss with CYW43, lwIP"
 HEAP_ESTIMATED = True
+# The hall link's TLS handshake (hal/tls_stream.py; bench/hall_tls.py puts these on
+# the handshake's steps as they come from a real broker). MicroPython's rp2 port runs
+# mbedTLS in software (ports/rp2/mbedtls/mbedtls_config_port.h: MBEDTLS_ECP_NIST_OPTIM,
+# no accelerator), TLS 1.2 only (extmod/mbedtls/mbedtls_config_common.h), ECDHE-ECDSA
+# on P-256 with the hall's CA (hall/tls.py). The Cortex-M0+ multiplies 32 x 32 -> 32
+# bits only, so each limb product of mbedTLS's bignum takes four 16-bit products.
+# Estimates, not measurements (no Pico W on the bench): an ECDSA verification on
+# P-256 (a double scalar multiplication) 1.0 s typically, 1.6 s at most at 125 MHz;
+# a single scalar multiplication (the ECDHE key pair, the shared secret) half of it.
+# The order of magnitude is that of Pico W handshakes reported at several seconds
+# (raspberrypi/pico-examples issue 411); the TLS records' hashing and AES-GCM, some
+# 10 ms a flight, are left in the per-step figure.
+TLS_ECDSA_VERIFY_US = (1_000_000, 1_600_000)
+TLS_SCALAR_MULT_US = (500_000, 800_000)
+TLS_FLIGHT_US = (10_000, 20_000)  # a step's parsing, hashing and record cipher
+# Where mbedTLS takes its memory: MicroPython's GC heap (m_tracked_calloc: the rp2's
+# MICROPY_MBEDTLS_CONFIG_BARE_METAL, extmod/mbedtls/mbedtls_config_common.h).
+TLS_ON_GC_HEAP = True

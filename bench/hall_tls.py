@@ -1,0 +1,281 @@
+"""The clock's TLS handshake on the hall boards: its longest main-loop step and its heap.
+
+    python -m bench.hall --tls [--write]
+
+- **Steps, measured**: the firmware's TLS stream (``hal.tls_stream.TlsStream``, as the
+  link opens it with the hall file's CA) joins a real Mosquitto listening with TLS and
+  the hall's own CA (``hall.broker``, ``hall.tls``), limited to TLS 1.2 as the boards'
+  mbedTLS is (``MBEDTLS_SSL_PROTO_TLS1_2`` only in MicroPython's
+  extmod/mbedtls/mbedtls_config_common.h). Each ``ready()`` that moves the handshake
+  on is one main-loop step (``hal.mqtt`` polls it once a pass); the handshake
+  messages each step reads and writes are noted (CPython's ``SSLContext._msg_callback``).
+  On loopback the broker's whole flight is there when the step runs, the worst case
+  for a board: every public-key operation of the handshake falls into that one step.
+- **Steps on the chip model, estimated**: each step is priced with the board's chip
+  figures (``boards/chips/<chip>.py``: ``TLS_ECDSA_VERIFY_US``, ``TLS_SCALAR_MULT_US``,
+  ``TLS_FLIGHT_US``, estimates with their sources there): the broker's certificate
+  read (one ECDSA verification, by the hall's CA), its ServerKeyExchange read (one
+  ECDSA verification), the ClientKeyExchange written (two scalar multiplications:
+  the ephemeral key pair and the shared secret), and a flight's parsing, hashing and
+  record cipher for every step that reads or writes a handshake message.
+- **Heap, measured inside MicroPython**: the boot with a hall file that carries the
+  hall's CA against one without it (``bench.hall_heap``, ``.mpy``): what TLS adds
+  before any connection (the CA's text, ``hal.tls_stream``).
+- **Heap, estimated**: the tests' MicroPython (WebAssembly) has neither sockets nor
+  ``ssl``, so mbedTLS's own memory during a handshake is worked out from MicroPython's
+  configuration: the record buffers (``MBEDTLS_SSL_IN_CONTENT_LEN`` 16,384 and
+  ``MBEDTLS_SSL_OUT_CONTENT_LEN`` 4,096, each with a 13-byte header and 336 bytes of
+  IV, MAC and CBC padding room, mbedTLS's ssl_misc.h) plus an estimate of the
+  contexts, the parsed certificates and the elliptic-curve temporaries. On the Pico W
+  it comes from MicroPython's heap (``TLS_ON_GC_HEAP``), the input buffer as one
+  block; on the ESP32 from ESP-IDF's.
+"""
+
+import os
+import ssl
+import subprocess
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BOARDS = ("pico_w", "esp32")
+RECORD_OVERHEAD = 13 + 16 + 64 + 256  # header, IV, MAC (SHA-512 enabled), CBC padding
+IN_BUFFER = 16_384 + RECORD_OVERHEAD
+OUT_BUFFER = 4_096 + RECORD_OVERHEAD
+# The rest of mbedTLS's memory in a handshake, an estimate: the SSL context and
+# configuration, the handshake's parameters (running SHA-256 and SHA-384 of the
+# messages, the ECDH context), two sessions and two transforms with their AES-GCM
+# keys, the hall's CA and the broker's certificate parsed (with their DER), and the
+# elliptic-curve temporaries (points and the comb table, MBEDTLS_ECP_WINDOW_SIZE).
+CONTEXTS_BYTES = (6_000, 10_000)
+CERTIFICATE, SERVER_KEY_EXCHANGE, CLIENT_KEY_EXCHANGE = 11, 12, 16
+
+
+def handshake_steps(timeout_s=10.0):
+    """Each step of the firmware's TLS stream against a TLS Mosquitto: a list of
+    ``{"read": [message types], "written": [message types], "bytes_read": n}``,
+    the protocol version and the cipher suite."""
+    from hal import net_stream
+    from hal.tls_stream import TlsStream
+    from hall.broker import Broker
+
+    broker = Broker([1], tls=True)
+    try:
+        hall = broker.hall_file(1)
+        stream = TlsStream(
+            net_stream.resolve(hall["broker"], hall["port"]), hall["ca"], hall["broker"]
+        )
+        stream.context.maximum_version = ssl.TLSVersion.TLSv1_2  # the boards' mbedTLS
+        noted = []
+
+        def note(_conn, direction, _version, content_type, message_type, data):
+            if int(content_type) == 22:  # a handshake message
+                noted.append((direction, int(message_type), len(data)))
+
+        stream.context._msg_callback = note
+        steps = []
+        step = stream._step
+
+        def counted_step():
+            before = len(noted)
+            step()
+            these = noted[before:]
+            steps.append(
+                {
+                    "read": [kind for way, kind, _ in these if way == "read"],
+                    "written": [kind for way, kind, _ in these if way == "write"],
+                    "bytes_read": sum(size for way, _, size in these if way == "read"),
+                }
+            )
+
+        stream._step = counted_step
+        started = time.monotonic()
+        while not stream.secured and time.monotonic() - started < timeout_s:
+            stream.ready()
+            time.sleep(0.002)
+        if not stream.secured:
+            raise RuntimeError("the TLS handshake with the hall's broker did not finish")
+        version, cipher = stream.sock.version(), stream.sock.cipher()[0]
+        stream.close()
+        return steps, version, cipher
+    finally:
+        broker.stop()
+
+
+def step_us(step, chip, pick):
+    """What ``step`` costs on ``chip`` at level ``pick`` (0 typical, 1 at most), in µs."""
+    cost = 0
+    if CERTIFICATE in step["read"]:
+        cost += chip.TLS_ECDSA_VERIFY_US[pick]  # the broker's certificate, by the hall's CA
+    if SERVER_KEY_EXCHANGE in step["read"]:
+        cost += chip.TLS_ECDSA_VERIFY_US[pick]  # the broker's signature of its key share
+    if CLIENT_KEY_EXCHANGE in step["written"]:
+        cost += 2 * chip.TLS_SCALAR_MULT_US[pick]  # the key pair, the shared secret
+    if step["read"] or step["written"]:
+        cost += chip.TLS_FLIGHT_US[pick]
+    return cost + chip.SOCKET_POLL_US[pick] + chip.SOCKET_RECV_US[pick]
+
+
+def describe(step):
+    """A step as the figures keep it: the TLS handshake message types it read and wrote
+    (RFC 5246: 1 ClientHello, 2 ServerHello, 4 NewSessionTicket, 11 Certificate,
+    12 ServerKeyExchange, 14 ServerHelloDone, 16 ClientKeyExchange, 20 Finished)."""
+    return "read %s, wrote %s (%d B in)" % (
+        " ".join(map(str, step["read"])) or "-",
+        " ".join(map(str, step["written"])) or "-",
+        step["bytes_read"],
+    )
+
+
+def boot_heap(ca_path):
+    """Heap after boot on each board with a plain hall file and with one carrying the
+    hall's CA (``bench.hall_heap``, .mpy, inside MicroPython)."""
+    import json
+
+    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    heap = {}
+    for name in BOARDS:
+        each = {}
+        for kind, extra in (("plain", []), ("tls", [ca_path])):
+            done = subprocess.run(
+                ["node", runner, "--compiled", "bench.hall_heap", name, "hall"] + extra,
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            figures = json.loads(done.stdout.strip().splitlines()[-1])
+            assert figures["tls"] == (kind == "tls"), figures
+            each[kind] = figures["heap_after_boot_bytes"]
+        heap[name] = each
+    return heap
+
+
+def _frozen_hall_boot(name):
+    """The board's heap after boot from its frozen image with a hall file, as
+    ``bench.heap`` measured it (bench/latest.json), or None."""
+    import json
+
+    from bench import results
+
+    try:
+        with open(results.LATEST) as handle:
+            paths = json.load(handle)["heap"]["paths"]
+        return paths["%s frozen hall" % name]["boot_heap_bytes"]
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def tls_figures(handshakes=5):
+    """The figures; the handshake is made ``handshakes`` times: on a busy host a step can
+    take in a flight that came while it ran (the broker answers within the call), which a
+    board's step of the same content could too. The longest step is the longest of all;
+    ``steps`` are those of the handshake with the most steps (the host never paused)."""
+    import boards
+    from hall import tls
+    from sim.latency import chip_of
+
+    made = [handshake_steps() for _ in range(handshakes)]
+    steps, version, cipher = max(made, key=lambda each: len(each[0]))
+    every_step = [step for each in made for step in each[0]]
+    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=os.path.join(ROOT, "build")) as folder:
+        ca_path, _key = tls.make_ca(folder)
+        heap = boot_heap(os.path.relpath(ca_path, ROOT))
+    figures = {
+        "protocol": version,
+        "cipher": cipher,
+        "steps": [describe(step) for step in steps],
+        "handshakes": handshakes,
+        "steps_per_handshake": [len(each[0]) for each in made],
+        "record_buffers_bytes": IN_BUFFER + OUT_BUFFER,
+        "input_buffer_bytes": IN_BUFFER,
+        "boards": {},
+    }
+    for name in BOARDS:
+        chip = chip_of(boards.load(name))
+        costs = [[step_us(step, chip, pick) for step in every_step] for pick in (0, 1)]
+        longest = max(range(len(every_step)), key=lambda index: costs[0][index])
+        mbedtls = [IN_BUFFER + OUT_BUFFER + extra for extra in CONTEXTS_BYTES]
+        board = {
+            "longest_step": describe(every_step[longest]),
+            "longest_step_us_typical": costs[0][longest],
+            "longest_step_us_max": costs[1][longest],
+            "handshake_cpu_us_typical": sum(step_us(step, chip, 0) for step in steps),
+            "longest_step_measured": False,  # the step's contents are; its time is estimated
+            "heap_after_boot_plain_hall_bytes": heap[name]["plain"],
+            "heap_after_boot_tls_hall_bytes": heap[name]["tls"],
+            "tls_adds_at_boot_bytes": heap[name]["tls"] - heap[name]["plain"],
+            "mbedtls_handshake_bytes_estimate": mbedtls,
+            "mbedtls_on_micropython_heap": chip.TLS_ON_GC_HEAP,
+            "chip_heap_bytes": chip.HEAP_BYTES,
+        }
+        frozen = _frozen_hall_boot(name)
+        if frozen is not None:
+            board["frozen_hall_boot_bytes"] = frozen  # bench.heap, the unix port
+        if chip.TLS_ON_GC_HEAP:
+            # What MicroPython's heap holds during a handshake: the boot with the CA
+            # (.mpy, and from the frozen image: its boot plus what the CA adds), and
+            # mbedTLS's memory.
+            board["micropython_heap_in_handshake_bytes_estimate"] = [
+                heap[name]["tls"] + each for each in mbedtls
+            ]
+            if frozen is not None:
+                board["frozen_heap_in_handshake_bytes_estimate"] = [
+                    frozen + board["tls_adds_at_boot_bytes"] + each for each in mbedtls
+                ]
+        figures["boards"][name] = board
+    return figures
+
+
+def rows(figures):
+    out = [
+        (
+            "hall TLS: handshake steps (%s, %s), messages per step"
+            % (figures["protocol"], figures["cipher"]),
+            " | ".join(figures["steps"]),
+            "report",
+        )
+    ]
+    for name, board in figures["boards"].items():
+        out.append(
+            (
+                "hall TLS, %s: longest main-loop step, chip model, ms (typical / max; estimate)"
+                % name,
+                "%d / %d"
+                % (board["longest_step_us_typical"] // 1000, board["longest_step_us_max"] // 1000),
+                "only while the clock stands",
+            )
+        )
+        out.append(
+            (
+                "hall TLS, %s: heap after boot, plain / TLS hall file (.mpy), bytes" % name,
+                "%d / %d"
+                % (
+                    board["heap_after_boot_plain_hall_bytes"],
+                    board["heap_after_boot_tls_hall_bytes"],
+                ),
+                "report",
+            )
+        )
+        low, high = board["mbedtls_handshake_bytes_estimate"]
+        where = "MicroPython's heap" if board["mbedtls_on_micropython_heap"] else "ESP-IDF's heap"
+        out.append(
+            (
+                "hall TLS, %s: mbedTLS in the handshake, bytes (estimate, %s)" % (name, where),
+                "%d-%d" % (low, high),
+                "report",
+            )
+        )
+        if "frozen_heap_in_handshake_bytes_estimate" in board:
+            low, high = board["frozen_heap_in_handshake_bytes_estimate"]
+            out.append(
+                (
+                    "hall TLS, %s: heap in the handshake, frozen image (estimate), bytes" % name,
+                    "%d-%d of %d" % (low, high, board["chip_heap_bytes"]),
+                    "<= heap",
+                )
+            )
+    return out

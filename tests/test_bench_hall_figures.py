@@ -1,0 +1,59 @@
+"""The arithmetic of the hall's scale and TLS figures (bench/hall.py, bench/hall_tls.py),
+without a broker: a p99 over its goal is marked, a handshake step is priced by what it
+reads and writes on each hall board's chip figures."""
+
+from bench import hall, hall_tls
+from boards import load
+from sim.latency import chip_of
+
+
+def run(clocks, pages, p99):
+    return {
+        "clocks": clocks,
+        "venues": 5,
+        "pages": pages,
+        "latency_ms_p50": 40.0,
+        "latency_ms_p99": p99,
+        "goal_p99_ms": hall.SCALE_P99_MS,
+        "meets_goal": p99 <= hall.SCALE_P99_MS,
+        "view_cpu_percent": 20.0,
+        "broker_cpu_percent": 5.0,
+        "view_resident_kib_before": 27000,
+        "view_resident_kib": 33000,
+    }
+
+
+def test_a_p99_over_its_goal_is_marked_and_one_within_is_not():
+    scale = {"runs": {"a": run(1000, 1, 90.0), "b": run(2000, 16, 163.1)}}
+    latency = [row for row in hall.scale_rows(scale) if "p50 / p99" in row[0]]
+    assert latency[0][1] == "40.0 / 90.0" and latency[0][2] == "p99 <= 100"
+    assert latency[1][1] == "40.0 / 163.1 MISS"
+    assert "2000 clocks, 5 venues, 16 pages" in latency[1][0]
+
+
+# A TLS 1.2 handshake's steps as the broker's flights come (bench/hall_tls.py notes them):
+# the ClientHello; the broker's hello, certificate, key exchange and done with the
+# client's key exchange and Finished; the session ticket and the broker's Finished.
+STEPS = [
+    {"read": [], "written": [1], "bytes_read": 0},
+    {"read": [2, 11, 12, 14], "written": [16, 20], "bytes_read": 886},
+    {"read": [4, 20], "written": [], "bytes_read": 202},
+]
+
+
+def test_the_step_with_the_certificate_and_the_key_exchange_takes_every_public_key_operation():
+    for name in hall_tls.BOARDS:
+        chip = chip_of(load(name))
+        costs = [hall_tls.step_us(step, chip, 0) for step in STEPS]
+        assert max(range(3), key=costs.__getitem__) == 1
+        public_key = 2 * chip.TLS_ECDSA_VERIFY_US[0] + 2 * chip.TLS_SCALAR_MULT_US[0]
+        assert costs[1] >= public_key
+        assert costs[0] < chip.TLS_ECDSA_VERIFY_US[0] // 10
+        for step in STEPS:
+            assert hall_tls.step_us(step, chip, 1) >= hall_tls.step_us(step, chip, 0)
+
+
+def test_the_record_buffers_follow_micropythons_mbedtls_configuration():
+    assert hall_tls.IN_BUFFER == 16_384 + 13 + 16 + 64 + 256
+    assert hall_tls.OUT_BUFFER == 4_096 + 13 + 16 + 64 + 256
+    assert chip_of(load("pico_w")).TLS_ON_GC_HEAP and not chip_of(load("esp32")).TLS_ON_GC_HEAP
