@@ -36,11 +36,17 @@ def generated():
     return docs.generate()
 
 
+# The tests of the drawn pictures run on one worker, which draws them once.
+ON_THE_DRAWN_PICTURES = pytest.mark.xdist_group("docs-pictures")
+
+
+@ON_THE_DRAWN_PICTURES
 def test_committed_pictures_are_what_make_docs_draws(generated):
     assert docs.differences(generated) == [], "run `make docs` and commit the result"
     assert docs.stale(generated) == []
 
 
+@ON_THE_DRAWN_PICTURES
 def test_every_picture_is_in_the_gallery(generated):
     gallery = generated[docs.GALLERY]
     pictures = docs.read_pictures()
@@ -203,6 +209,7 @@ def test_a_wrong_segment_mapping_fails_the_read_back(monkeypatch):
     assert read_back(displays.display_svg((ram, ram))) != "1   |1   "
 
 
+@ON_THE_DRAWN_PICTURES
 def test_every_committed_picture_reads_back_as_its_description(generated):
     checked = 0
     for path, text in generated.items():

@@ -36,6 +36,10 @@ BREAKING = (
 RIDDEN = ("none", "writes refused", "oversized packet")
 
 
+# The tests of the faults' results run on one worker, which plays the faults once.
+ON_THE_RESULTS = pytest.mark.xdist_group("hall-faults")
+
+
 @pytest.fixture(scope="module")
 def cpython_results():
     printed = []
@@ -55,6 +59,7 @@ def by_fault(results):
     return {result["fault"]: result for result in results}
 
 
+@ON_THE_RESULTS
 def test_every_fault_leaves_time_and_the_watchdog_alone(cpython_results):
     results = by_fault(cpython_results)
     offline = results.pop("offline")["lines"]
@@ -67,6 +72,7 @@ def test_every_fault_leaves_time_and_the_watchdog_alone(cpython_results):
             assert result["lines"] == offline, name  # state, times and displays, line for line
 
 
+@ON_THE_RESULTS
 def test_a_broken_connection_is_noticed_and_the_board_comes_back(cpython_results):
     results = by_fault(cpython_results)
     for name in BREAKING:
@@ -81,6 +87,7 @@ def test_a_broken_connection_is_noticed_and_the_board_comes_back(cpython_results
         assert results[name]["failures"] == 0 and results[name]["connections"] == 1, name
 
 
+@ON_THE_RESULTS
 def test_a_push_comes_whole_over_one_byte_reads_and_after_an_oversized_packet(cpython_results):
     results = by_fault(cpython_results)
     for name in net_faults.PUSHED:
@@ -93,6 +100,7 @@ def test_a_push_comes_whole_over_one_byte_reads_and_after_an_oversized_packet(cp
         assert '"left_ms":605000' in result["lines"][0], name
 
 
+@ON_THE_RESULTS
 def test_the_same_results_inside_micropython(cpython_results):
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
