@@ -193,6 +193,13 @@ class HallLink:
             self.reason = "reconnect"
             self.client.drop("wifi")
 
+    def writing(self):
+        """True while a message is part written and the socket took bytes at the last
+        poll: the main loop polls again at once rather than a tick later, so a message
+        longer than ``hal.mqtt.WRITE_CHUNK`` goes out in consecutive passes, each as
+        bounded as any other."""
+        return self.client.writing()
+
     def renumber(self, board, user):
         """The board's new number (the setup menu): the next poll leaves the broker
         under the old one and the next connection uses the new one."""

@@ -88,6 +88,7 @@ class Client:
         self.out_start = 0  # the queue: outbox[out_start:out_end] is still to go
         self.out_end = 0
         self.out_moved_at = 0  # the last tick the stream took bytes (or the queue was empty)
+        self.wrote = False  # the last poll's write moved bytes
         self.heard_at = 0  # the last tick a byte came
         self.awaited = 0  # the packet type an answer is expected with (0: none)
         self.asked_at = 0
@@ -126,6 +127,7 @@ class Client:
         self.phase = _HEAD
         self.chunk_at = self.chunk_count = 0
         self.written = self.calls = self.call_first = 0
+        self.wrote = False
         self.heard_at = now
         self.out_moved_at = now
         user = self.user
@@ -155,6 +157,13 @@ class Client:
 
     def up(self):
         return self.state == UP
+
+    def writing(self):
+        """True while bytes are queued and the last poll's write moved some: a poll
+        right away goes on writing (the main loop gives it the next pass instead of
+        idling to the next tick). A stream that took nothing: False, so a full
+        network stack is not asked again before the next tick."""
+        return self.wrote and self.out_end != self.out_start
 
     def room(self):
         """Bytes free in the outgoing queue."""
@@ -204,6 +213,7 @@ class Client:
         self.state = DOWN
         self.reason = reason
         self.out_start = self.out_end = 0
+        self.wrote = False
         self.awaited = 0
         if stream is not None:
             try:
@@ -275,9 +285,11 @@ class Client:
 
     def _write_at(self, now):
         if self.out_end == self.out_start:
+            self.wrote = False
             self.out_moved_at = now
             return
-        if self._write():
+        self.wrote = self._write() > 0
+        if self.wrote:
             self.out_moved_at = now
 
     def _write(self):

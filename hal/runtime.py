@@ -24,11 +24,16 @@ def service(app, hardware):
 
 def loop(app, hardware, hall=None):
     """Run the clock forever, idling between interrupts; the hall's link (if any)
-    gets one bounded turn between passes (hal.hall_link), never inside one."""
+    gets one bounded turn between passes (hal.hall_link), never inside one. While
+    the link is writing a message the loop does not idle: the next pass (the app's
+    step first, if a tick or an edge came) gives the link its next turn, so a
+    message is on its way within a few passes, not a few ticks."""
     import machine
 
     while True:
         if not service(app, hardware):
             if hall is not None:
                 hall.poll(app, ticks_ms())
+                if hall.writing():
+                    continue
             machine.idle()

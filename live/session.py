@@ -108,6 +108,8 @@ class LiveSession:
         link = getattr(app, "hall", None) if app is not None else None
         if link is not None:
             link.poll(app, vclock.ticks_ms())
+            while link.writing():  # the loop does not idle while a message is part written
+                link.poll(app, vclock.ticks_ms())
 
     # --- the script the session starts from --------------------------------
 

@@ -293,22 +293,28 @@ class Run:
         board = self.board
         while vclock.now_ms() < until_ms:
             board.run_due(min(vclock.now_ms() + TICK_MS, until_ms))
-            if self.link is None:
-                continue
-            self.chip.pass_us = 0
-            self.link.poll(board.app, vclock.ticks_ms())
-            spent = self.chip.pass_us
-            if spent > self.longest_pass_us:
-                self.longest_pass_us = spent
-            timeout_ms = board.app.hardware.watchdog.timeout_ms
-            if spent // 1000 >= timeout_ms:
-                self.resets += 1  # the watchdog was not fed: the board restarts
-                board.power_off()
-                board.run_due(vclock.now_ms() + timeout_ms)
-                board.power_on()
-                self._attach()
-            elif spent >= 1000:
-                board.run_due(vclock.now_ms() + spent // 1000)
+            while self.link is not None and self._pass() and self.link.writing():
+                pass  # the main loop does not idle while a message is part written
+
+    def _pass(self):
+        """One turn of the link and its chip time; False if it reset the board."""
+        board = self.board
+        self.chip.pass_us = 0
+        self.link.poll(board.app, vclock.ticks_ms())
+        spent = self.chip.pass_us
+        if spent > self.longest_pass_us:
+            self.longest_pass_us = spent
+        timeout_ms = board.app.hardware.watchdog.timeout_ms
+        if spent // 1000 >= timeout_ms:
+            self.resets += 1  # the watchdog was not fed: the board restarts
+            board.power_off()
+            board.run_due(vclock.now_ms() + timeout_ms)
+            board.power_on()
+            self._attach()
+            return False
+        if spent >= 1000:
+            board.run_due(vclock.now_ms() + spent // 1000)
+        return True
 
     def press_mover(self):
         running = self.app.clock.running()

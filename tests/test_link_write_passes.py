@@ -1,0 +1,164 @@
+"""A message longer than one pass's write goes out in consecutive passes of the main
+loop, not one pass a tick (hal/mqtt.py ``writing``, hal/runtime.py ``loop``).
+
+On a board the loop idles until the next interrupt, the tick every 20 ms: a
+349-byte message written 96 bytes a pass took four ticks, 60-80 ms, before it
+was even on the network. Each pass stays bounded (``WRITE_CHUNK``); only the
+wait between passes goes."""
+
+import sys
+import types
+
+import pytest
+
+from hal import mqtt, runtime
+
+CONNACK = b"\x20\x02\x00\x00"
+
+
+class Stream:
+    """A writable stream that takes ``takes`` bytes a call (all asked if None)."""
+
+    def __init__(self, incoming=CONNACK, takes=None):
+        self.incoming = bytearray(incoming)
+        self.takes = takes
+        self.written = bytearray()
+        self.calls = 0
+
+    def ready(self):
+        return mqtt.WRITABLE | (mqtt.READABLE if self.incoming else 0)
+
+    def readinto(self, buffer, count):
+        count = min(count, len(self.incoming))
+        buffer[0:count] = self.incoming[0:count]
+        del self.incoming[0:count]
+        return count
+
+    def write(self, buffer, start, count):
+        self.calls += 1
+        if self.takes is not None:
+            count = min(count, self.takes)
+        self.written.extend(buffer[start : start + count])
+        return count
+
+    def close(self):
+        pass
+
+
+def up_client(stream):
+    client = mqtt.Client(b"clock-4", b"clock-4", b"pw", 60)
+    client.open(stream, 0, b"hall/board/4/status", b"offline")
+    for now in range(0, 200, 10):
+        if client.poll(now) == mqtt.CONNECTED:
+            break
+    else:
+        raise AssertionError("no CONNACK")
+    while client.writing():
+        client.poll(200)
+    return client
+
+
+def publish_of(client, size):
+    """Queue a PUBLISH whose packet is ``size`` bytes (topic ``t``)."""
+    payload = bytes(size - 2 - 2 - 1 - (1 if size - 3 > 127 else 0))
+    assert client.publish(b"t", payload)
+    return client.out_end - client.out_start
+
+
+@pytest.mark.parametrize(
+    "size, passes",
+    [
+        (mqtt.WRITE_CHUNK, 1),  # one pass's write at the limit
+        (mqtt.WRITE_CHUNK + 1, 2),  # one byte past it: a second pass
+        (349, 4),  # the hall message's size on the bench
+    ],
+)
+def test_a_message_is_written_in_consecutive_passes(size, passes):
+    stream = Stream()
+    client = up_client(stream)
+    assert publish_of(client, size) == size
+    before = len(stream.written)
+    polls = 1
+    client.poll(300)
+    while client.writing():
+        polls += 1
+        client.poll(300)
+        assert polls <= passes
+    assert polls == passes
+    assert len(stream.written) - before == size
+    assert not client.writing()
+
+
+def test_a_stream_that_takes_nothing_is_not_asked_again_before_the_tick():
+    stream = Stream(takes=0)
+    client = mqtt.Client(b"clock-4", b"clock-4", b"pw", 60)
+    client.open(stream, 0, b"hall/board/4/status", b"offline")
+    client.poll(0)
+    assert client.out_end != client.out_start  # CONNECT queued, nothing taken
+    assert not client.writing()
+
+
+def test_a_stream_that_takes_part_keeps_the_loop_writing():
+    stream = Stream(takes=10)
+    client = up_client(stream)
+    publish_of(client, 40)
+    client.poll(300)
+    assert client.writing()
+
+
+class _Done(Exception):
+    pass
+
+
+class _Hall:
+    """A link with ``parts`` passes of writing to do."""
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.polls = 0
+
+    def poll(self, app, now):
+        self.polls += 1
+        self.parts -= 1
+
+    def writing(self):
+        return self.parts > 0
+
+
+def test_the_main_loop_does_not_idle_while_the_link_writes(monkeypatch):
+    hall = _Hall(parts=4)
+    polls_at_idle = []
+
+    def idle():
+        polls_at_idle.append(hall.polls)
+        if len(polls_at_idle) == 2:
+            raise _Done
+
+    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(idle=idle))
+    monkeypatch.setattr(runtime, "service", lambda app, hardware: False)
+    with pytest.raises(_Done):
+        runtime.loop(None, None, hall)
+    assert polls_at_idle == [4, 5]  # four passes back to back, then one a tick
+
+
+def test_the_clocks_socket_sends_each_part_without_waiting_for_an_ack():
+    import socket
+
+    from hal import net_stream
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    stream = net_stream.SocketStream(server.getsockname())
+    try:
+        assert stream.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        stream.close()
+        server.close()
+
+
+def test_the_broker_sends_each_message_without_waiting_for_an_ack():
+    from hall import broker_conf
+
+    text = broker_conf.conf_text("p", "a", [(1883, "127.0.0.1", 10, None)])
+    assert "set_tcp_nodelay true" in text.splitlines()
