@@ -27,6 +27,7 @@ writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figure
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -143,6 +144,13 @@ def _percentile(values, fraction):
     return ordered[index]
 
 
+# A board's event as the view writes it (hall.boards ``snapshot``, the clock's message
+# in its own order: firmware/hall_message.py).
+_BOARD_AND_SEQ = re.compile(
+    rb'data: \{"board": (\d+), "message": \{"v": \d+, "board": \d+, "seq": (\d+)'
+)
+
+
 class _EventReader(threading.Thread):
     """Reads ``pages`` event streams of the page (``/events``) in one thread, stamping each
     read as it returns: ``arrived[page]`` notes when each (board, seq) reached that page.
@@ -181,16 +189,27 @@ class _EventReader(threading.Thread):
                 self._read(key.data, self.buffers[key.data] + data, now)
 
     def _read(self, page, buffer, now):
+        """Note each whole event of ``buffer``; the board and the seq are found by a
+        pattern (JSON decoded only for an event it does not fit), so that reading 16
+        pages costs this process little beside the view it measures."""
         arrived = self.arrived[page]
-        while b"\n\n" in buffer:
-            event, buffer = buffer.split(b"\n\n", 1)
-            for line in event.split(b"\n"):
+        end = buffer.rfind(b"\n\n")
+        if end < 0:
+            self.buffers[page] = buffer
+            return
+        whole = buffer[:end]
+        self.buffers[page] = buffer[end + 2 :]
+        found = 0
+        for match in _BOARD_AND_SEQ.finditer(whole):
+            arrived.setdefault((int(match.group(1)), int(match.group(2))), now)
+            found += 1
+        if found != whole.count(b"data: {"):  # an event the pattern does not fit
+            for line in whole.split(b"\n"):
                 if line.startswith(b"data: "):
                     entry = json.loads(line[6:])
                     message = entry.get("message")
-                    if message is not None:
+                    if isinstance(message, dict) and "seq" in message:
                         arrived.setdefault((entry["board"], message["seq"]), now)
-        self.buffers[page] = buffer
 
     def close(self):
         self.running = False
@@ -240,7 +259,10 @@ def drive(halls, seconds, seed, begin):
                     side = 0 if clock.state == engine.SETUP else clock.mover
                     clock.press(side, _ms(started, edge))
                     due[index] = now + chooser.uniform(1.0, 6.0)
-                if link.poll(app, _ms(started)) and moved:
+                queued = link.poll(app, _ms(started))
+                while link.writing():  # the board's loop does not idle while it writes
+                    link.poll(app, _ms(started))
+                if queued and moved:
                     board = halls[index]["board"]
                     edges[(board, link.seq)] = edge
                     lags.append((time.monotonic() - edge) * 1000)

@@ -34,6 +34,9 @@ class SocketStream:
         import socket
 
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        nodelay = getattr(socket, "TCP_NODELAY", None)
+        if nodelay is not None:  # a message's later parts do not wait for the first's ACK
+            sock.setsockopt(socket.IPPROTO_TCP, nodelay, 1)
         sock.setblocking(False)
         try:
             sock.connect(address)

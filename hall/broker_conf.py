@@ -16,6 +16,8 @@ hall's (docs/hall.md, "Identity and limits").
   ``SPARE_FILES``: the ceiling that holds, at which the broker stays up. Mosquitto
   closes a socket that never sends CONNECT after 1.5 times its default keepalive
   (60 s): ``CONNECT_DEADLINE_S``.
+- **No delay**: ``set_tcp_nodelay``, so each message is sent as it comes rather than
+  after the ACK of the one before (a hop's delayed ACK is some 40 ms).
 - **TLS** off loopback only: a plain listener is refused anywhere but on loopback
   (development and the broker host's own tools; docs/hall.md says why).
 """
@@ -66,6 +68,9 @@ def conf_text(passwd, acl, listeners, extra=""):
         "max_packet_size %d" % (MAX_PACKET_BYTES - _LENGTH_BYTES),
         "max_keepalive %d" % KEEPALIVE_MAX_S,
         "persistence false",
+        # a message goes on at once, not after the previous one's ACK (Nagle's algorithm
+        # held a small message up to the receiver's delayed ACK, some 40 ms a hop)
+        "set_tcp_nodelay true",
     ]
     for port, address, connections, tls in listeners:
         if tls is None and not is_loopback(address):

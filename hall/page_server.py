@@ -19,6 +19,7 @@
 """
 
 import io
+import socket
 import sys
 import threading
 import time
@@ -152,6 +153,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self):
         BaseHTTPRequestHandler.setup(self)
+        # each event goes as written: a page sends nothing back to carry an early ACK,
+        # and Nagle's algorithm would hold the next event for its delayed one (~40 ms)
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.pending = b""  # bytes read past the last head
 
     def _read_head(self):

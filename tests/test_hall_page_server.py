@@ -205,3 +205,23 @@ def test_the_view_prints_the_page_on_the_halls_network(tmp_path):
     finally:
         view.terminate()
         view.wait(10)
+
+
+def test_every_connection_sends_without_delay(view, monkeypatch):
+    # a page never writes back, so Nagle's algorithm would hold each event after the
+    # first until the page's delayed ACK (some 40 ms on Linux)
+    import hall.view
+
+    seen = []
+    answer_before = hall.view._Handler.answer
+
+    def answer_noting(handler):
+        seen.append(handler.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        return answer_before(handler)
+
+    monkeypatch.setattr(hall.view._Handler, "answer", answer_noting)
+    sock = connect(view, "127.0.0.5")
+    sock.sendall(b"GET /hall HTTP/1.1\r\nHost: x\r\n\r\n")
+    status, _ = answer(sock)
+    sock.close()
+    assert status is not None and seen and seen[0] != 0
