@@ -3,10 +3,12 @@
     python -m bench.hall [--clocks 200] [--seconds 20]
     python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
     python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
+    python -m bench.hall --guard [--write]   # takeovers, sizes, sessions (bench/hall_guard.py)
 
-writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figures``);
-``--scale`` and ``--tls`` with ``--write`` replace only their own part of it (``scale``,
-``tls``), the rest of ``hall`` and the other keys kept.
+The first, every part included, writes the ``hall`` key of bench/latest.json (``make
+bench`` calls ``figures_and_rows``); ``--scale``, ``--tls`` and ``--guard`` with
+``--write`` replace only their own part of it, the rest of ``hall`` and the other keys
+kept. A run with other clocks, venues or pages prints and writes nothing.
 
 - One Mosquitto (``hall.broker``) with an account per clock, the view
   (``python -m hall.view``) in a process of its own, and a reader of the
@@ -17,7 +19,8 @@ writes the ``hall`` key of bench/latest.json (``make bench`` calls ``hall_figure
   non-blocking socket each (``hal.net_stream``),
   one TCP connection each. Each side thinks a random 1-6 s per move; a
   move is pressed at its instant and its link polled, as the board's main loop
-  does after a pass. The boards' displays and pins are left out: they cost
+  does after a pass, and polled again while its message is part written (the
+  loop does not idle then: hal/runtime.py). The boards' displays and pins are left out: they cost
   the network nothing.
 - Latency: from the instant a move was due (the lever's edge) to the moment the
   page's event stream delivers that board's message with the new move, p50 and
@@ -750,6 +753,30 @@ def scale_rows(scale):
     return rows
 
 
+def _part(name, args):
+    """One part of the hall's figures alone (``--scale``, ``--tls``, ``--guard``) and its rows."""
+    if name == "scale":
+        group = args.group if args.group != GROUP else SCALE_GROUP
+        seconds = args.seconds if args.seconds != 20.0 else 15.0
+        figures = scale_figures(seconds, group=group, repeat=args.repeat)
+        return figures, scale_rows(figures)
+    if name == "tls":
+        from bench import hall_tls
+
+        figures = hall_tls.tls_figures()
+        return figures, hall_tls.rows(figures)
+    from bench import hall_guard
+
+    figures = hall_guard.guard_figures()
+    return figures, hall_guard.rows(figures)
+
+
+def _print_rows(rows):
+    width = max(len(row[0]) for row in rows)
+    for name, value, goal in rows:
+        print("%-*s  %12s   goal %s" % (width, name, value, goal))
+
+
 def _store(name, figures):
     """Put ``figures`` under ``name`` in the ``hall`` key of bench/latest.json, the rest of
     ``hall`` and the other keys kept."""
@@ -798,43 +825,21 @@ def main(argv=None):
     parser.add_argument(
         "--write",
         action="store_true",
-        help="with --scale or --tls: store them in the hall key of bench/latest.json",
+        help="with --scale, --tls or --guard: store them in the hall key of bench/latest.json",
     )
     parser.add_argument(
         "--guard",
         action="store_true",
-        help="only the guard's figures (bench/hall_guard.py), into the hall key",
+        help="only the guard's figures (bench/hall_guard.py)",
     )
     args = parser.parse_args(argv)
-    if args.scale:
-        group = args.group if args.group != GROUP else SCALE_GROUP
-        seconds = args.seconds if args.seconds != 20.0 else 15.0
-        scale = scale_figures(seconds, group=group, repeat=args.repeat)
-        for name, value, goal in scale_rows(scale):
-            print("%-78s %24s   goal %s" % (name, value, goal))
-        if args.write:
-            _store("scale", scale)
-        return 0
-    if args.tls:
-        from bench import hall_tls
-
-        tls = hall_tls.tls_figures()
-        for name, value, goal in hall_tls.rows(tls):
-            print("%-84s %20s   goal %s" % (name, value, goal))
-        if args.write:
-            _store("tls", tls)
-        return 0
-    if args.guard:
-        from bench import hall_guard
-
-        guard = hall_guard.guard_figures()
-        for name, value, goal in hall_guard.rows(guard):
-            print("%-70s  %8s   goal %s" % (name, value, goal))
-        kept = json.load(open(results.LATEST)).get("hall", {})
-        kept["guard"] = guard
-        results.update("hall", kept)
-        print("written to bench/latest.json (guard, in hall)")
-        return 0
+    for name in ("scale", "tls", "guard"):
+        if getattr(args, name):
+            figures, rows = _part(name, args)
+            _print_rows(rows)
+            if args.write:
+                _store(name, figures)
+            return 0
     if args.drive:
         plan = json.loads(sys.stdin.read())
         edges, published, failures, sizes, connect_s, lags = drive(
@@ -859,9 +864,7 @@ def main(argv=None):
         print(json.dumps(figures, indent=1))
         return 0
     figures, rows = figures_and_rows(args.clocks, args.seconds)
-    width = max(len(row[0]) for row in rows)
-    for name, value, goal in rows:
-        print("%-*s  %12s   goal %s" % (width, name, value, goal))
+    _print_rows(rows)
     results.update("hall", figures)
     print("written to bench/latest.json (hall)")
     return 0

@@ -13,7 +13,7 @@ view's page server (``hall.page_server``), with their real deadlines:
   0.5 s (goal <= page_server.HEAD_S + 1) and until the broker closes a socket that
   never sends CONNECT (Mosquitto's own, 1.5 x 60 s).
 
-``python -m bench.hall --guard`` prints them and stores them under ``guard`` in ``hall`` of
+``python -m bench.hall --guard`` prints them; ``--write`` stores them under ``guard`` in ``hall`` of
 bench/latest.json, the rest of ``hall`` kept.
 """
 
