@@ -59,6 +59,7 @@ class App:
         self.claims = claims_module.Claims(self.clock, quickplay, edition, penalty_ms)
         self.arbiter = Arbiter(self.clock, self.claims)  # the arbiter's procedures
         self.frame = bytearray(frames.FRAME_SIZE)
+        self.mover_frame = bytearray(frames.FRAME_SIZE)  # the running side's, as drawn last
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
         self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
@@ -423,14 +424,19 @@ class App:
         claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
         settings = self.settings
         tenths = settings is not None and settings.tenths
-        frames.render_side(frame, clock, 0, now, tenths)
-        if claimant == 0:
-            frame[2] |= frames.DOT
-        displays[0].show_frame(frame)
-        frames.render_side(frame, clock, 1, now, tenths)
-        if claimant == 1:
-            frame[2] |= frames.DOT
-        displays[1].show_frame(frame)
+        mover = clock.mover
+        index = 0
+        while index < 2:
+            frames.render_side(frame, clock, index, now, tenths)
+            if claimant == index:
+                frame[2] |= frames.DOT
+            displays[index].show_frame(frame)
+            if index == mover:  # kept for the mark's turns (``_turn_mark``)
+                byte = 0
+                while byte < _FRAME_SIZE:
+                    self.mover_frame[byte] = frame[byte]
+                    byte += 1
+            index += 1
         wait = frames.times_ms(clock, now, tenths)
         self.redraw_at = None if wait < 0 else ticks_add(now, wait)
         wait = frames.mark_ms(clock, now)
@@ -446,12 +452,7 @@ class App:
             return
         clock = self.clock
         display = self.hardware.displays[clock.mover]
-        frame = self.frame
-        last = display.last
-        index = 0
-        while index < _FRAME_SIZE:
-            frame[index] = last[index]
-            index += 1
+        frame = self.mover_frame
         self.mark_at = ticks_add(now, frames.turn_mark(frame, clock, now))
         display.show_frame(frame)
         if not display.took_last():

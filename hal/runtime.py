@@ -3,19 +3,18 @@
 A tick at which the app rests (``App.resting``: no input came and the last
 step found that nothing can change before a later tick) is passed over
 without a step; the watchdog is fed all the same, the loop being alive.
-Most ticks are such ticks, so their path reads the ticker's count and the
-tick counter's source directly rather than through a call of their own."""
+Most ticks are such ticks, so their path reads the tick counter's source
+directly rather than through a call of its own."""
 
 from hal import tick_source
+from hal.tick_source import ticks_ms
 
 
 def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
-    ticker = hardware.ticker
+    ticked = hardware.ticker.take()
     queued = hardware.inputs.pending()
-    if ticker.due:  # ``Ticker.take``, without its call
-        ticker.due = 0
-    elif not queued:
+    if not (ticked or queued):
         return False
     now = tick_source.source.ticks_ms()  # ``tick_source.ticks_ms``, without its call
     if not queued and app.resting(now):
@@ -34,5 +33,5 @@ def loop(app, hardware, hall=None):
     while True:
         if not service(app, hardware):
             if hall is not None:
-                hall.poll(app, tick_source.ticks_ms())
+                hall.poll(app, ticks_ms())
             machine.idle()
