@@ -170,7 +170,7 @@ def tick_beside_first_release():
     """The tick's CPU, the first release's and this tree's in one run (bench/first_release.py)."""
     from bench import first_release
 
-    return first_release.side_by_side(lambda: micropython_run()["cpu_us_per_tick"])
+    return first_release.side_by_side(micropython_run)
 
 
 def first_release_rows(figures):

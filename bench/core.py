@@ -7,13 +7,13 @@ and a press allocate.
 under ``core`` in bench/latest.json; ``--quick`` leaves out the mutation check
 (tools/mutants.py, minutes). The tick's CPU is measured by each tree's own
 measurement inside MicroPython (bench/first_release.py), the trees alternating
-round after round so a load on the machine falls on all alike; medians.
+round after round so a load on the machine falls on all alike; each tree's
+figure is the least of its runs (a load only adds time), its spread beside it.
 """
 
 import ast
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,7 +91,6 @@ def count_at(commit):
 
 # The tree before the timing methods became objects (issue 36's starting point).
 BEFORE = "387492c512bb3c294b759632e850af0b5ecf8829"
-ROUNDS = 5
 
 
 def _measure(tree):
@@ -101,46 +100,51 @@ def _measure(tree):
     return results.micropython_json(tree, "bench.measure")
 
 
-def tick_figures(rounds=ROUNDS):
+def tick_figures(rounds=None):
     """The tick's CPU as run and stepping: the first release's (as run: its own
     measurement has no stepping figure), the tree before, this tree; bytes per tick
-    and per press (the most of this tree's runs)."""
+    and per press (the most of this tree's runs). The rounds and the estimate (the
+    least run of each tree) are bench/first_release.py's ``with_first_release``,
+    which also gives ``make bench`` its ratio to the first release."""
     from bench import first_release
 
+    rounds = rounds or first_release.ROUNDS
     subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     folder = tempfile.mkdtemp(prefix="core-bench-")
     try:
-        for part in ("a", "b"):
-            os.mkdir(os.path.join(folder, part))
-        first = first_release.prepare(first_release.FIRST_RELEASE, os.path.join(folder, "a"))
-        before = first_release.prepare(BEFORE, os.path.join(folder, "b"))
-        runs = {"first": [], "before": [], "before_stepping": [], "now": [], "now_stepping": []}
-        allocated = {"tick": 0.0, "press": 0.0}
-        for _ in range(rounds):
-            runs["first"].append(first_release.tick_us(first))
-            old = _measure(before)
-            runs["before"].append(old["cpu_us_per_tick"])
-            runs["before_stepping"].append(old["cpu_us_per_stepping_tick"])
-            new = _measure(ROOT)
-            runs["now"].append(new["cpu_us_per_tick"])
-            runs["now_stepping"].append(new["cpu_us_per_stepping_tick"])
-            allocated["tick"] = max(allocated["tick"], new["alloc_bytes_per_tick"])
-            allocated["press"] = max(allocated["press"], new["alloc_bytes_per_press"])
+        before = first_release.prepare(BEFORE, folder)
+        beside, runs = first_release.with_first_release(
+            lambda: _measure(ROOT), rounds, {"before": lambda: _measure(before)}
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    median = {key: statistics.median(values) for key, values in runs.items()}
+    least = first_release.least
+    spread = first_release.spread
+
+    def runs_of(name, key):
+        return [run[key] for run in runs[name]]
+
+    now = least(runs_of("current", "cpu_us_per_tick"))
+    now_stepping = least(runs_of("current", "cpu_us_per_stepping_tick"))
+    old = least(runs_of("before", "cpu_us_per_tick"))
+    old_stepping = least(runs_of("before", "cpu_us_per_stepping_tick"))
     return {
         "rounds": rounds,
-        "first_release_cpu_us_per_tick": median["first"],
-        "before_cpu_us_per_tick": median["before"],
-        "before_cpu_us_per_stepping_tick": median["before_stepping"],
-        "cpu_us_per_tick": median["now"],
-        "cpu_us_per_stepping_tick": median["now_stepping"],
-        "tick_to_first_release": round(median["now"] / median["first"], 3),
-        "tick_to_before": round(median["now"] / median["before"], 3),
-        "stepping_tick_to_before": round(median["now_stepping"] / median["before_stepping"], 3),
-        "alloc_bytes_per_tick": allocated["tick"],
-        "alloc_bytes_per_press": allocated["press"],
+        "estimate": "least of the alternating runs",
+        "first_release_cpu_us_per_tick": beside["first_release_cpu_us_per_tick"],
+        "first_release_spread_us": beside["first_release_spread_us"],
+        "before_cpu_us_per_tick": old,
+        "before_spread_us": spread(runs_of("before", "cpu_us_per_tick")),
+        "before_cpu_us_per_stepping_tick": old_stepping,
+        "cpu_us_per_tick": now,
+        "spread_us": beside["current_spread_us"],
+        "cpu_us_per_stepping_tick": now_stepping,
+        "tick_to_first_release": beside["current_to_first_release"],
+        "tick_to_first_release_per_round": beside["current_to_first_release_per_round"],
+        "tick_to_before": round(now / old, 3),
+        "stepping_tick_to_before": round(now_stepping / old_stepping, 3),
+        "alloc_bytes_per_tick": max(runs_of("current", "alloc_bytes_per_tick")),
+        "alloc_bytes_per_press": max(runs_of("current", "alloc_bytes_per_press")),
     }
 
 
@@ -171,6 +175,10 @@ def core_figures(quick=False):
     return figures
 
 
+def _spread(values):
+    return "/".join("%g" % value for value in values)
+
+
 def rows(figures):
     """The bench table's rows: (figure, value, goal)."""
     table = [
@@ -195,7 +203,18 @@ def rows(figures):
             "report",
         ),
         ("CPU us per tick, this tree (same run)", figures["cpu_us_per_tick"], "report"),
+        (
+            "  spread of the runs: first release, this tree (least/median/most)",
+            "%s | %s"
+            % (_spread(figures["first_release_spread_us"]), _spread(figures["spread_us"])),
+            "report",
+        ),
         ("tick CPU, this tree / first release", figures["tick_to_first_release"], "<= 0.25"),
+        (
+            "  the same round by round: least, median, most",
+            _spread(figures["tick_to_first_release_per_round"]),
+            "report",
+        ),
         ("tick CPU, this tree / before the timing methods", figures["tick_to_before"], "<= 1"),
         ("stepping tick CPU, this tree / before", figures["stepping_tick_to_before"], "<= 1"),
         ("bytes allocated per tick (core bench)", figures["alloc_bytes_per_tick"], "0"),

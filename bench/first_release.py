@@ -8,7 +8,9 @@ mpy-cross (as its own Makefile did), and runs its own tick measurement
 (its ``sim.measure``) inside MicroPython with this tree's runner and Node
 package (``tools/mpy``). The measurements of the two trees alternate, first
 release then this tree, round after round, so a load on the machine falls
-on both alike; the medians and their ratio are reported. A clone without
+on both alike. A load only ever adds time, and on a shared machine it moves
+a run by as much as twice, so each tree's tick is the least of its runs; the
+spread of the runs and of the ratio round by round are reported beside it. A clone without
 that commit (a shallow clone) says so and measures this tree only.
 """
 
@@ -27,7 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Issue 2's release: "README: the figures make bench measures", the last commit
 # before the quickplay claims began (d36c9df), with its own sim/measure.py.
 FIRST_RELEASE = "7875d40d00940959fffbbe05d72f52867d2632b4"
-ROUNDS = 5
+# Alternating rounds: enough that each tree has a few runs the load left alone.
+ROUNDS = 9
 # What the first release's Makefile compiled of the Adafruit libraries (`make mpy`).
 _LIBRARIES = (
     "adafruit_ticks.py",
@@ -104,47 +107,102 @@ def tick_us(tree):
     return results.micropython_json(tree, "sim.measure")["cpu_us_per_tick"]
 
 
-def side_by_side(current_tick_us, rounds=ROUNDS):
-    """Alternate the first release's tick measurement with ``current_tick_us()``
-    (this tree's, built already) ``rounds`` times; medians, runs and ratio."""
-    figures = {"first_release_commit": FIRST_RELEASE, "rounds": rounds}
+def alternate(measures, rounds):
+    """Run each of ``measures`` (``{name: measure()}``) in turn, round after round, so
+    a load on the machine falls on all alike; ``{name: [what each run gave]}``."""
+    runs = {name: [] for name in measures}
+    for _ in range(rounds):
+        for name, measure in measures.items():
+            runs[name].append(measure())
+    return runs
+
+
+def least(runs):
+    """The estimate of an undisturbed run: the least of ``runs``. A load on the
+    machine only ever adds time, so the quickest run is the one it disturbed least."""
+    return min(runs)
+
+
+def spread(runs):
+    """``[least, median, most]`` of ``runs``: how much the load moved them."""
+    return [min(runs), statistics.median(runs), max(runs)]
+
+
+def ratio(current_runs, first_runs):
+    """This tree's tick over the first release's, from runs alternated in one session:
+    the ratio of the least runs, and the spread of the ratios round by round."""
+    per_round = [
+        round(mine / theirs, 3) for mine, theirs in zip(current_runs, first_runs, strict=True)
+    ]
+    return round(least(current_runs) / least(first_runs), 3), spread(per_round)
+
+
+def side_by_side(current, rounds=ROUNDS):
+    """The figures of ``with_first_release`` (``make bench``)."""
+    return with_first_release(current, rounds)[0]
+
+
+def with_first_release(current, rounds=ROUNDS, beside=None):
+    """Alternate the first release's tick measurement with ``current()`` (this tree's
+    ``bench.measure`` figures, built already) and any of ``beside`` (``{name:
+    measure()}``, other trees measured in the same rounds) ``rounds`` times. The
+    estimate of each tree's tick is its least run (``least``); the runs, their
+    spreads and the ratio are reported. Returns those figures and ``{name: [what
+    each run gave]}`` of ``current`` and of ``beside``. The one place this ratio is
+    measured: ``make bench`` and ``python -m bench.core`` both quote it from here."""
+    figures = {"first_release_commit": FIRST_RELEASE, "rounds": rounds, "estimate": "least"}
+    measures = {"current": current}
+    measures.update(beside or {})
     if not _has_commit(FIRST_RELEASE):
         print(
             "the first release's commit %s is not in this clone (a shallow clone?): "
             "its tick is not measured; `git fetch --unshallow` brings it" % FIRST_RELEASE[:7]
         )
-        runs = [current_tick_us() for _ in range(rounds)]
+        runs = alternate(measures, rounds)
+        mine = [run["cpu_us_per_tick"] for run in runs["current"]]
         figures.update(
             first_release_available=False,
-            current_runs_us=runs,
-            current_cpu_us_per_tick=statistics.median(runs),
+            current_runs_us=mine,
+            current_spread_us=spread(mine),
+            current_cpu_us_per_tick=least(mine),
         )
-        return figures
+        return figures, runs
     folder = tempfile.mkdtemp(prefix="first-release-")
     try:
         tree = prepare(FIRST_RELEASE, folder)
-        first, current = [], []
-        for _ in range(rounds):
-            first.append(tick_us(tree))
-            current.append(current_tick_us())
+        measures = {"first": lambda: tick_us(tree), **measures}
+        runs = alternate(measures, rounds)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    first_us = statistics.median(first)
-    current_us = statistics.median(current)
+    first = runs.pop("first")
+    mine = [run["cpu_us_per_tick"] for run in runs["current"]]
+    to_first, per_round = ratio(mine, first)
     figures.update(
         first_release_available=True,
         first_release_runs_us=first,
-        current_runs_us=current,
-        first_release_cpu_us_per_tick=first_us,
-        current_cpu_us_per_tick=current_us,
-        current_to_first_release=round(current_us / first_us, 3),
+        current_runs_us=mine,
+        first_release_spread_us=spread(first),
+        current_spread_us=spread(mine),
+        first_release_cpu_us_per_tick=least(first),
+        current_cpu_us_per_tick=least(mine),
+        current_to_first_release=to_first,
+        current_to_first_release_per_round=per_round,
     )
     print(
-        "CPU us per tick, same run, medians of %d alternating runs: first release %s %.1f, "
-        "this tree %.1f (ratio %.2f)"
-        % (rounds, FIRST_RELEASE[:7], first_us, current_us, current_us / first_us)
+        "CPU us per tick, least of %d alternating runs (least, median, most): first "
+        "release %s %.1f (%s), this tree %.1f (%s); ratio %.3f (round by round %s)"
+        % (
+            rounds,
+            FIRST_RELEASE[:7],
+            least(first),
+            ", ".join("%.1f" % value for value in spread(first)),
+            least(mine),
+            ", ".join("%.1f" % value for value in spread(mine)),
+            to_first,
+            ", ".join("%.3f" % value for value in per_round),
+        )
     )
-    return figures
+    return figures, runs
 
 
 def rows(figures):
@@ -163,6 +221,11 @@ def rows(figures):
             "report",
         ),
         ("tick CPU, this tree / first release", figures["current_to_first_release"], "<= 1"),
+        (
+            "  the same round by round: least, median, most",
+            "%.3f %.3f %.3f" % tuple(figures["current_to_first_release_per_round"]),
+            "report",
+        ),
     ]
 
 
@@ -172,7 +235,7 @@ def main():
     from bench.__main__ import micropython_figures, micropython_run
 
     micropython_figures()  # builds this tree's .mpy files
-    figures = side_by_side(lambda: micropython_run()["cpu_us_per_tick"])
+    figures = side_by_side(micropython_run)
     print(json.dumps(figures, indent=2, sort_keys=True))
     results.update("tick_beside_first_release", figures)
     print("written to bench/latest.json (tick_beside_first_release)")

@@ -37,6 +37,9 @@ from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
 _REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second
+_FRAME_SIZE = const(5)  # frames.FRAME_SIZE
+_TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's
+_TICKS_HALF = const(1 << 29)
 
 
 class App:
@@ -56,6 +59,7 @@ class App:
         self.claims = claims_module.Claims(self.clock, quickplay, edition, penalty_ms)
         self.arbiter = Arbiter(self.clock, self.claims)  # the arbiter's procedures
         self.frame = bytearray(frames.FRAME_SIZE)
+        self.mover_frame = bytearray(frames.FRAME_SIZE)  # the running side's, as drawn last
         self.menu = menu_module.Menu(self)  # the setup menus (setup state only)
         self.settings = None  # the Settings in force (``keep_settings``, ``apply_settings``)
         self.sound = Sound()  # the buzzer at a flag and in the last 10 s
@@ -67,6 +71,7 @@ class App:
         self.waiting_slot = 0  # its slot in the inputs' ring
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
+        self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
         self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
         self.wake_at = None  # the first tick a step may change something at (None: the next)
         # A board whose levers wait for an erase prepares the journal's ring before a game
@@ -147,7 +152,7 @@ class App:
         On a tick with nothing to do (no input, no screen up, the times on the
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
-        the journal are stepped."""
+        the journal are stepped, and the running mark turned if it is due."""
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
@@ -179,6 +184,8 @@ class App:
             journal.tick(now)  # allocation-free while a clock runs
         if not (steady and self.notices is None and not hardware.battery.is_low()):
             self.refresh(now)
+        else:
+            self._turn_mark(now)
         self.wake_at = self._quiet_until(now) if self.rests else None
 
     def _watch_preparation(self, journal, now):
@@ -207,7 +214,12 @@ class App:
         ``now`` is before ``wake_at``, which the last step found (``_quiet_until``).
         The main loop passes over such a tick (``hal.runtime.service``)."""
         wake = self.wake_at
-        return wake is not None and ticks_diff(now, wake) < 0 and self.drawn == self.clock.changes
+        # ticks_diff(now, wake) < 0, without its call: this runs at most ticks
+        return (
+            wake is not None
+            and (now - wake) & _TICKS_MAX >= _TICKS_HALF
+            and self.drawn == self.clock.changes
+        )
 
     def _quiet_until(self, now):
         """The first tick after ``now`` at which a step may do something, if the steps
@@ -215,7 +227,8 @@ class App:
         sound, settling contact or low battery) and the times are drawn; what comes
         by itself is each part's own: the times' next change (``redraw_at``, a flag
         included), the battery's reading, the journal's entry, the countdown of
-        the warning beeps. At most ``_REST_MAX_MS`` ahead."""
+        the warning beeps, the running mark's turn (``mark_at``). At most
+        ``_REST_MAX_MS`` ahead."""
         hardware = self.hardware
         inputs = hardware.inputs
         if (
@@ -231,6 +244,9 @@ class App:
             return None
         wait = _REST_MAX_MS
         due = self.redraw_at
+        if due is not None:
+            wait = min(wait, ticks_diff(due, now))
+        due = self.mark_at
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
         due = hardware.battery.next_reading()  # the next reading (None: no battery sense)
@@ -403,29 +419,52 @@ class App:
             return
         self.drawn = drawn
         if self.times_hold(now):
+            self._turn_mark(now)
             return
         claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
         settings = self.settings
         tenths = settings is not None and settings.tenths
-        frames.render_side(frame, clock, 0, now, tenths)
-        if claimant == 0:
-            frame[2] |= frames.DOT
-        displays[0].show_frame(frame)
-        frames.render_side(frame, clock, 1, now, tenths)
-        if claimant == 1:
-            frame[2] |= frames.DOT
-        displays[1].show_frame(frame)
-        wait = frames.steady_ms(clock, now, tenths)
+        mover = clock.mover
+        index = 0
+        while index < 2:
+            frames.render_side(frame, clock, index, now, tenths)
+            if claimant == index:
+                frame[2] |= frames.DOT
+            displays[index].show_frame(frame)
+            if index == mover:  # kept for the mark's turns (``_turn_mark``)
+                byte = 0
+                while byte < _FRAME_SIZE:
+                    self.mover_frame[byte] = frame[byte]
+                    byte += 1
+            index += 1
+        wait = frames.times_ms(clock, now, tenths)
         self.redraw_at = None if wait < 0 else ticks_add(now, wait)
+        wait = frames.mark_ms(clock, now)
+        self.mark_at = None if wait < 0 else ticks_add(now, wait)
         # A display that did not take its frame is tried again on the next tick.
         self.drawn = clock.changes if displays[0].took_last() and displays[1].took_last() else -1
+
+    def _turn_mark(self, now):
+        """The times holding (``times_hold``), turn the running mark if it is due: the
+        running side's frame as drawn last, its mark as at ``now``."""
+        due = self.mark_at
+        if due is None or ticks_diff(now, due) < 0:
+            return
+        clock = self.clock
+        display = self.hardware.displays[clock.mover]
+        frame = self.mover_frame
+        self.mark_at = ticks_add(now, frames.turn_mark(frame, clock, now))
+        display.show_frame(frame)
+        if not display.took_last():
+            self.drawn = -1  # drawn afresh, both sides, on the next tick
 
     def times_hold(self, now):
         """True if the times were the last thing drawn, both displays took them,
         and nothing they show can have changed since: no input acted (``on_input``
         and ``on_key`` forget the drawing), the clock has not changed since
         (``Clock.changes``: settings, corrections and a new game count there), and
-        ``frames.steady_ms`` has not run out at ``now``. Only inputs start, stop
+        ``frames.times_ms`` has not run out at ``now``; the running mark turns by
+        itself meanwhile (``mark_at``, ``_turn_mark``). Only inputs start, stop
         or switch the clock; by itself it changes only where a flag falls, at
         zero, where the times are drawn again."""
         due = self.redraw_at

@@ -9,8 +9,10 @@ simple delay, ``F`` in digit 1 is a fallen flag at zero, digit 1's point
 marks the first flag, and digit 4's point lit steady on a side that is not
 running marks a time control passed (``passed_control``). With the tenths
 setting on, a time under 20 s reads in seconds and tenths without any
-format mark (``render_tenths``). ``steady_ms`` tells how long the times
-drawn hold, so the main loop draws them only when they change. Nothing here
+format mark (``render_tenths``). ``times_ms`` tells how long the times
+drawn hold but for the running mark, ``mark_ms`` how long the mark does, so
+the main loop draws the times only when they change and the mark alone when
+only it turns (``turn_mark``). Nothing here
 allocates.
 """
 
@@ -26,6 +28,10 @@ BLANK = const(0x00)
 _BLINK_MS = const(1000)
 _BLINK_ON_MS = const(500)
 TENTHS_BELOW = const(200)  # tenths of a second: 20 s
+_NO_DOT = const(0x7F)
+_HOUR_MS = const(3_600_000)
+_MINUTE_MS = const(60_000)
+_HOLD_MS = const(60_000)  # the longest the times are said to hold (early is safe)
 
 # Segments a..g of the digits 0-9.
 DIGITS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f"
@@ -94,32 +100,71 @@ def render_side(frame, clock, index, now, tenths=False):
 
 def steady_ms(clock, now, tenths=False):
     """How long from ``now`` both sides' frames stay as ``render_side`` draws them
-    if nothing but time passes: -1 for as long as the clock does not run.
+    if nothing but time passes: -1 for as long as the clock does not run. The
+    sooner of ``times_ms`` and ``mark_ms``."""
+    wait = times_ms(clock, now, tenths)
+    if wait < 0:
+        return wait
+    mark = mark_ms(clock, now)
+    return mark if mark < wait else wait
+
+
+def times_ms(clock, now, tenths=False):
+    """How long from ``now`` both sides' frames stay as ``render_side`` draws them,
+    the running mark aside (``mark_ms``), if nothing but time passes: -1 for as
+    long as the clock does not run.
 
     Early is safe, late is not: the running side's time falls at most 1 ms per
     ms and jumps only where it would reach zero, so its digits hold until it
-    reaches the next lower multiple of the unit shown (1 s; 0.1 s under 20 s
-    with ``tenths``): every ``H:MM`` and format change lies on such a multiple,
-    as does the flag. An hourglass's other side gains 1 ms per ms, so its
-    digits turn 1 ms past each multiple of its unit. The running mark turns
-    every 500 ms, the delay mark at the delay's end."""
+    reaches the next lower multiple of the unit shown (a minute in ``H:MM``
+    above one hour, 1 s below; 0.1 s under 20 s with ``tenths``): every format
+    change lies on such a multiple (``H:MM`` turns to ``M.SS`` at 59:59.000, a
+    multiple of the second), as does the flag. An hourglass's other side gains
+    1 ms per ms, so its digits turn 1 ms past each multiple of its unit (``H:MM``
+    from 59:59.001). The delay mark goes out at the delay's end."""
     if clock.state != engine.RUNNING:
         return -1
     mover = clock.mover
-    elapsed = clock.elapsed(now)
-    wait = _BLINK_ON_MS - elapsed % _BLINK_ON_MS
+    wait = _HOLD_MS
     shown = clock.shown_ms(mover, now)
     if shown > 0:
-        unit = 100 if tenths and shown <= 20_000 else 1000
+        if shown > _HOUR_MS:
+            unit = _MINUTE_MS
+        else:
+            unit = 100 if tenths and shown <= 20_000 else 1000
         wait = min(wait, (shown - 1) % unit + 1)
     if clock.sides[1 - mover].SHARES_TIME:
         gained = clock.shown_ms(1 - mover, now)  # rounded up: it turns 1 ms past a multiple
-        unit = 100 if tenths and gained < 20_000 else 1000
+        if gained > _HOUR_MS - 1000:
+            unit = _MINUTE_MS
+        else:
+            unit = 100 if tenths and gained < 20_000 else 1000
         wait = min(wait, (unit - gained % unit) % unit + 1)
     delay_left = clock.delay_left(now)
     if delay_left > 0:
         wait = min(wait, delay_left)
     return wait
+
+
+def mark_ms(clock, now):
+    """How long from ``now`` the running mark (digit 4's point, blinking) stays as
+    ``render_side`` draws it: it turns every 500 ms of the turn. -1 for as long
+    as the clock does not run."""
+    if clock.state != engine.RUNNING:
+        return -1
+    return _BLINK_ON_MS - clock.elapsed(now) % _BLINK_ON_MS
+
+
+def turn_mark(frame, clock, now):
+    """Put the running mark in ``frame``, the running side's frame as drawn last
+    (its digits holding: ``times_ms``), as ``render_side`` would draw it at ``now``;
+    the ms it then holds (``mark_ms``)."""
+    elapsed = clock.elapsed(now)
+    if elapsed % _BLINK_MS >= _BLINK_ON_MS:
+        frame[3] |= DOT
+    else:
+        frame[3] &= _NO_DOT
+    return _BLINK_ON_MS - elapsed % _BLINK_ON_MS
 
 
 def passed_control(clock, index):

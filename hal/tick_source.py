@@ -5,7 +5,8 @@ On CPython (the simulator's host lane) the counter comes from
 board puts its virtual time there (``sim.vclock.install``), as a chip's own
 counter stands behind it on a board, so no module of another project is
 changed for it. ``ticks_ms`` looks the source up on every call, so a source
-put in after this module was imported is obeyed.
+put in after this module was imported is obeyed; the main loop's pass
+(``hal.runtime.service``) reads ``source.ticks_ms()`` itself, the same way.
 """
 
 import time as _time

@@ -24,6 +24,9 @@ CONTROLS = [
     "30c2/20",  # Canadian byo-yomi
     "2/60+5:30+10",  # periods: a passed control's mark, a flag before the last period
     "left=300 right=240+2",  # asymmetric
+    "5400+30",  # H:MM: the digits turn once a minute, the mark twice a second
+    "3620",  # H:MM turning to M.SS at 59:59
+    "*3590",  # hourglass: the other side's M.SS turning to H:MM past 59:59
 ]
 
 
@@ -108,6 +111,32 @@ def test_displays_always_show_a_full_redraw(control, tenths):
         # 3 or 10 draws in 50 steps, and one for each press.
         most = steps * 10 // 50 if tenths else steps * 3 // 50
         assert drawn <= most + 30, (steps, drawn)
+
+
+def test_above_an_hour_the_times_are_drawn_once_a_minute_and_the_mark_alone_turns():
+    booted = Booted("5400+30")
+    try:
+        app = booted.app
+        booted.run_to(100)
+        booted.press("lever_right")  # left runs: 1:30:30 (H:MM)
+        booted.run_to(1000)
+        calls = []
+        marks = set()
+        render = frames.render_side
+        frames.render_side = lambda *arguments: (calls.append(arguments[3]), render(*arguments))
+        try:
+            now = 1000
+            while now < 61_000:
+                now += TICK_MS
+                booted.run_to(now)
+                marks.add(app.hardware.displays[0].last[3] & frames.DOT)
+        finally:
+            frames.render_side = render
+        # left reads 1:31 until 1:30:00.000, 30 s into its turn (at 30.1 s): both sides drawn
+        assert len(calls) == 2, calls
+        assert marks == {0, frames.DOT}  # its mark blinks all the while
+    finally:
+        booted.close()
 
 
 def test_a_quiet_tick_draws_nothing_and_sends_nothing():
