@@ -16,7 +16,8 @@ The page (``hall/page.html``) gets a snapshot at ``/boards.json`` and every
 change as a server-sent event on ``/events`` (and an ``alive`` event every
 ``ALIVE_S``, so that the page notices a stream that stopped); ``/pgn/N`` is
 board N's ``[%clk]`` comments with its tags. Each change is encoded once, when it
-arrives, and the same bytes go to every open page. The server
+arrives, and the same bytes go to every open page: one thread writes every stream
+(``hall.fan_out``), woken once per change however many pages are open. The server
 (``hall.page_server``) answers GET alone (any other method: 405), a path or a
 query it does not know with 404, and holds every client to its share: bounded
 heads (414, 431), deadlines (408), connections and streams per address (503 with
@@ -34,7 +35,7 @@ import time
 
 import paho.mqtt.client as paho
 
-from hall import page_server
+from hall import fan_out, page_server
 from hall.boards import Board, board_number
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page.html")
@@ -62,18 +63,6 @@ def hall_address(broker_host, broker_port=1883):
             return probe.getsockname()[0]
     except OSError:
         return "127.0.0.1"
-
-
-class _Listener:
-    """One open /events connection: the boards changed since it last wrote (at most
-    one entry per board, however fast they change)."""
-
-    def __init__(self, address=None):
-        self.address = address
-        self.boards = set()
-        self.hall = False
-        self.closed = False
-        self.wake = threading.Event()
 
 
 class HallView:
@@ -115,6 +104,7 @@ class HallView:
         self.connected = threading.Event()
         self.stopping = threading.Event()
         self.server = None
+        self.fan_out = fan_out.FanOut(self._streams, self._changes, ALIVE_S)
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
         if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
@@ -230,7 +220,8 @@ class HallView:
                     self.encoded.pop(number, None)  # encoded when a page asks
                 for listener in self.listeners:
                     listener.boards.add(number)
-                    listener.wake.set()
+                if self.listeners:
+                    self.fan_out.signal()
 
     def _encode(self, number, now):
         """Board ``number``'s snapshot as an event, once for every page (under the lock)."""
@@ -242,7 +233,8 @@ class HallView:
         self.encoded_hall = ("event: hall\ndata: %s\n\n" % json.dumps(self.hall_state())).encode()
         for listener in self.listeners:
             listener.hall = True
-            listener.wake.set()
+        if self.listeners:
+            self.fan_out.signal()
 
     # --- what the page reads ----------------------------------------------------
 
@@ -296,7 +288,7 @@ class HallView:
     def _listen(self, address=None):
         """A stream for a page at ``address`` within its share (``hall.page_server``),
         or None; a stream it displaced is ended."""
-        listener = _Listener(address)
+        listener = fan_out.Stream(address)
         shares = self.server.shares if self.server is not None else None
         if shares is None:
             with self.lock:
@@ -307,8 +299,7 @@ class HallView:
             if displaced is False:
                 return None
             if displaced is not None:
-                displaced.closed = True
-                displaced.wake.set()
+                displaced.end()
         with self.lock:
             self.listeners.append(listener)
             if not self.encoded_hall:
@@ -320,7 +311,6 @@ class HallView:
     def _changes(self, listener):
         """The events ``listener`` has not written yet: the bytes encoded at each change."""
         with self.lock:
-            listener.wake.clear()
             parts = []
             if listener.hall:
                 parts.append(self.encoded_hall)
@@ -332,6 +322,10 @@ class HallView:
             listener.boards.clear()
             listener.hall = False
             return b"".join(parts)
+
+    def _streams(self):
+        with self.lock:
+            return list(self.listeners)
 
     def _unlisten(self, listener):
         with self.lock:
@@ -349,6 +343,7 @@ class HallView:
 
         self.server = page_server.Server((host, port), Handler, self.log)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.fan_out.start()
         return "http://%s:%d/" % (host, self.server.server_address[1])
 
     def close(self):
@@ -357,9 +352,10 @@ class HallView:
             self.server.shutdown()
             self.server.server_close()
         with self.lock:
-            for listener in self.listeners:
-                listener.closed = True
-                listener.wake.set()
+            listeners = list(self.listeners)
+        for listener in listeners:
+            listener.end()
+        self.fan_out.stop()
         self.client.disconnect()
         self.thread.join(5)
 
@@ -400,18 +396,20 @@ class _Handler(page_server.Handler):
         self.end_headers()
         self.close_connection = True
         try:
+            self.wfile.write(b"retry: %d\n\n" % page_server.RETRY_MS)
+            self.connection.setblocking(False)  # from here the fan-out writes it
             with self.hall.lock:
                 listener.hall = True
-            self.wfile.write(b"retry: %d\n\n" % page_server.RETRY_MS)
-            while not listener.closed:
-                data = self.hall._changes(listener)
-                self.wfile.write(data or b"event: alive\ndata: {}\n\n")
-                self.wfile.flush()
-                listener.wake.wait(ALIVE_S)
+                listener.sock = self.connection
+            self.hall.fan_out.signal()
+            while not listener.closed and not self.hall.stopping.is_set():
+                listener.ended.wait(ALIVE_S)
         except OSError:
-            pass  # gone, or not reading for page_server.WRITE_S
+            pass  # gone before its stream began
         finally:
+            listener.end()
             self.hall._unlisten(listener)
+            self.connection.settimeout(page_server.WRITE_S)
 
 
 def _account(path):

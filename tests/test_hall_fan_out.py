@@ -1,0 +1,192 @@
+"""The one thread that writes every page's event stream (hall/fan_out.py)."""
+
+import socket
+import threading
+import time
+
+import pytest
+
+from hall import fan_out, page_server
+
+
+class _Marks:
+    """What each stream has not had yet: lines of numbers, as the view's boards."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.of = {}
+
+    def add(self, stream, number):
+        with self.lock:
+            self.of.setdefault(stream, []).append(number)
+
+    def changes(self, stream):
+        with self.lock:
+            return b"".join(b"%d\n" % n for n in self.of.pop(stream, []))
+
+
+def _stream():
+    """A stream and the page's end of its socket."""
+    ours, page = socket.socketpair()
+    ours.setblocking(False)
+    stream = fan_out.Stream()
+    stream.sock = ours
+    return stream, page
+
+
+@pytest.fixture
+def hall():
+    made = []
+
+    def make(streams, alive_s=30, changes=None):
+        marks = _Marks()
+        writer = fan_out.FanOut(lambda: list(streams), changes or marks.changes, alive_s)
+        writer.start()
+        made.append(writer)
+        return writer, marks
+
+    yield make
+    for writer in made:
+        writer.stop()
+
+
+def _read_until(page, wanted, seconds):
+    """The page's bytes until ``wanted`` is among them, or what came in ``seconds``."""
+    page.settimeout(0.05)
+    data = b""
+    deadline = time.monotonic() + seconds
+    while wanted not in data and time.monotonic() < deadline:
+        try:
+            data += page.recv(65536)
+        except TimeoutError:
+            pass
+    return data
+
+
+def test_every_change_wakes_the_writer_however_fast_they_come(hall):
+    # A change signalled while the writer drains its wake bytes must not be lost:
+    # a lost one would wait for the alive deadline (30 s here).
+    stream, page = _stream()
+    writer, marks = hall([stream])
+    for number in range(2000):
+        marks.add(stream, number)
+        writer.signal()
+        if number % 50 == 0:
+            time.sleep(0.001)
+    data = _read_until(page, b"\n1999\n", 2.0)
+    assert data.split() == [b"%d" % n for n in range(2000)]
+    for number in range(2000, 2200):  # and it still wakes after the storm
+        marks.add(stream, number)
+        writer.signal()
+        assert b"%d\n" % number in _read_until(page, b"%d\n" % number, 1.0)
+
+
+class _WakeInTheDrain:
+    """The writer's wake socket, with a change that comes while the writer drains it."""
+
+    def __init__(self, sock, change):
+        self.sock = sock
+        self.change = change
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def recv(self, size):
+        change, self.change = self.change, None
+        if change is not None:
+            change()
+        return self.sock.recv(size)
+
+    def close(self):
+        self.sock.close()
+
+
+def test_a_change_during_the_drain_leaves_the_writer_awake_for_the_next():
+    stream, page = _stream()
+    marks = _Marks()
+    writer = fan_out.FanOut(lambda: [stream], marks.changes, 30)
+
+    def change():
+        marks.add(stream, 1)
+        writer.signal()
+
+    writer.wake_read = _WakeInTheDrain(writer.wake_read, change)
+    writer.start()
+    try:
+        writer.signal()
+        assert _read_until(page, b"1\n", 1.0) == b"1\n"
+        marks.add(stream, 2)
+        writer.signal()
+        assert _read_until(page, b"2\n", 1.0) == b"2\n"  # not at the alive deadline (30 s)
+    finally:
+        writer.stop()
+
+
+def test_a_page_that_stops_reading_holds_no_other_and_is_ended(hall, monkeypatch):
+    monkeypatch.setattr(page_server, "WRITE_S", 1.0)
+    stuck, stuck_page = _stream()
+    stuck_page.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    reading, page = _stream()
+    marks = _Marks()
+    batch = b"x" * 4_000_000  # far more than the stuck page's socket buffers hold
+
+    def changes(stream):
+        return batch if stream is stuck else marks.changes(stream)
+
+    began = time.monotonic()  # before the writer first looks at the streams
+    writer, _ = hall([stuck, reading], changes=changes)
+    for number in range(40):
+        marks.add(reading, number)
+        writer.signal()
+        assert b"%d\n" % number in _read_until(page, b"%d\n" % number, 0.5)
+    assert stuck.ended.wait(3.0), "a page that takes nothing is ended after WRITE_S"
+    assert time.monotonic() - began >= 1.0
+    assert stuck.closed and not reading.closed
+
+
+def test_a_slow_page_holds_one_batch_and_is_not_asked_again_until_it_took_it(hall):
+    slow, slow_page = _stream()
+    slow_page.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    asked = []
+    batch = b"y" * 4_000_000  # far more than the slow page's socket buffers hold
+
+    def changes(stream):
+        asked.append(stream)
+        return batch if len(asked) == 1 else b""
+
+    writer, _ = hall([slow], changes=changes)
+    writer.signal()
+    time.sleep(0.2)
+    for _ in range(50):
+        writer.signal()
+        time.sleep(0.002)
+    assert len(asked) == 1 and slow.pending
+    assert len(slow.pending) < len(batch)  # part of it went
+    got = b""
+    slow_page.settimeout(2)
+    while len(got) < len(batch):
+        got += slow_page.recv(1 << 22)
+    assert got == batch
+    time.sleep(0.1)
+    writer.signal()
+    time.sleep(0.1)
+    assert len(asked) >= 2  # taken whole: asked again
+
+
+def test_a_quiet_stream_gets_the_alive_event_at_its_deadline(hall):
+    stream, page = _stream()
+    writer, _marks = hall([stream], alive_s=0.3)
+    began = time.monotonic()
+    data = _read_until(page, fan_out.ALIVE_EVENT, 2.0)
+    took = time.monotonic() - began
+    assert data == fan_out.ALIVE_EVENT
+    assert 0.25 <= took < 1.0
+
+
+def test_no_byte_goes_to_a_stream_once_it_is_ended(hall):
+    stream, page = _stream()
+    writer, marks = hall([stream])
+    stream.end()
+    marks.add(stream, 7)
+    writer.signal()
+    assert _read_until(page, b"7\n", 0.3) == b""
