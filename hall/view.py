@@ -351,9 +351,7 @@ class HallView:
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()
-        with self.lock:
-            listeners = list(self.listeners)
-        for listener in listeners:
+        for listener in self._streams():
             listener.end()
         self.fan_out.stop()
         self.client.disconnect()
@@ -401,7 +399,7 @@ class _Handler(page_server.Handler):
             with self.hall.lock:
                 listener.hall = True
                 listener.sock = self.connection
-            self.hall.fan_out.signal()
+                self.hall.fan_out.signal()  # under the view's lock, as every change's
             while not listener.closed and not self.hall.stopping.is_set():
                 listener.ended.wait(ALIVE_S)
         except OSError:
