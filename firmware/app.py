@@ -36,7 +36,7 @@ from firmware.sound import Sound
 from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
-_REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second
+REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second (hal.watchdog)
 _FRAME_SIZE = const(5)  # frames.FRAME_SIZE
 _TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's
 _TICKS_HALF = const(1 << 29)
@@ -74,6 +74,7 @@ class App:
         self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
         self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
         self.wake_at = None  # the first tick a step may change something at (None: the next)
+        self.quiet_at = None  # the first one anything but the running mark may change at
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
         # count last drawn, and the first step after the last block: a lever stamped at or
@@ -88,7 +89,7 @@ class App:
         on the same clock, claims and arbiter (the setup menus; the boot path may
         use it too). The event log goes on across games."""
         left, right = settings.controls()
-        self.wake_at = None
+        self.wake_at = self.quiet_at = None
         self.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
         self.clock.configure(left, right)
         self.arbiter.reset()
@@ -134,7 +135,7 @@ class App:
         """Whether the main loop may pass over ticks that change nothing (``resting``);
         without it every tick is a step (the simulator's every-tick lane, the bench)."""
         self.rests = allowed
-        self.wake_at = None
+        self.wake_at = self.quiet_at = None
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's
@@ -152,7 +153,10 @@ class App:
         On a tick with nothing to do (no input, no screen up, the times on the
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
-        the journal are stepped, and the running mark turned if it is due."""
+        the journal are stepped, and the running mark turned if it is due. A wake
+        before ``quiet_at`` can only be the mark's (``_only_the_mark``)."""
+        if self._only_the_mark(now):
+            return
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
@@ -186,7 +190,34 @@ class App:
             self.refresh(now)
         else:
             self._turn_mark(now)
-        self.wake_at = self._quiet_until(now) if self.rests else None
+        quiet = self._quiet_until(now) if self.rests else None
+        self.quiet_at = quiet
+        self.wake_at = None if quiet is None else self._mark_or(quiet)
+
+    def _only_the_mark(self, now):
+        """At a step before ``quiet_at`` with no input come and the times as drawn,
+        turn the running mark and rest again: the last full step found every other
+        part quiet up to ``quiet_at`` (``_quiet_until``), and only an input or a
+        change of the clock (a flag falls at ``redraw_at``, itself a part) ends that."""
+        quiet = self.quiet_at
+        # ticks_diff(now, quiet) >= 0, without its call: this runs at most wakes
+        if (
+            quiet is None
+            or (now - quiet) & _TICKS_MAX < _TICKS_HALF
+            or self.drawn != self.clock.changes
+            or self.hardware.inputs.pending()
+        ):
+            return False
+        self._turn_mark(now)
+        self.wake_at = self._mark_or(quiet)
+        return True
+
+    def _mark_or(self, quiet):
+        """The earlier of the running mark's turn (``mark_at``) and ``quiet``."""
+        mark = self.mark_at
+        if mark is None or ticks_diff(mark, quiet) >= 0:
+            return quiet
+        return mark
 
     def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the
@@ -222,13 +253,13 @@ class App:
         )
 
     def _quiet_until(self, now):
-        """The first tick after ``now`` at which a step may do something, if the steps
-        before it would do nothing; else None. Nothing waits (no key, screen, message,
-        sound, settling contact or low battery) and the times are drawn; what comes
-        by itself is each part's own: the times' next change (``redraw_at``, a flag
-        included), the battery's reading, the journal's entry, the countdown of
-        the warning beeps, the running mark's turn (``mark_at``). At most
-        ``_REST_MAX_MS`` ahead."""
+        """The first tick after ``now`` at which a step may do something but turn the
+        running mark, if the steps before it would do nothing else; else None. Nothing
+        waits (no key, screen, message, sound, settling contact or low battery) and
+        the times are drawn; what comes by itself is each part's own: the times' next
+        change (``redraw_at``, a flag included), the battery's reading, the journal's
+        entry, the countdown of the warning beeps. At most ``REST_MAX_MS`` ahead.
+        The mark's turns (``mark_at``) come between (``_only_the_mark``)."""
         hardware = self.hardware
         inputs = hardware.inputs
         if (
@@ -242,11 +273,8 @@ class App:
             or not self.times_hold(now)
         ):
             return None
-        wait = _REST_MAX_MS
+        wait = REST_MAX_MS
         due = self.redraw_at
-        if due is not None:
-            wait = min(wait, ticks_diff(due, now))
-        due = self.mark_at
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
         due = hardware.battery.next_reading()  # the next reading (None: no battery sense)
@@ -259,7 +287,7 @@ class App:
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
-        self.wake_at = None
+        self.wake_at = self.quiet_at = None
         if self.notices is None:
             from firmware.notices import Notices
 

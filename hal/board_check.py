@@ -15,6 +15,8 @@ the definitions as data only.
 
 import boards
 from firmware.input_codes import NAMES as INPUT_NAMES
+from hal.watchdog import MIN_MS as WATCHDOG_MIN_MS
+from hal.watchdog import RP2040_MAX_MS as WATCHDOG_MAX_MS
 
 LEVER_NAMES = INPUT_NAMES[:2]  # firmware.input_codes: the levers come first
 
@@ -25,9 +27,6 @@ HT16K33_ADDRESSES = range(0x70, 0x78)
 DISPLAY_KINDS = ("0.56in", "1.2in")
 # The inputs' pull: the chip's internal pull-up, pull-down, or none (resistors on the board).
 PULLS = ("up", "down", "none")
-# machine.WDT timeouts every chip takes: the RP2040's watchdog counts at most 8388 ms.
-WATCHDOG_MIN_MS = 1000
-WATCHDOG_MAX_MS = 8388
 
 
 class Chip:
@@ -311,7 +310,8 @@ def _check_figures(board, problems, chip):
     watchdog = getattr(board, "WATCHDOG_MS", None)
     if not _is_whole(watchdog) or not WATCHDOG_MIN_MS <= watchdog <= WATCHDOG_MAX_MS:
         problems.append(
-            "WATCHDOG_MS %r: the watchdog takes %d..%d ms on every chip (RP2040 at most %d)"
+            "WATCHDOG_MS %r: the watchdog takes %d..%d ms (the RP2040's counts at most %d; "
+            "a step feeds it once a second at least, so twice that at least)"
             % (watchdog, WATCHDOG_MIN_MS, WATCHDOG_MAX_MS, WATCHDOG_MAX_MS)
         )
     if getattr(board, "BATTERY_ADC_PIN", None) is None:

@@ -2,9 +2,10 @@
 
 A tick at which the app rests (``App.resting``: no input came and the last
 step found that nothing can change before a later tick) is passed over
-without a step; the watchdog is fed all the same, the loop being alive.
-Most ticks are such ticks, so their path reads the tick counter's source
-directly rather than through a call of its own."""
+without a step. Every step feeds the watchdog; the app steps at least once
+every ``firmware.app.REST_MAX_MS``, so a board that stops stepping is reset
+(``hal.watchdog``). Most ticks are ticks at rest, so their path reads the
+tick counter's source directly rather than through a call of its own."""
 
 from hal import tick_source
 from hal.tick_source import ticks_ms
@@ -18,10 +19,9 @@ def service(app, hardware):
         return False
     now = tick_source.source.ticks_ms()  # ``tick_source.ticks_ms``, without its call
     if not queued and app.resting(now):
-        hardware.watchdog.feed()  # a tick came and the app had nothing to do
-        return False
+        return False  # the step at the rest's end feeds the watchdog
     app.step(now)
-    hardware.watchdog.feed()  # only a loop that serves the app keeps the board alive
+    hardware.watchdog.feed()  # only an app that steps keeps the board alive
     return True
 
 

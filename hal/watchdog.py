@@ -1,14 +1,19 @@
-"""The watchdog: ``machine.WDT``, fed by every pass of the main loop that served a tick.
+"""The watchdog: ``machine.WDT``, fed by every step of the app (``hal.runtime``).
 
-If the main loop hangs, or the tick stops so that the app no longer runs,
-the watchdog resets the board; the boot path then brings a game in progress
-back paused, as after a power cut. The timeout must be valid on both chips:
-the RP2040's watchdog counts at most 8388 ms, the ESP32's has no such limit.
+The app steps at least once every ``firmware.app.REST_MAX_MS`` (1 s) however
+long it rests, so the watchdog guards the app's steps, not only a loop that
+turns: if the main loop hangs, the tick stops, or the app stops stepping (a
+rest that never ends), the watchdog resets the board; the boot path then
+brings a game in progress back paused, as after a power cut. The timeout must
+be valid on both chips (the RP2040's watchdog counts at most 8388 ms, the
+ESP32's has no such limit) and leave a step late by a whole rest in time:
+at least ``MIN_MS``, twice the longest rest.
 """
 
 from micropython import const
 
 TIMEOUT_MS = const(5000)
+MIN_MS = const(2000)  # twice firmware.app.REST_MAX_MS
 RP2040_MAX_MS = const(8388)
 
 
@@ -16,9 +21,9 @@ class Watchdog:
     """Starts the chip's watchdog (``wdt_class``, i.e. ``machine.WDT``) with ``timeout_ms``."""
 
     def __init__(self, wdt_class, timeout_ms=TIMEOUT_MS):
-        if not isinstance(timeout_ms, int) or not 1000 <= timeout_ms <= RP2040_MAX_MS:
+        if not isinstance(timeout_ms, int) or not MIN_MS <= timeout_ms <= RP2040_MAX_MS:
             raise ValueError(
-                "watchdog timeout %r ms: it must be 1000..%d ms" % (timeout_ms, RP2040_MAX_MS)
+                "watchdog timeout %r ms: it must be %d..%d ms" % (timeout_ms, MIN_MS, RP2040_MAX_MS)
             )
         self.wdt_class = wdt_class
         self.timeout_ms = timeout_ms

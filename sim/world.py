@@ -361,8 +361,8 @@ class SimBoard:
     def _pass_over(self, timer, contact_at, until_ms):
         """If the app rests at ``timer``'s next tick, move time and the timer past
         every tick it rests at, before the next contact event and up to
-        ``until_ms``, the watchdog fed once a tick as ``hal.runtime.service`` feeds
-        it there; nothing else happens at those ticks. True if any was passed."""
+        ``until_ms``; nothing happens at those ticks (``hal.runtime.service`` passes
+        them over, the watchdog unfed until the next step). True if any was passed."""
         app = self.app
         if not self.powered or app is None or not app.rests:
             return False  # (the every-tick lane: a step at each tick)
@@ -389,11 +389,6 @@ class SimBoard:
         count = (last - first) // period + 1
         vclock.set_now(first + (count - 1) * period)
         timer.next_due = first + count * period
-        chip = sim_machine.watchdog()
-        fed = chip.feeds if chip is not None else 0
-        hardware.watchdog.feed()  # the last of them; the chip counts the others too
-        if chip is not None and chip.feeds > fed:
-            chip.feeds += count - 1
         return True
 
     def settle(self):

@@ -273,10 +273,11 @@ def test_battery_figures():
     assert problems_of(broken("pico", BATTERY_ADC_PIN=None, BATTERY_LOW_MV=None)) == []
 
 
-def test_watchdog_timeout_both_chips_take():
+def test_watchdog_timeout_both_chips_take_and_twice_the_longest_rest():
     assert_caught(broken("esp32", WATCHDOG_MS=8389), "WATCHDOG_MS", "8388")
-    assert_caught(broken("pico", WATCHDOG_MS=500), "WATCHDOG_MS")
     assert problems_of(broken("pico", WATCHDOG_MS=8388)) == []
+    assert_caught(broken("pico", WATCHDOG_MS=1999), "WATCHDOG_MS", "2000")
+    assert problems_of(broken("esp32", WATCHDOG_MS=2000)) == []
 
 
 @pytest.mark.parametrize("name", ["pico", "esp32", "pico_big"])

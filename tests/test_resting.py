@@ -1,7 +1,7 @@
 """The main loop passes over the ticks at which the clock rests, and that changes nothing.
 
 ``App.resting`` says a step would change nothing at a tick; ``hal.runtime.service``
-then skips the step (feeding the watchdog), and the simulated board passes over
+then skips the step (the watchdog is fed at the next), and the simulated board passes over
 such ticks in one go. Random games are played twice on the whole simulated board,
 once with a step at every tick and once resting, and compared at many instants:
 the displays, the times, the flags, the buzzer, the LEDs, the battery reading and
@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 
 from firmware import files
 from firmware.journal import Journal
+from firmware.tickmath import ticks_diff
 from sim import machine as sim_machine
 from sim import vclock
 from sim.world import SimBoard, fresh_flash, remove_flash
+from tests.hardware_helpers import TICK_MS
 
 # Short controls of every kind, so that flags fall, periods pass and the last ten
 # seconds (the warning beeps, tenths on the display) come within a minute.
@@ -164,7 +166,7 @@ def test_a_running_clock_steps_a_few_times_a_second_not_fifty(boot_board):
     assert booted.app.clock.shown_ms(0, vclock.ticks_ms()) == 302_000 - 61_000
 
 
-def test_a_tick_at_rest_feeds_the_watchdog_and_an_input_always_steps(boot_board):
+def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_board):
     from hal import runtime
 
     booted = boot_board("300+2")
@@ -181,10 +183,10 @@ def test_a_tick_at_rest_feeds_the_watchdog_and_an_input_always_steps(boot_board)
     hardware.ticker.on_tick(None)
     assert app.resting(vclock.ticks_ms())
     assert runtime.service(app, hardware) is False
-    assert steps == [] and wdt.feeds == fed + 1
+    assert steps == [] and wdt.feeds == fed  # the next step feeds the watchdog
     sim_machine.drive(booted.board.pin_of("lever_left"), 0)  # an edge: the ring holds a press
     assert runtime.service(app, hardware) is True
-    assert len(steps) == 1 and app.clock.running() == 1
+    assert len(steps) == 1 and app.clock.running() == 1 and wdt.feeds == fed + 1
 
 
 def test_settings_and_messages_from_outside_end_a_rest(boot_board):
@@ -199,6 +201,23 @@ def test_settings_and_messages_from_outside_end_a_rest(boot_board):
     assert app.resting(vclock.ticks_ms())
     app.notice("Err4")
     assert app.wake_at is None and not app.resting(vclock.ticks_ms())
+
+
+def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
+    """Between the mark's turns only the mark is stepped (``App._only_the_mark``), but
+    a change of the clock made outside a step ends that: the next step draws it."""
+    booted = boot_board("300+2")
+    booted.press("lever_right")
+    app = booted.app
+    at = 1_000
+    booted.run_to(at)
+    while app.quiet_at is None or ticks_diff(app.quiet_at, vclock.ticks_ms()) <= 2 * TICK_MS:
+        at += TICK_MS
+        booted.run_to(at)
+    app.clock.pause(vclock.ticks_ms())  # as a push from outside the steps might
+    assert app.drawn != app.clock.changes and not app.resting(vclock.ticks_ms())
+    booted.run_to(at + TICK_MS)
+    assert app.drawn == app.clock.changes
 
 
 def test_the_command_lines_every_tick_reaches_the_board(monkeypatch):

@@ -1,12 +1,14 @@
-"""The watchdog: started with a timeout both chips take, fed only by a main loop that runs
-the app, and a board it resets comes back with the game paused."""
+"""The watchdog: started with a timeout both chips take, fed only by the app's steps (at
+least one a rest, however long it rests), and a board it resets comes back with the game
+paused."""
 
 import pytest
 
 from boards import esp32, pico
 from firmware import engine
+from firmware.app import REST_MAX_MS
 from hal import board_check
-from hal.watchdog import RP2040_MAX_MS, TIMEOUT_MS, Watchdog
+from hal.watchdog import MIN_MS, RP2040_MAX_MS, TIMEOUT_MS, Watchdog
 from sim import machine as sim_machine
 from sim import vclock
 from sim.world import SimBoard
@@ -26,10 +28,17 @@ class CountingWDT:
 
 
 def test_timeouts_outside_what_both_chips_take_are_refused():
-    for bad in (0, 999, RP2040_MAX_MS + 1, 10_000, "5000", 5000.0):
+    for bad in (0, 999, MIN_MS - 1, RP2040_MAX_MS + 1, 10_000, "5000", 5000.0):
         with pytest.raises(ValueError):
             Watchdog(CountingWDT, bad)
     assert Watchdog(CountingWDT, RP2040_MAX_MS).timeout_ms == 8388
+    assert Watchdog(CountingWDT, MIN_MS).timeout_ms == MIN_MS
+
+
+def test_the_shortest_timeout_leaves_a_step_late_by_a_whole_rest_in_time():
+    # A step comes at most REST_MAX_MS (and a tick) after the last; the timeout
+    # leaves as much again for a step that runs long (a flash erase, a hall turn).
+    assert MIN_MS >= 2 * REST_MAX_MS
 
 
 def test_started_once_and_fed_only_once_started():
@@ -46,7 +55,7 @@ def test_started_once_and_fed_only_once_started():
 
 def test_both_boards_take_a_valid_timeout():
     for board in (pico, esp32):
-        assert 1000 <= board.WATCHDOG_MS <= RP2040_MAX_MS
+        assert MIN_MS <= board.WATCHDOG_MS <= RP2040_MAX_MS
     broken = type("Board", (), {k: getattr(pico, k) for k in dir(pico) if k.isupper()})
     broken.WATCHDOG_MS = 9000
     assert any("WATCHDOG_MS" in problem for problem in board_check.check(broken))
@@ -79,17 +88,47 @@ def test_the_board_starts_it_and_the_loop_feeds_it_every_tick(boot_board):
     assert len(times) >= 60_000 // TICK_MS
 
 
-def test_ticks_at_rest_are_fed_too(boot_board):
-    # The clock rests at most ticks of a running game (tests/test_resting.py); the
-    # simulated board passes over them in one go and counts a feed for each.
+def step_times(booted):
+    """Record the virtual ms of every step of the board's app from now on."""
+    app = booted.app
+    times = []
+    real_step = app.step
+
+    def step(now):
+        times.append(vclock.now_ms())
+        real_step(now)
+
+    app.step = step
+    return times
+
+
+def test_at_rest_every_step_feeds_it_and_no_tick_passed_over_does(boot_board):
+    # The clock rests at most ticks of a running game (tests/test_resting.py): only
+    # the steps between the rests feed the watchdog, and they come at least once a rest.
+    booted = boot_board("300")
+    booted.press("lever_right")
+    booted.run_to(10_000)
+    steps = step_times(booted)
+    feeds = feed_times(booted)
+    booted.run_to(70_000)
+    assert feeds == steps  # a feed at each step, and only there
+    assert len(feeds) < 60_000 // TICK_MS // 10  # the ticks at rest fed nothing
+    gaps = [later - earlier for earlier, later in zip(feeds[:-1], feeds[1:], strict=True)]
+    assert max(gaps) < REST_MAX_MS + TICK_MS
+
+
+def test_an_app_that_stops_stepping_starves_it(boot_board):
+    # The tick goes on and the loop turns, but the app rests for ever: only a step
+    # feeds the watchdog, so it would bite and the board come back paused.
     booted = boot_board("300")
     booted.press("lever_right")
     booted.run_to(10_000)
     wdt = sim_machine.watchdog()
-    fed = wdt.feeds
-    booted.run_to(70_000)
-    assert wdt.feeds - fed == 60_000 // TICK_MS
-    assert wdt.last_feed_ms == 70_000
+    fed = wdt.last_feed_ms
+    booted.app.resting = lambda now: True
+    booted.run_to(20_000)
+    assert wdt.last_feed_ms == fed <= 10_000
+    assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms
 
 
 def test_a_stopped_tick_starves_it(boot_board):
