@@ -40,6 +40,7 @@ REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second (ha
 _FRAME_SIZE = const(5)  # frames.FRAME_SIZE
 _TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's
 _TICKS_HALF = const(1 << 29)
+_RUNNING = const(1)  # engine.RUNNING
 
 
 class App:
@@ -155,13 +156,13 @@ class App:
         and the running side is the same, so only the buzzer, the battery and
         the journal are stepped, and the running mark turned if it is due. A wake
         before ``quiet_at`` can only be the mark's (``_only_the_mark``)."""
-        if self._only_the_mark(now):
+        if self.quiet_at is not None and self._only_the_mark(now):
             return
         hardware = self.hardware
         inputs = hardware.inputs
         inputs.rearm(now)
         journal = self.journal
-        if journal is not None:
+        if journal is not None and self.clock.state != _RUNNING:
             self._watch_preparation(journal, now)
         if self.waiting_key >= 0 or inputs.pending():
             self.take_inputs(now)
@@ -202,8 +203,7 @@ class App:
         quiet = self.quiet_at
         # ticks_diff(now, quiet) >= 0, without its call: this runs at most wakes
         if (
-            quiet is None
-            or (now - quiet) & _TICKS_MAX < _TICKS_HALF
+            (now - quiet) & _TICKS_MAX < _TICKS_HALF
             or self.drawn != self.clock.changes
             or self.hardware.inputs.pending()
         ):
@@ -221,7 +221,9 @@ class App:
 
     def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the
-        times are drawn again when it ends, or the ``PrEP`` screen when it begins."""
+        times are drawn again when it ends, or the ``PrEP`` screen when it begins. The
+        store adds blocks only while the clock stands (``Journal.tick``), so the
+        count cannot change while it runs, and a running clock's steps leave it."""
         left = journal.start_wait()
         if left != self.preparing:
             if left == 0:

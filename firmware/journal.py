@@ -246,27 +246,24 @@ class Journal:
         A flash that refuses a write never stops the clock: the failure is
         counted and the next change or period tries again.
         """
+        clock = self.clock
         try:
-            self.step(now)
+            if self.note is not None:
+                self.claims.note(now, self.note, self.seq)
+                self.note = None
+            if clock.changes + self.claims.changes != self.seen:
+                if clock.state == engine.SETUP:
+                    self.new_game()
+                self.log_events()
+                self.write(now, 0)
+            elif clock.state == engine.RUNNING:
+                late = ticks_diff(now, self.last_entry) - self.period_ms
+                if late >= 0:
+                    self.write(now, late)
+            elif self.store.is_preparing():  # the clock stands: the store may erase flash
+                self.store.prepare(now)
         except OSError:
             self.failures += 1
-
-    def step(self, now):
-        clock = self.clock
-        if self.note is not None:
-            self.claims.note(now, self.note, self.seq)
-            self.note = None
-        if clock.changes + self.claims.changes != self.seen:
-            if clock.state == engine.SETUP:
-                self.new_game()
-            self.log_events()
-            self.write(now, 0)
-        elif clock.state == engine.RUNNING:
-            late = ticks_diff(now, self.last_entry) - self.period_ms
-            if late >= 0:
-                self.write(now, late)
-        elif self.store.is_preparing():  # the clock stands: the store may erase flash
-            self.store.prepare(now)
 
     def start_wait(self):
         """The ring's blocks still to prepare before a game may start (0: it may), on a
