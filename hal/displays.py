@@ -7,7 +7,11 @@ places a frame's bytes in that buffer where a 4-digit 7-segment backpack
 (the library's ``Seg7x4``) wires them: digits 1-4 in RAM rows 0, 1, 3, 4,
 the colon in bit 1 of row 2. The ``segments`` module with its character
 tables, which the clock never uses, is not loaded: about 13 KB of heap.
-A frame that equals the last one shown is not sent again. The driver's own
+A frame that equals the last one shown is not sent again, and one that
+differs from it in one byte only (the running mark's turn, the count of a
+second) is sent as that byte's RAM row alone: two bytes on the bus (its RAM
+address and the row) instead of seventeen, the other rows being what the chip
+took last. The driver's own
 ``show()`` slices its buffer on every call (96 bytes a call inside
 MicroPython, measured against 0 for ``show_frame``), so frames are flushed
 through the driver's I2C device in one write of the whole buffer, which
@@ -29,6 +33,7 @@ _FRAME_SIZE = const(5)
 _DIGIT_INDEXES = b"\x01\x03\x07\x09"  # rows 0, 1, 3, 4: digits 1-4
 _COLON_INDEX = const(5)  # row 2
 _COLON_BIT = const(0x02)
+_SEVERAL = const(-2)  # more than one byte of the frame changed: the whole buffer is sent
 
 
 class SegmentDisplay:
@@ -50,6 +55,7 @@ class SegmentDisplay:
         self.device = None
         self.buffer = None
         self.last = bytearray(_FRAME_SIZE)
+        self.one_row = bytearray(2)  # a RAM address and one row: a frame with one change
         self.valid = False
         self.errors = 0
         self.step = 16  # the brightness in sixteenths of full duty (``dim``)
@@ -93,7 +99,9 @@ class SegmentDisplay:
         buffer = self.buffer
         if self.place_big is not None:
             self.place_big(buffer, frame)
+            out = buffer
         else:
+            changed = self._one_change(frame)
             index = 0
             while index < _FRAME_DIGITS:
                 buffer[_DIGIT_INDEXES[index]] = frame[index]
@@ -102,9 +110,15 @@ class SegmentDisplay:
                 buffer[_COLON_INDEX] |= _COLON_BIT
             else:
                 buffer[_COLON_INDEX] &= ~_COLON_BIT
+            out = buffer
+            if changed >= 0:  # the chip holds the rest: its one row, from its RAM address
+                row = _DIGIT_INDEXES[changed] if changed < _FRAME_DIGITS else _COLON_INDEX
+                out = self.one_row
+                out[0] = row - 1  # buffer[1 + 2r] is RAM byte 2r
+                out[1] = buffer[row]
         try:
             with self.device:
-                self.device.write(buffer)
+                self.device.write(out)
         except OSError:
             self.errors += 1
             self.valid = False
@@ -116,3 +130,19 @@ class SegmentDisplay:
             last[index] = frame[index]
             index += 1
         self.valid = True
+
+    def _one_change(self, frame):
+        """The index of the one byte ``frame`` changes from the frame the chip took
+        last; -1 if the chip may not hold that frame, or ``_SEVERAL``."""
+        if not self.valid:
+            return -1
+        last = self.last
+        changed = -1
+        index = 0
+        while index < _FRAME_SIZE:
+            if frame[index] != last[index]:
+                if changed >= 0:
+                    return _SEVERAL
+                changed = index
+            index += 1
+        return changed

@@ -414,3 +414,56 @@ def test_full_buffer_reaches_the_machine_bus_unsliced():
     assert bus.try_lock() and bus.locked
     bus.unlock()
     assert not bus.locked
+
+
+class CountingChip(ht16k33.HT16K33):
+    """The chip model, noting the length of every write it takes."""
+
+    def __init__(self):
+        self.lengths = []
+        super().__init__()
+
+    def write(self, buf):
+        self.lengths.append(len(buf))
+        super().write(buf)
+
+
+def test_a_frame_with_one_change_sends_that_row_alone():
+    # HT16K33 datasheet: a write's first byte sets the RAM address, the data that
+    # follows fills RAM from there. A frame that changes one digit or the colon needs
+    # that row alone; the chip holds the others. Its RAM must be Seg7x4's throughout.
+    from adafruit_ht16k33.ht16k33 import HT16K33
+    from adafruit_ht16k33.segments import Seg7x4
+
+    from hal.displays import SegmentDisplay
+
+    ours, theirs = CountingChip(), ht16k33.HT16K33()
+    sim_machine.attach_i2c(0, 0x70, ours)
+    sim_machine.attach_i2c(0, 0x71, theirs)
+    bus = I2CBus(sim_machine.I2C(0))
+    display = SegmentDisplay(bus, 0x70, HT16K33)
+    driver = Seg7x4(bus, address=0x71, auto_write=False)
+
+    def show(frame):
+        del ours.lengths[:]
+        display.show_frame(bytearray(frame))
+        for index in range(4):
+            driver.set_digit_raw(index, frame[index])
+        driver.colon = frame[4] != 0
+        driver.show()
+        assert ours.ram == theirs.ram, frame
+        return ours.lengths
+
+    assert show((SEG["1"], SEG["3"], SEG["0"], SEG["5"], 1)) == [17]  # first: all of it
+    assert show((SEG["1"], SEG["3"], SEG["0"], SEG["5"], 0)) == [2]  # the colon's row
+    assert show((SEG["1"], SEG["3"], SEG["0"], SEG["4"], 0)) == [2]  # the last digit's
+    assert show((SEG["1"] | DOT, SEG["3"], SEG["0"], SEG["4"], 0)) == [2]  # the first's
+    assert show((SEG["1"] | DOT, SEG["3"], SEG["0"], SEG["4"], 0)) == []  # the same: none
+    assert show((SEG["1"], SEG["4"], SEG["0"], SEG["4"], 0)) == [17]  # two changes
+    ours.present = False  # unplugged: the write fails, and the chip may lose its RAM
+    display.show_frame(bytearray((SEG["1"], SEG["4"], SEG["0"], SEG["5"], 0)))
+    assert not display.took_last()
+    ours.present = True
+    ours.power_on()
+    lengths = show((SEG["1"], SEG["4"], SEG["0"], SEG["5"], 0))
+    assert lengths[-1] == 17  # set up again, then the whole frame, not one row
