@@ -37,6 +37,7 @@ from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
 REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second (hal.watchdog)
+_QUIET_MAX_MS = const(60_000)  # a full step at least once a minute, whatever the parts say
 _FRAME_SIZE = const(5)  # frames.FRAME_SIZE
 _TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's
 _TICKS_HALF = const(1 << 29)
@@ -75,7 +76,7 @@ class App:
         self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
         self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
         self.wake_at = None  # the first tick a step may change something at (None: the next)
-        self.quiet_at = None  # the first one anything but the running mark may change at
+        self.quiet_at = None  # the first a full step is due at (``_light_step`` before it)
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
         # count last drawn, and the first step after the last block: a lever stamped at or
@@ -155,8 +156,8 @@ class App:
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
         the journal are stepped, and the running mark turned if it is due. A wake
-        before ``quiet_at`` can only be the mark's (``_only_the_mark``)."""
-        if self.quiet_at is not None and self._only_the_mark(now):
+        before ``quiet_at`` is the mark's or the battery's (``_light_step``)."""
+        if self.quiet_at is not None and self._light_step(now):
             return
         hardware = self.hardware
         inputs = hardware.inputs
@@ -193,13 +194,15 @@ class App:
             self._turn_mark(now)
         quiet = self._quiet_until(now) if self.rests else None
         self.quiet_at = quiet
-        self.wake_at = None if quiet is None else self._mark_or(quiet)
+        self.wake_at = None if quiet is None else self._next_wake(now, quiet)
 
-    def _only_the_mark(self, now):
+    def _light_step(self, now):
         """At a step before ``quiet_at`` with no input come and the times as drawn,
-        turn the running mark and rest again: the last full step found every other
-        part quiet up to ``quiet_at`` (``_quiet_until``), and only an input or a
-        change of the clock (a flag falls at ``redraw_at``, itself a part) ends that."""
+        take the battery's reading and turn the running mark if either is due, and
+        rest again: the last full step found every other part quiet up to
+        ``quiet_at`` (``_quiet_until``), and only an input or a change of the clock
+        (a flag falls at ``redraw_at``, itself a part) ends that. A reading that
+        finds the pack low ends it too: the step goes on as a full one (False)."""
         quiet = self.quiet_at
         # ticks_diff(now, quiet) >= 0, without its call: this runs at most wakes
         if (
@@ -208,16 +211,29 @@ class App:
             or self.hardware.inputs.pending()
         ):
             return False
+        battery = self.hardware.battery
+        due = battery.next_reading()
+        if due is not None and ticks_diff(now, due) >= 0:
+            battery.update(now)
+            if battery.is_low():
+                return False
         self._turn_mark(now)
-        self.wake_at = self._mark_or(quiet)
+        self.wake_at = self._next_wake(now, quiet)
         return True
 
-    def _mark_or(self, quiet):
-        """The earlier of the running mark's turn (``mark_at``) and ``quiet``."""
-        mark = self.mark_at
-        if mark is None or ticks_diff(mark, quiet) >= 0:
-            return quiet
-        return mark
+    def _next_wake(self, now, quiet):
+        """The first tick a step is due at: the earliest of ``quiet``, the mark's turn
+        (``mark_at``), the battery's next reading, and ``REST_MAX_MS`` after ``now``."""
+        wake = ticks_add(now, REST_MAX_MS)
+        if ticks_diff(quiet, wake) < 0:
+            wake = quiet
+        due = self.mark_at
+        if due is not None and ticks_diff(due, wake) < 0:
+            wake = due
+        due = self.hardware.battery.next_reading()  # (None: no battery sense)
+        if due is not None and ticks_diff(due, wake) < 0:
+            wake = due
+        return wake
 
     def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the
@@ -255,13 +271,13 @@ class App:
         )
 
     def _quiet_until(self, now):
-        """The first tick after ``now`` at which a step may do something but turn the
-        running mark, if the steps before it would do nothing else; else None. Nothing
-        waits (no key, screen, message, sound, settling contact or low battery) and
-        the times are drawn; what comes by itself is each part's own: the times' next
-        change (``redraw_at``, a flag included), the battery's reading, the journal's
-        entry, the countdown of the warning beeps. At most ``REST_MAX_MS`` ahead.
-        The mark's turns (``mark_at``) come between (``_only_the_mark``)."""
+        """The first tick after ``now`` at which a full step may do something, if the
+        steps before it would do no more than turn the running mark and read the
+        battery (``_light_step``); else None. Nothing waits (no key, screen, message,
+        sound, settling contact or low battery) and the times are drawn; what comes by
+        itself is each part's own: the times' next change (``redraw_at``, a flag
+        included), the journal's entry, the countdown of the warning beeps. At most
+        ``_QUIET_MAX_MS`` ahead."""
         hardware = self.hardware
         inputs = hardware.inputs
         if (
@@ -275,11 +291,8 @@ class App:
             or not self.times_hold(now)
         ):
             return None
-        wait = REST_MAX_MS
+        wait = _QUIET_MAX_MS
         due = self.redraw_at
-        if due is not None:
-            wait = min(wait, ticks_diff(due, now))
-        due = hardware.battery.next_reading()  # the next reading (None: no battery sense)
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
         if self.journal is not None:

@@ -204,7 +204,7 @@ def test_settings_and_messages_from_outside_end_a_rest(boot_board):
 
 
 def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
-    """Between the mark's turns only the mark is stepped (``App._only_the_mark``), but
+    """Before ``quiet_at`` only the mark and the battery are stepped (``App._light_step``), but
     a change of the clock made outside a step ends that: the next step draws it."""
     booted = boot_board("300+2")
     booted.press("lever_right")
