@@ -17,7 +17,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import figures_page, results  # noqa: E402
+from bench import figures_page, goals, results  # noqa: E402
 from sim.runner import Game  # noqa: E402
 from sim.script import parse  # noqa: E402
 
@@ -275,6 +275,7 @@ def main():
                 "keys for %s: presses, seconds" % name,
                 "%d, %.1f" % (task["presses"], task["seconds"]),
                 "< 60 s",
+                task["seconds"],
             )
         )
     for key, module, function in SECTIONS:
@@ -284,9 +285,7 @@ def main():
     rows += hall_rows
     figures["build"], build_rows = section("build", "build_figures")  # battery, case
     rows += build_rows
-    width = max(len(row[0]) for row in rows)
-    for name, value, goal in rows:
-        print("%-*s  %12s   goal %s" % (width, name, value, goal))
+    goals.print_table(rows)
     os.makedirs(os.path.join(ROOT, "bench"), exist_ok=True)
     with open(os.path.join(ROOT, "bench", "latest.json"), "w") as handle:
         json.dump(figures, handle, indent=2, sort_keys=True)

@@ -53,6 +53,7 @@ def rows(figures):
                 "%s: hours on one charge at %s, at 16/16" % (name, f["default_brightness"]),
                 "%.1f, %.1f" % (f["hours_default_brightness"], f["hours_full_brightness"]),
                 goal,
+                f["hours_default_brightness"],
             )
         )
         out.append(("%s: low-battery threshold, mV" % name, f["battery_low_mv"], "report"))

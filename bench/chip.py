@@ -38,7 +38,7 @@ import random
 import subprocess
 import sys
 
-from bench import results
+from bench import goals, results
 from sim.runner import Game
 from sim.script import parse
 
@@ -294,8 +294,7 @@ def main(argv):
     numbers = [argument for argument in argv if argument.isdigit()]
     figures = chip_figures(int(numbers[0]) if numbers else PRESSES, capture, day=write)
     print(json.dumps(figures, indent=1, sort_keys=True))
-    for line in rows(figures):
-        print("%-60s %s (goal %s)" % line)
+    goals.print_table(rows(figures))
     if write:
         if capture is False:
             raise SystemExit("--write stores the boards as they are: without --no-capture")

@@ -180,7 +180,7 @@ def _spread(values):
 
 
 def rows(figures):
-    """The bench table's rows: (figure, value, goal)."""
+    """The bench table's rows: (figure, value, goal), judged by bench/goals.py."""
     table = [
         (
             "comparisons on the timing method outside firmware/timing.py",
@@ -232,11 +232,10 @@ def rows(figures):
 
 
 def main(argv):
-    from bench import results
+    from bench import goals, results
 
     figures = core_figures(quick="--quick" in argv)
-    for name, value, goal in rows(figures):
-        print("%-62s %12s   goal %s" % (name, value, goal))
+    goals.print_table(rows(figures))
     if "--write" in argv:
         results.update("core", figures)
         print("written to bench/latest.json (core)")

@@ -3,12 +3,15 @@
 ``render(figures)`` turns the measured figures into the page's text; ``python -m
 bench.figures_page`` writes the page from the committed bench/latest.json, and
 ``python -m bench`` calls ``write`` after each measurement. Figures the page knows
-get a named row with their goal; every other figure in the file (a new measurement,
-a renamed one) is still listed, by its path in the JSON, under "Other figures".
+get a named row with their goal, judged by bench/goals.py (✗ where it is missed);
+every other figure in the file (a new measurement, a renamed one) is still listed,
+by its path in the JSON, under "Other figures".
 """
 
 import json
 import os
+
+from bench import goals
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATEST = os.path.join(ROOT, "bench", "latest.json")
@@ -25,6 +28,9 @@ The tick and frame costs include the simulated `machine.Timer` and HT16K33
 model, which are hardware on a board, so they bound the firmware's own cost
 from above; an RP2040 at 125 MHz gives other absolute numbers, and on a
 shared machine the CPU figures vary by a third from run to run.
+
+A goal is judged where it is a number, a yes or a no (`bench/goals.py`): ✓ where
+the figure meets it, **✗ missed** where it does not; a goal in words is not judged.
 """
 
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
@@ -604,7 +610,8 @@ SECTIONS = (
 )
 
 # Tables with a row per entry of a JSON object: (key, heading, text, columns).
-# A column is (title, field of the entry, unit).
+# A column is (title, field of the entry, unit) or (title, field, unit, goal): a goal
+# is shown in the title and judged in each cell.
 TASK_TABLES = (
     (
         "arbiter_tasks",
@@ -613,7 +620,7 @@ TASK_TABLES = (
         "paused, the claimant under two minutes: [arbiter.md](arbiter.md).",
         (
             ("key presses", "presses", ""),
-            ("seconds", "seconds", "s"),
+            ("seconds", "seconds", "s", "< 60 s"),
             ("the clock then", "state", ""),
         ),
     ),
@@ -623,7 +630,7 @@ TASK_TABLES = (
         "How the DGT 3000's presses are counted: [menus.md](menus.md).",
         (
             ("this clock, presses", "presses", ""),
-            ("seconds", "seconds", "s"),
+            ("seconds", "seconds", "s", "< 60 s"),
             ("DGT 3000, presses", "dgt3000_presses", ""),
             ("seconds", "dgt3000_seconds", "s"),
             ("the DGT 3000's count", "dgt3000_count", ""),
@@ -643,8 +650,8 @@ TASK_TABLES = (
             ("names at 5 m", "name_arcmin_at_5_m", "'"),
             ("times at 5 m", "time_arcmin_at_5_m", "'"),
             ("names shortened", "names_shortened", ""),
-            ("outside card or screen (goal 0)", "outside_card_or_viewport", ""),
-            ("strip lines (goal <= 2)", "strip_lines", ""),
+            ("outside card or screen", "outside_card_or_viewport", "", "0"),
+            ("strip lines", "strip_lines", "", "≤ 2"),
         ),
     ),
     (
@@ -749,6 +756,48 @@ def _leaves(value, prefix=""):
         yield prefix, value
 
 
+MET_MARK = "✓"
+MISSED_MARK = "**✗ missed**"
+
+
+def verdict_mark(value, goal):
+    """The page's mark of ``value`` against ``goal``: ✓, ✗ missed, or nothing (not judged)."""
+    verdict = goals.judge(value, goal)
+    return MET_MARK if verdict == goals.MET else MISSED_MARK if verdict == goals.MISSED else ""
+
+
+def _column(column):
+    """``(title, field, unit, goal)`` of a column given with or without its goal."""
+    return tuple(column) + (None,) * (4 - len(column))
+
+
+def _cell(task, column):
+    title, field, unit, goal = _column(column)
+    if field not in task:
+        return ""
+    text = format_value(task[field], unit)
+    if goal is not None and goals.judge(task[field], goal) == goals.MISSED:
+        text += " " + MISSED_MARK
+    return text
+
+
+def missed(figures):
+    """The names of the page's figures that miss their goal, in the page's order."""
+    names = []
+    for _heading, _text, rows in SECTIONS:
+        for name, path, _unit, goal in rows:
+            if goals.judge(_lookup(figures, path), goal) == goals.MISSED:
+                names.append(name)
+    for key, _heading, _text, columns in TASK_TABLES + HEAP_TABLES:
+        tasks = _lookup(figures, key)
+        for name in sorted(tasks) if isinstance(tasks, dict) else ():
+            for title, field, _unit, goal in map(_column, columns):
+                task = tasks[name] if isinstance(tasks[name], dict) else {}
+                if goal and field in task and goals.judge(task[field], goal) == goals.MISSED:
+                    names.append("%s: %s" % (name, title))
+    return names
+
+
 def render(figures):
     """The whole page, from the figures of bench/latest.json."""
     used = set(_HEADER_KEYS)
@@ -759,6 +808,12 @@ def render(figures):
             "python": format_value(figures.get("python", "?")),
         }
     ]
+    misses = missed(figures)
+    if misses:
+        lines += [
+            "Missed in this run (%d): %s." % (len(misses), "; ".join(misses)),
+            "",
+        ]
     for heading, text, rows in SECTIONS:
         found = [(name, _lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
         found = [row for row in found if row[1] is not None and not isinstance(row[1], dict)]
@@ -766,21 +821,26 @@ def render(figures):
         if not found:
             continue
         lines += ["## " + heading, ""] + ([text, ""] if text else [])
-        lines += ["| figure | measured | goal |", "|---|---|---|"]
-        lines += ["| %s | %s | %s |" % (n, format_value(v, u), g) for n, v, u, g in found]
+        lines += ["| figure | measured | goal | met |", "|---|---|---|---|"]
+        lines += [
+            "| %s | %s | %s | %s |" % (n, format_value(v, u), g, verdict_mark(v, g))
+            for n, v, u, g in found
+        ]
         lines.append("")
     for key, heading, text, columns in TASK_TABLES + HEAP_TABLES:
         tasks = _lookup(figures, key)
         if not isinstance(tasks, dict) or not tasks:
             continue
+        columns = [_column(column) for column in columns]
         lines += ["## " + heading, "", text, ""]
-        lines.append("| procedure | " + " | ".join(title for title, _f, _u in columns) + " |")
+        titles = [t if g is None else "%s (goal %s)" % (t, g) for t, _f, _u, g in columns]
+        lines.append("| procedure | " + " | ".join(titles) + " |")
         lines.append("|---" * (len(columns) + 1) + "|")
         for name in sorted(tasks):
             task = tasks[name] if isinstance(tasks[name], dict) else {}
-            cells = [format_value(task[f], u) if f in task else "" for _t, f, u in columns]
+            cells = [_cell(task, column) for column in columns]
             lines.append("| %s | %s |" % (format_value(name), " | ".join(cells)))
-            used.update("%s.%s.%s" % (key, name, f) for _t, f, _u in columns)
+            used.update("%s.%s.%s" % (key, name, c[1]) for c in columns)
         lines.append("")
     others = [
         (path, value)

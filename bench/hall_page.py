@@ -15,7 +15,7 @@ them under ``hall_page`` of bench/latest.json.
 import math
 import sys
 
-from bench import results
+from bench import goals, results
 from hall import screenshot
 from hall.page_sample import measure
 
@@ -93,12 +93,13 @@ def rows(figures):
         shown = "%d cards, %s page(s)" % (case["cards_on_screen"], case.get("pages", "-"))
         table.append(("page, %s: cards on one screen, pages" % name, shown, "report"))
         if "name_arcmin_at_5_m" in case:
-            sizes = "%s', %s'" % (case["name_arcmin_at_5_m"], case["time_arcmin_at_5_m"])
+            sizes = [case["name_arcmin_at_5_m"], case["time_arcmin_at_5_m"]]
             table.append(
                 (
                     "page, %s: names, times at 5 m (minutes of arc)" % name,
-                    sizes,
+                    "%s', %s'" % tuple(sizes),
                     "> 5' (20/20 letter)",
+                    sizes,
                 )
             )
     return table
@@ -109,8 +110,7 @@ def main(argv):
         print("chromium is not installed: make hall-tools")
         return 1
     figures = hall_page_figures()
-    for name, value, goal in rows(figures):
-        print("%-78s %18s   goal %s" % (name, value, goal))
+    goals.print_table(rows(figures), 18)
     if "--write" in argv:
         results.update("hall_page", figures)
         print("written to bench/latest.json (hall_page)")

@@ -73,7 +73,8 @@ def rows(figures):
             (
                 "%s: restored times beyond the bound, boots that raised" % port,
                 "%d, %d" % (sum(t["time"] for t in both), sum(t["raised"] for t in both)),
-                "0, 0",
+                "0 each",
+                [sum(t["time"] for t in both), sum(t["raised"] for t in both)],
             ),
             (
                 "%s: worst restored error, side to move, ms" % port,
@@ -100,10 +101,9 @@ def main(argv):
     if "--double" in argv:
         double = int(argv[argv.index("--double") + 1])
     figures = journal_figures(double, sample)
-    table = rows(figures)
-    width = max(len(row[0]) for row in table)
-    for name, value, goal in table:
-        print("%-*s  %14s   goal %s" % (width, name, value, goal))
+    from bench import goals
+
+    goals.print_table(rows(figures), 14)
     for port in ("rp2", "esp32"):
         for name in ("single", "double"):
             for kind, items in figures[port][name]["examples"].items():

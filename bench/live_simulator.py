@@ -177,6 +177,6 @@ def rows(figures):
 
 
 if __name__ == "__main__":
-    result = live_simulator_figures()
-    for name, value, goal in rows(result):
-        print("%-55s %10s   goal %s" % (name, value, goal))
+    from bench import goals
+
+    goals.print_table(rows(live_simulator_figures()), 10)

@@ -122,11 +122,13 @@ def rows(figures):
                 "keys to %s: presses, seconds" % name,
                 "%d, %.1f" % (task["presses"], task["seconds"]),
                 "< 60 s, DGT 3000 %d, %.1f" % (task["dgt3000_presses"], task["dgt3000_seconds"]),
+                task["seconds"],
             )
         )
     return table
 
 
 if __name__ == "__main__":
-    for row in rows(menu_task_figures()):
-        print("%-70s %10s   goal %s" % row)
+    from bench import goals
+
+    goals.print_table(rows(menu_task_figures()), 10)

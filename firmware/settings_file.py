@@ -115,7 +115,7 @@ def load(storage):
     ``settings.json.bad``; ``error`` says why and ``error_code`` is the code the
     display shows at boot (``Err1`` or ``vEr1``).
     """
-    from firmware.boot import documents  # boot alone reads files: let go after it (hal.boot)
+    from firmware.boot import documents  # boot alone reads files (docs/architecture.md)
 
     settings = Settings()
     settings.error_code = None

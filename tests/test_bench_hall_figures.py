@@ -2,7 +2,7 @@
 without a broker: a p99 over its goal is marked, a handshake step is priced by what it
 reads and writes on each hall board's chip figures."""
 
-from bench import hall, hall_tls
+from bench import goals, hall, hall_tls
 from boards import load
 from sim.latency import chip_of
 
@@ -27,7 +27,10 @@ def test_a_p99_over_its_goal_is_marked_and_one_within_is_not():
     scale = {"runs": {"a": run(1000, 1, 90.0), "b": run(2000, 16, 163.1)}}
     latency = [row for row in hall.scale_rows(scale) if "p50 / p99" in row[0]]
     assert latency[0][1] == "40.0 / 90.0" and latency[0][2] == "p99 <= 100"
-    assert latency[1][1] == "40.0 / 163.1 MISS"
+    assert goals.row_verdict(latency[0]) == goals.MET
+    assert latency[1][1] == "40.0 / 163.1"
+    assert goals.row_verdict(latency[1]) == goals.MISSED
+    assert goals.table(latency)[1].endswith(goals.MISS_MARK)
     assert "2000 clocks, 5 venues, 16 pages" in latency[1][0]
 
 

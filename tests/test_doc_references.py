@@ -192,3 +192,149 @@ def broken_references():
 
 def test_every_named_path_and_module_exists():
     assert broken_references() == []
+
+
+# Measured figures live in docs/figures.md, written from bench/latest.json; another
+# document links to its section instead of copying a number that the next run changes.
+# A copy is a figure of bench/latest.json written in a manual: with four significant
+# digits or more anywhere (490,871), with three only beside its own unit (47.5 s for a
+# ``_s`` figure), so that a page size of 256 bytes or Article 15.1 is no copy.
+LATEST = ROOT / "bench" / "latest.json"
+COPY_FREE = ("README.md", "docs/*.md")
+NOT_COPIES = ("docs/figures.md",)
+# A number that is a figure's by chance: (document, number) and what it is there.
+BY_CHANCE = {
+    ("docs/build.md", "65.2"),  # the 18650 cell's length by its datasheet, not a case's height
+}
+# Figures that are set, not measured: what a run was given (clocks, presses, games),
+# the chips' and the standards' numbers the bench repeats, and the power budget's
+# results, which docs/build.md and docs/boards.md carry from tools/power_budget.py
+# (tests/test_power_budget.py checks those tables).
+SET_NOT_MEASURED = re.compile(
+    r"(^|\.)(clocks|seconds|games|presses|moves|rounds|venues|group|repeat|cpus|pages"
+    r"|endurance_cycles|real_heap_bytes|commit_bytes|largest_packet_accepted_bytes"
+    r"|largest_free_block_bound_bytes|budget_bytes|bound_ms|goal_p99_ms|chip_heap_bytes"
+    r"|hours_default_brightness|hours_full_brightness|battery_low_mv|tolerance_mm"
+    r"|switch_force_n|lever_\w+|default_brightness|takeover_attempts"
+    r"|broker_max_connections|passes|cuts)$"
+)
+_UNITS = (
+    ("_ms", ("ms",)),
+    ("_s", ("s",)),
+    ("_us", ("µs", "us")),
+    ("_bytes", ("B", "bytes")),
+    ("_kib", ("KiB",)),
+    ("_mm", ("mm",)),
+    ("_percent", ("%",)),
+)
+_NUMBER = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(?![\w]|[.,]\d)( ?(?:[µ%\w]+))?")
+
+
+def significant_digits(text):
+    """The digits of ``text`` between its first and last that are not 0 (30.00: 1)."""
+    return len(text.replace(",", "").replace(".", "").strip("0"))
+
+
+def _leaves(value, path=""):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _leaves(item, "%s.%s" % (path, key) if path else key)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item, path)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+def measured_forms(figures):
+    """``{text: (path, units)}``: how each measured figure of ``figures`` may be written
+    (490871 and 490,871; 158.1 also as 158), with three significant digits or more,
+    and the units beside which a three-digit one counts."""
+    forms = {}
+    for path, value in _leaves(figures):
+        if path.startswith("heap.measured") or SET_NOT_MEASURED.search(path):
+            continue
+        units = next((names for suffix, names in _UNITS if path.endswith(suffix)), ())
+        if isinstance(value, int):
+            texts = {str(value), "{:,}".format(value)}
+        else:
+            texts = set()
+            for places in (0, 1, 2):
+                for pattern in ("{:.%df}", "{:,.%df}"):
+                    texts.add((pattern % places).format(round(value, places)))
+        for text in texts:
+            if significant_digits(text) >= 3:
+                forms.setdefault(text, (path, units))
+    return forms
+
+
+def copies(text, forms):
+    """``(line, number, path)`` of each figure of ``forms`` that ``text`` copies."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _NUMBER.finditer(line):
+            written, unit = match.group(1), (match.group(2) or "").strip()
+            if written not in forms:
+                continue
+            path, units = forms[written]
+            if significant_digits(written) >= 4 or unit in units:
+                found.append((number, written, path))
+    return found
+
+
+def copied_figures():
+    import json
+
+    forms = measured_forms(json.loads(LATEST.read_text()))
+    problems = []
+    for pattern in COPY_FREE:
+        for path in sorted(ROOT.glob(pattern)):
+            name = str(path.relative_to(ROOT))
+            if name in NOT_COPIES:
+                continue
+            for line, written, figure in copies(path.read_text(), forms):
+                if (name, written) in BY_CHANCE:
+                    continue
+                problems.append(
+                    "%s:%d copies %s (%s): link to docs/figures.md" % (name, line, written, figure)
+                )
+    return problems
+
+
+def test_no_document_copies_a_measured_figure():
+    assert copied_figures() == []
+
+
+def test_the_copy_check_knows_a_copy_from_a_specification():
+    forms = measured_forms(
+        {
+            "journal": {"rp2": {"single": {"cut_points": 490871}, "wall_s": 158.1}},
+            "hall": {"clocks": 1000, "bytes_per_message_mqtt": 349},
+        }
+    )
+    assert [w for _l, w, _p in copies("| cut points | 490,871 (12,051) |", forms)] == ["490,871"]
+    assert [w for _l, w, _p in copies("wall time of the sweep: 158 s", forms)] == ["158"]
+    assert copies("a 158-byte page, 1,000 clocks, 490,8712 bytes", forms) == []
+    assert copies("a message of 349 bytes", forms) == []  # three digits, a unit not its own
+    assert copies("the sweep took 1581 s", forms) == []
+
+
+def _anchor(heading):
+    """GitHub's anchor of a heading: lower case, punctuation gone, spaces as dashes."""
+    kept = "".join(c for c in heading.strip().lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def test_every_link_into_the_figures_page_finds_its_section():
+    page = (ROOT / FIGURES).read_text()
+    anchors = {_anchor(line.lstrip("#")) for line in page.splitlines() if line.startswith("#")}
+    problems = []
+    for pattern in COPY_FREE:
+        for path in sorted(ROOT.glob(pattern)):
+            for anchor in re.findall(r"figures\.md#([\w-]+)", path.read_text()):
+                if anchor not in anchors:
+                    problems.append("%s links to figures.md#%s" % (path.relative_to(ROOT), anchor))
+    assert problems == []
+    assert _anchor("Power cuts at every byte, on the real littlefs") == (
+        "power-cuts-at-every-byte-on-the-real-littlefs"
+    )
