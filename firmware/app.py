@@ -390,80 +390,22 @@ class App:
         return self.arbiter
 
     def refresh(self, now):
-        """Redraw both displays for ``now``: a screen if one is up (each only when
-        it changed), else the times, unless they still hold (``times_hold``)."""
-        drawn = self.drawn
-        self.drawn = -1  # a screen goes over the times: they are drawn afresh after it
-        preparing_drawn = self.preparing_drawn
-        self.preparing_drawn = 0  # and so is the preparation's screen
+        """Redraw both displays for ``now``: the first screen that is up over the times
+        (``_screen_up``), only when it changed; else the times, unless they still hold
+        (``times_hold``)."""
         displays = self.hardware.displays
-        frame = self.frame
-        menu = self.menu
-        notices = self.notices
         if not (displays[0].took_last() and displays[1].took_last()):
             # a display did not take its last frame (unplugged, say): whatever is up
             # is drawn again until both have it, so one that answers again shows it
-            menu.changed = True
-            self.arbiter.changed = True
-            preparing_drawn = 0
-            if notices is not None and notices.active:
-                notices.changed = True
-        if notices is not None:
-            if notices.changed:
-                notices.changed = False
-                if notices.active:
-                    notices.draw(frame)
-                    displays[0].show_frame(frame)
-                    displays[1].show_frame(frame)
-                    return
-                menu.changed = True  # what the messages covered is drawn again
-                self.arbiter.changed = True
-            elif notices.active:
-                return
-        if menu.active():
-            if menu.changed:
-                menu.changed = False
-                menu.draw(frame, 0, now)
-                displays[0].show_frame(frame)
-                menu.draw(frame, 1, now)
-                displays[1].show_frame(frame)
+            self._draw_again()
+        if self._screen_up(now):
+            self.drawn = -1  # the times are drawn afresh when it goes
             return
-        arbiter = self.arbiter
-        if arbiter.active():
-            if not arbiter.changed:
-                return
-            arbiter.changed = False
-            arbiter.draw(frame, 0)
-            displays[0].show_frame(frame)
-            arbiter.draw(frame, 1)
-            displays[1].show_frame(frame)
-            return
-        left = self.preparing
-        if left:  # the ring's blocks still to prepare: ``PrEP`` and their count
-            if preparing_drawn != left:
-                frames.render_text(frame, "PrEP")
-                displays[0].show_frame(frame)
-                frames.render_number(frame, left)
-                displays[1].show_frame(frame)
-            self.preparing_drawn = left
-            return
-        mark = self.battery_mark
-        clock = self.clock
-        state = clock.state  # before the start or paused: never over a flag's display
-        standing = state == engine.SETUP or state == engine.PAUSED
-        low = self.hardware.battery.is_low()
-        if mark is None and low and standing:  # first shown: loaded while nothing is timed
-            from firmware.battery_mark import BatteryMark
-
-            mark = self.battery_mark = BatteryMark()
-        if mark is not None and mark.showing(standing, low, now):
-            displays[0].show_frame(mark.frames[0])
-            displays[1].show_frame(mark.frames[1])
-            return
-        self.drawn = drawn
         if self.times_hold(now):
             self._turn_mark(now)
             return
+        clock = self.clock
+        frame = self.frame
         claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
         settings = self.settings
         tenths = settings is not None and settings.tenths
@@ -486,6 +428,74 @@ class App:
         self.mark_at = None if wait < 0 else ticks_add(now, wait)
         # A display that did not take its frame is tried again on the next tick.
         self.drawn = clock.changes if displays[0].took_last() and displays[1].took_last() else -1
+
+    def _draw_again(self):
+        """Whatever may be up over the times is drawn again at this refresh."""
+        self.menu.draw_again()
+        self.arbiter.draw_again()
+        self.preparing_drawn = 0
+        if self.notices is not None:
+            self.notices.draw_again()
+
+    def _screen_up(self, now):
+        """Show the first of what goes over the times that is up, if it changed since
+        drawn: the boot messages, a menu, an arbiter's screen, the ring's preparation
+        (``PrEP`` and its blocks), the low battery's mark (only while the clock stands).
+        True if one is up; each one up covers those after it."""
+        displays = self.hardware.displays
+        frame = self.frame
+        notices = self.notices
+        if notices is not None:
+            if notices.active:
+                if notices.take_change():
+                    notices.draw(frame)
+                    displays[0].show_frame(frame)
+                    displays[1].show_frame(frame)
+                self.preparing_drawn = 0
+                return True
+            if notices.take_change():
+                self._draw_again()  # what the messages covered
+        menu = self.menu
+        if menu.active():
+            if menu.take_change():
+                menu.draw(frame, 0, now)
+                displays[0].show_frame(frame)
+                menu.draw(frame, 1, now)
+                displays[1].show_frame(frame)
+            self.preparing_drawn = 0
+            return True
+        arbiter = self.arbiter
+        if arbiter.active():
+            if arbiter.take_change():
+                arbiter.draw(frame, 0)
+                displays[0].show_frame(frame)
+                arbiter.draw(frame, 1)
+                displays[1].show_frame(frame)
+            self.preparing_drawn = 0
+            return True
+        left = self.preparing
+        if left:  # the ring's blocks still to prepare: ``PrEP`` and their count
+            if self.preparing_drawn != left:
+                frames.render_text(frame, "PrEP")
+                displays[0].show_frame(frame)
+                frames.render_number(frame, left)
+                displays[1].show_frame(frame)
+            self.preparing_drawn = left
+            return True
+        self.preparing_drawn = 0
+        mark = self.battery_mark
+        state = self.clock.state  # before the start or paused: never over a flag's display
+        standing = state == engine.SETUP or state == engine.PAUSED
+        low = self.hardware.battery.is_low()
+        if mark is None and low and standing:  # first shown: loaded while nothing is timed
+            from firmware.battery_mark import BatteryMark
+
+            mark = self.battery_mark = BatteryMark()
+        if mark is not None and mark.showing(standing, low, now):
+            displays[0].show_frame(mark.frames[0])
+            displays[1].show_frame(mark.frames[1])
+            return True
+        return False
 
     def _turn_mark(self, now):
         """The times holding (``times_hold``), turn the running mark if it is due: the

@@ -101,6 +101,16 @@ class Arbiter:
     def active(self):
         return self.screen != IDLE
 
+    def draw_again(self):
+        """Draw the screen again at the next refresh (what covered it went away)."""
+        self.changed = True
+
+    def take_change(self):
+        """Whether the screen changed since it was last drawn; it counts as drawn now."""
+        changed = self.changed
+        self.changed = False
+        return changed
+
     def _show(self, screen):
         self.screen = screen
         self.changed = True

@@ -14,7 +14,8 @@ from firmware import engine
 
 
 class Menu:
-    """The menus as the app sees them: ``active()``, ``changed``, keys, ``tick``, ``draw``."""
+    """The menus as the app sees them: ``active()``, ``draw_again()``, ``take_change()``,
+    keys, ``tick``, ``draw``."""
 
     def __init__(self, app):
         self.app = app
@@ -39,14 +40,14 @@ class Menu:
         screens = self.screens
         return screens is not None and screens.screen != 0
 
-    @property
-    def changed(self):
-        return self.screens is not None and self.screens.changed
-
-    @changed.setter
-    def changed(self, value):
+    def draw_again(self):
+        """Draw the menu's screen again at the next refresh, if the menus are in use."""
         if self.screens is not None:
-            self.screens.changed = value
+            self.screens.draw_again()
+
+    def take_change(self):
+        """Whether the menu's screen changed since it was last drawn (now it counts as drawn)."""
+        return self.screens is not None and self.screens.take_change()
 
     @property
     def error(self):

@@ -53,5 +53,16 @@ class Notices:
             self.active = False
             self.changed = True
 
+    def draw_again(self):
+        """Draw the message up again at the next refresh (a display missed it)."""
+        if self.active:
+            self.changed = True
+
+    def take_change(self):
+        """Whether the messages changed since last drawn (a new one, or their end)."""
+        changed = self.changed
+        self.changed = False
+        return changed
+
     def draw(self, frame):
         frames.render_text(frame, self.texts[0])
