@@ -353,3 +353,87 @@ def test_the_unlock_takes_a_plus_5_s_after_minus_and_not_a_ms_later():
     assert unlocked_after(screens.UNLOCK_MS, tick_ms=screens.UNLOCK_MS)
     assert not unlocked_after(screens.UNLOCK_MS + 1)
     assert not unlocked_after(screens.UNLOCK_MS + 1, tick_ms=screens.UNLOCK_MS + 1)
+
+
+def built(counted):
+    """A control of periods built on the menu, the first ``counted`` of them with a move
+    count (the builder stops at a period without one, or at the last it offers)."""
+    from firmware.input_codes import KEY_PLAY
+    from firmware.menu import control as menu_control
+
+    builder = menu_control.PeriodsBuilder()
+    period = 0
+    while not builder.done:
+        period += 1
+        builder.on_key(KEY_PLUS)  # a time: 10 minutes
+        builder.on_key(KEY_PLAY)
+        if period <= counted:
+            builder.on_key(KEY_PLUS)  # 10 moves
+        builder.on_key(KEY_PLAY)
+        builder.on_key(KEY_PLAY)  # nothing added a move
+    return builder.text()
+
+
+def test_the_menu_builds_five_periods_and_offers_no_sixth():
+    # docs/menus.md: "a move count of 0, or one on the last period (5 periods at most)"
+    from firmware.menu import control as menu_control
+
+    assert menu_control.MAX_PERIODS == 5
+    five = built(menu_control.MAX_PERIODS - 1)
+    assert five == "10/600:" * 4 + "600"
+    assert len(timecontrol.parse(five).periods) == 5
+    counted = built(menu_control.MAX_PERIODS)  # a count on the fifth: no sixth to follow
+    assert counted == "10/600:" * 4 + "10/600"
+    with pytest.raises(ValueError) as refused:
+        timecontrol.parse(counted)
+    assert items.error_code(str(refused.value)) == "no"
+
+
+# --- what shows for 3 s (boot codes, the menu's and the arbiter's messages) -----------
+
+
+def test_each_boot_code_shows_3_s_then_the_next():
+    # firmware/notices.py: each shows for 3 s from the first step of the main loop
+    from firmware.notices import SHOW_MS, Notices
+
+    assert SHOW_MS == 3000
+    notices = Notices()
+    notices.add("Err1")
+    notices.add("Err2")
+    notices.tick(1000)  # the first step
+    shown = []
+    # the second from the first one's end, even where the step came a tick late
+    for now in (
+        1000 + SHOW_MS - 1,
+        1000 + SHOW_MS + 20,
+        1000 + 2 * SHOW_MS - 1,
+        1000 + 2 * SHOW_MS,
+    ):
+        notices.tick(now)
+        shown.append(notices.texts[0] if notices.active else None)
+    assert shown == ["Err1", "Err2", "Err2", None]
+
+
+def test_a_menu_message_shows_3_s():
+    assert screens.MESSAGE_MS == 3000
+    menu = screens.MenuScreens(App(locked=True))
+    menu.on_press(KEY_SET, 1000)  # locked: "LoC | on"
+    assert menu.screen == screens.MESSAGE and menu.texts == ("LoC", "on")
+    menu.tick(1000 + screens.MESSAGE_MS - 1)
+    assert menu.screen == screens.MESSAGE
+    menu.tick(1000 + screens.MESSAGE_MS)
+    assert menu.screen == screens.IDLE
+
+
+def test_an_arbiters_refusal_shows_3_s():
+    # docs/arbiter.md: the display says why, for 3 seconds
+    from firmware import arbiter
+
+    assert arbiter.MESSAGE_MS == 3000
+    clock = engine.Clock(timecontrol.parse("300"))
+    procedures = arbiter.Arbiter(clock, claims.Claims(clock, "off", "appendix-g"))
+    procedures.refuse("bad-time", 1000)
+    procedures.tick(1000 + arbiter.MESSAGE_MS - 1)
+    assert procedures.screen == arbiter.MESSAGE
+    procedures.tick(1000 + arbiter.MESSAGE_MS)
+    assert procedures.screen == arbiter.IDLE
