@@ -26,7 +26,7 @@ LIMITS = [
     (
         "a huge time",
         "control 300\nat 000000000000004 show\n",
-        "control 300\nat 99999999999 show\n",
+        "control 300\nat 1000000000 show\n",  # 10 digits: one more than a number may have
         2,
         "more than a clock can hold",
     ),
@@ -39,14 +39,15 @@ LIMITS = [
         "at most 9:59:59",
     ),
     ("add, huge", PAUSED, PAUSED + "at 2 add left +99999999:00\n", 4, "add: at most 9:59:59"),
-    ("setmoves", PAUSED + "at 2 setmoves 40\n", PAUSED + "at 2 setmoves 10000\n", 4, "9999"),
+    ("setmoves", PAUSED + "at 2 setmoves 9999\n", PAUSED + "at 2 setmoves 10000\n", 4, "9999"),
     ("setmoves, huge", PAUSED, PAUSED + "at 2 setmoves 99999999\n", 4, "9999"),
     (
         "the arbiter's key sequences count",
-        PAUSED + "at 82400 setmoves 9000\n",  # 2.42 + (9000 + 1 + 5) x 0.4 = 3604.82 s
-        PAUSED + "at 82400 setmoves 9999\n",  # 2.42 + (9999 + 6) x 0.4 = 4004.42 s: over 24 h
+        # 2.42 + (9999 + 1 + 5) x 0.4 = 4004.42 s of keys: 82395.58 + 4004.42 = 86400 s
+        PAUSED + "at 82395.58 setmoves 9999\n",
+        PAUSED + "at 82395.581 setmoves 9999\n",  # 1 ms over 24 h
         4,
-        "4004.420 s of it the arbiter's key sequences",
+        "86400.001 s of virtual time (4004.420 s of it the arbiter's key sequences",
     ),
     (
         "periods",
@@ -71,7 +72,21 @@ LIMITS = [
     ),
     ("period moves", "control 999/60:60\n", "control 1000/60:60\n", 1, "1000 is more than 999"),
     ("start time", "control 35999\n", "control 36000\n", 1, "9:59:59"),
-    ("bounce", "control 300\nbounce 50\n", "control 300\nbounce 999999999999999\n", 2, "50 ms"),
+    ("increment", "control 300+60\n", "control 300+61\n", 1, "increment of 61 s is over 60 s"),
+    ("delay", "control 300d60\n", "control 300d61\n", 1, "delay of 61 s is over 60 s"),
+    ("Bronstein", "control 300b60\n", "control 300b61\n", 1, "delay of 61 s is over 60 s"),
+    ("byo-yomi period", "control 60j35999x5\n", "control 60j36000x5\n", 1, "9:59:59"),
+    ("Canadian block", "control 60c5/35999\n", "control 60c5/36000\n", 1, "9:59:59"),
+    ("hourglass", "control *35999\n", "control *36000\n", 1, "9:59:59"),
+    # the lower bounds: at least one of each
+    ("a period's moves, fewest", "control 1/60:60\n", "control 0/60:60\n", 1, "move count of 0"),
+    ("byo-yomi periods, fewest", "control 60j30x1\n", "control 60j30x0\n", 1, "at least one"),
+    ("byo-yomi period, shortest", "control 60j1x5\n", "control 60j0x5\n", 1, "at least 1 s"),
+    ("Canadian moves, fewest", "control 60c1/300\n", "control 60c0/300\n", 1, "at least 1 move"),
+    ("Canadian block, shortest", "control 60c1/1\n", "control 60c1/0\n", 1, "at least 1 s"),
+    ("hourglass, shortest", "control *1\n", "control *0\n", 1, "no time at the start"),
+    ("bounce", "control 300\nbounce 50\n", "control 300\nbounce 51\n", 2, "bounce over 50 ms"),
+    ("bounce, huge", "control 300\nbounce 0\n", "control 300\nbounce 999999999999\n", 2, "50 ms"),
     (
         "mixed hourglass",
         "control left=*60 right=*20\n",
@@ -89,6 +104,18 @@ def test_a_limit_holds_inside_and_refuses_outside(name, inside, outside, line, w
         parse(outside)
     assert refused.value.line == line
     assert words in refused.value.message
+
+
+def test_a_number_of_nine_digits_is_read_and_one_of_ten_is_not():
+    # docs/spec/scripts.md: a number in a statement has at most 9 digits (leading zeros
+    # aside); nine are read, and refused only for the 24 h they would run
+    assert script_module._MAX_DIGITS == 9
+    with pytest.raises(ScriptError) as refused:
+        parse("control 300\nat 0999999999 show\n")
+    assert refused.value.message.startswith("the script would run 999999999.000 s")
+    with pytest.raises(ScriptError) as refused:
+        parse("control 300\nat 1000000000 show\n")
+    assert refused.value.message == "time: '1000000000' is more than a clock can hold"
 
 
 def test_the_number_of_timed_statements_is_bounded():

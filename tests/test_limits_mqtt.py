@@ -1,6 +1,9 @@
 """The MQTT client's limits (hal/mqtt.py) at the limit and one past it: a remaining
 length of four bytes and not five (MQTT 3.1.1, 2.2.3), a PUBLISH of exactly the
-inbox's size and one byte more, and a SUBACK's return code 0x80, a refusal (3.9.3).
+inbox's size and one byte more, and a SUBACK's return code 0x80, a refusal (3.9.3);
+and its times (docs/hall.md), each acted on at its bound and not a millisecond before:
+a queue the socket takes nothing of for 5 s is lost, 20 s of silence send a ping, an
+answer 5 s late loses the link.
 
 Each of these was a surviving mutation of the core (issue 36): the tests before
 sent only far larger packets or asserted no exception."""
@@ -121,3 +124,95 @@ def test_a_suback_of_0x80_is_a_refusal_and_ends_the_connection():
     client = subscribed(0x80)
     assert events(client, 1) == [mqtt.LOST]
     assert client.reason == "refused" and client.state == mqtt.DOWN
+
+
+# --- the client's times (hal/mqtt.py, docs/hall.md): each at its bound, not 1 ms before
+
+
+class Refusing(Stream):
+    """A stream whose socket takes nothing while ``refusing``."""
+
+    refusing = False
+
+    def write(self, buffer, start, count):
+        return 0 if self.refusing else super().write(buffer, start, count)
+
+
+def up_at_0(stream):
+    """A client whose CONNACK came in its first poll, at 0 (the broker last heard then)."""
+    client = mqtt.Client(b"clock-4", b"clock-4", b"pw", 60, inbox=INBOX)
+    stream.incoming.extend(CONNACK)
+    client.open(stream, 0, b"hall/board/4/status", b"offline")
+    assert client.poll(0) == mqtt.CONNECTED
+    return client
+
+
+def test_a_queue_the_socket_takes_nothing_of_is_lost_at_stall_ms_not_before():
+    # "a queue the socket takes nothing of for 5 s": lost at 5 s of no progress
+    assert mqtt.STALL_MS == 5000
+    stream = Refusing(b"")
+    client = up_at_0(stream)
+    assert client.poll(100) == mqtt.IDLE  # the queue empty at 100: nothing waits
+    stream.refusing = True
+    assert client.publish(b"hall/board/4", b"state")
+    assert client.poll(100 + mqtt.STALL_MS - 1) == mqtt.IDLE and client.up()
+    assert client.poll(100 + mqtt.STALL_MS) == mqtt.LOST
+    assert client.reason == "stalled"
+
+
+def test_a_queue_the_socket_takes_some_of_waits_stall_ms_from_then():
+    stream = Refusing(b"")
+    client = up_at_0(stream)
+    stream.refusing = True
+    assert client.publish(b"hall/board/4", b"a" * mqtt.WRITE_CHUNK)  # two writes' worth
+    assert client.poll(4000) == mqtt.IDLE
+    stream.refusing = False
+    assert client.poll(4500) == mqtt.IDLE  # the socket took a chunk at 4500
+    stream.refusing = True
+    assert client.poll(4500 + mqtt.STALL_MS - 1) == mqtt.IDLE and client.up()
+    assert client.poll(4500 + mqtt.STALL_MS) == mqtt.LOST
+    assert client.reason == "stalled"
+
+
+def pinged(stream):
+    return b"\xc0\x00" in stream.written
+
+
+def test_twenty_seconds_of_silence_send_a_ping_and_not_a_ms_before():
+    # "silence from the broker this long: a PINGREQ" (docs/hall.md: 20 s)
+    assert mqtt.PING_MS == 20_000
+    stream = Refusing(b"")
+    client = up_at_0(stream)
+    for now in (mqtt.PING_MS - 1, mqtt.PING_MS - 1):  # the second writes what the first queued
+        client.poll(now)
+    assert not pinged(stream)
+    for now in (mqtt.PING_MS, mqtt.PING_MS):
+        client.poll(now)
+    assert pinged(stream)
+
+
+def test_a_ping_unanswered_for_answer_ms_loses_the_link_and_not_a_ms_before():
+    # "An answer that does not come (CONNACK, SUBACK, PINGRESP: 5 s)"
+    assert mqtt.ANSWER_MS == 5000
+    stream = Refusing(b"")
+    client = up_at_0(stream)
+    client.poll(mqtt.PING_MS)  # the ping asked here
+    assert client.poll(mqtt.PING_MS + mqtt.ANSWER_MS - 1) == mqtt.IDLE and client.up()
+    assert client.poll(mqtt.PING_MS + mqtt.ANSWER_MS) == mqtt.LOST
+    assert client.reason == "no answer"
+
+
+def test_an_answered_ping_starts_the_silence_again():
+    stream = Refusing(b"")
+    client = up_at_0(stream)
+    client.poll(mqtt.PING_MS)
+    client.poll(mqtt.PING_MS + 10)  # the PINGREQ written
+    stream.incoming.extend(b"\xd0\x00")  # the PINGRESP
+    assert client.poll(mqtt.PING_MS + 20) == mqtt.IDLE
+    del stream.written[:]
+    client.poll(mqtt.PING_MS + 20 + mqtt.PING_MS - 1)
+    client.poll(mqtt.PING_MS + 20 + mqtt.PING_MS - 1)
+    assert not pinged(stream) and client.up()
+    client.poll(mqtt.PING_MS + 20 + mqtt.PING_MS)
+    client.poll(mqtt.PING_MS + 20 + mqtt.PING_MS)
+    assert pinged(stream)
