@@ -67,9 +67,10 @@ def _stage(data, name):
         count = value[3:]
         if (
             value[:3] in ("byo", "can")
-            and 1 <= len(count) <= 3
+            and 1 <= len(count) <= len(str(MAX_BYO))
             and all(c in _DIGITS for c in count)
             and (count == "0" or count[0] != "0")
+            and int(count) <= MAX_BYO
         ):
             return value
     raise ValueError("%s is not a period (1..%d, byoN, canN)" % (name, MAX_PERIOD))

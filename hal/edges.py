@@ -39,7 +39,8 @@ from firmware.tickmath import ticks_diff
 from hal.tick_source import ticks_ms
 
 QUIET_MS = const(25)
-_RING = const(32)  # events; far more than a player can press between two passes
+# Slots, one kept free: 31 unread presses, far more than a player makes between two passes.
+_RING = const(32)
 
 
 class EdgeRing:

@@ -43,7 +43,7 @@ UP = const(3)
 
 READ_CHUNK = const(48)  # the most bytes one poll reads
 WRITE_CHUNK = const(96)  # the most bytes one poll writes
-ANSWER_MS = const(5_000)  # a CONNACK, SUBACK or PINGRESP later than this: the link is lost
+ANSWER_MS = const(5_000)  # a CONNACK, SUBACK or PINGRESP not in by then: the link is lost
 STALL_MS = const(5_000)  # an outgoing queue the socket takes nothing of for this long: lost
 PING_MS = const(20_000)  # silence from the broker this long: a PINGREQ
 # The write calls the broker has not yet confirmed (by answering a request sent
