@@ -60,7 +60,7 @@ def attach(app, store, settings, tick_ms):
     if not restored and top_game > game:
         game = top_game  # the next game's id goes above every id found (invariant 6)
     try:
-        store.setup("open_slots", header)
+        store.open_slots(header)
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
     journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, top_seq, logged)
@@ -79,7 +79,7 @@ def read_journal(app, store):
     top = [0, 0]
     try:
         entries, spoiled = journal_read.read_slots(app.hardware.storage)
-        entry = store.setup("ring_entry", journal_read.valid)
+        entry = store.ring_entry(journal_read.valid)
         if entry is not None:
             entries.append(entry)
             spoiled = False
@@ -114,7 +114,7 @@ def journal_problem(app, store, problem, set_aside=True):
     app.notice(documents.code(problem.kind, documents.JOURNAL))
     if set_aside:
         journal_read.set_aside(app.hardware.storage)  # the ring too (invariant 7)
-        store.setup("drop_ring")
+        store.drop_ring()
 
 
 def restore(app, store, header, record):
