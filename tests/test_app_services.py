@@ -1,18 +1,16 @@
 """The app declares the board's services the screens and the hall's message may use
-(``App.storage``, ``has_network``, ``battery``, ``renumber_hall``): the setup menus
-and the hall's message and push ask the app for them and never reach into its
-hardware or its hall link (docs/architecture.md)."""
+(``App.storage``, ``has_network``, ``battery``, ``renumber_hall``): the setup menus,
+the boot's journal and the hall's message and push ask the app for them and never
+reach into its hardware or its hall link (docs/architecture.md)."""
 
 import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-# The screens and the hall's message and push.
-ASKERS = sorted((FIRMWARE / "menu").glob("*.py")) + [
-    FIRMWARE / "hall_message.py",
-    FIRMWARE / "hall_push.py",
-]
+# The screens, the boot's journal and settings, and the hall's message and push.
+ASKERS = sorted((FIRMWARE / "menu").glob("*.py")) + sorted((FIRMWARE / "boot").glob("*.py"))
+ASKERS += [FIRMWARE / "hall_message.py", FIRMWARE / "hall_push.py"]
 REACHED = ("hardware", "hall", "board")  # the app's hardware, its hall link, the board
 
 

@@ -59,7 +59,6 @@ class Store:
 class App:
     def __init__(self, storage):
         self.flash = storage
-        self.hardware = type("Hardware", (), {"storage": storage})()
         self.notices = []
 
     def storage(self):
