@@ -8,9 +8,9 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
-# The screens, the boot's journal and settings, and the hall's message and push.
+# The menus and their screens, the boot's restore (firmware/boot/), the hall's message and push.
 ASKERS = sorted((FIRMWARE / "menu").glob("*.py")) + sorted((FIRMWARE / "boot").glob("*.py"))
-ASKERS += [FIRMWARE / "hall_message.py", FIRMWARE / "hall_push.py"]
+ASKERS += [FIRMWARE / "menu_gate.py", FIRMWARE / "hall_message.py", FIRMWARE / "hall_push.py"]
 REACHED = ("hardware", "hall", "board")  # the app's hardware, its hall link, the board
 
 
