@@ -41,9 +41,10 @@ The ring's invariants (each checked in tests/test_journal_ring_faults.py):
    finds from what littlefs committed: the nonce read through the file, one
    device block for each whole block of the file's committed size, each the
    one block of the device whose marker holds that nonce and index. After
-   each block added ``add_ring_block`` locates the ring as a boot would and the store keeps
-   it only if it finds the blocks it had plus the new one; otherwise the
-   entries go to the slot files and the next setup starts a fresh ring.
+   each block added ``add_ring_block`` locates the ring as a boot would, and
+   the store keeps it only if it finds the blocks it had plus the new one;
+   otherwise the entries go to the slot files and the next setup starts a
+   fresh ring.
 2. No stale copy. A block whose append a power cut stopped before
    littlefs's commit is a block littlefs holds free, but it keeps the
    marker: before a block is appended, every device block marked with the
