@@ -121,8 +121,7 @@ class App:
 
     def has_network(self):
         """True on a board with a network (the menu shows the hall's board number)."""
-        board = getattr(self.hardware, "board", None)
-        return bool(getattr(board, "NETWORK", False))
+        return self.hardware.network
 
     def battery(self):
         """The board's battery sense (``is_low``, ``next_reading``)."""

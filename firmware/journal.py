@@ -16,9 +16,9 @@ time since the newest entry, the other side nothing. Writing an entry
 allocates nothing: the record is a preallocated bytearray, filled with small
 integers and a Fletcher checksum, and handed to ``store.write_record``
 (hal.journal_store). What the store does only while the clock stands (a
-new game's header, an event-log line, a block of its ring) goes through
-``store.setup(name, ...)`` and ``store.prepare``, code the board loads for
-it and lets go after.
+new game's header, an event-log line, a block of its ring) are its methods
+``begin_game``, ``append_event`` and ``prepare``, each loading the code it
+needs for the call and letting it go after.
 
 The record's layout is described once, below: each field's offset
 (``_*_AT``) and size in bytes (``_*_SIZE``; a field without one is a single
@@ -305,7 +305,7 @@ class Journal:
         back): those are on flash, and a day of games must not pile them up."""
         self.claims.log.clear()
         self.logged = 0
-        self.game = self.store.setup("begin_game", self.clock, self.claims, self.game, self.played)
+        self.game = self.store.begin_game(self.clock, self.claims, self.game, self.played)
         self.played = False
 
     def log_events(self):
@@ -314,5 +314,5 @@ class Journal:
         clock = self.clock
         while self.logged < len(log):
             entry = log[self.logged]
-            self.store.setup("append_event", self.game, entry, clock)
+            self.store.append_event(self.game, entry, clock)
             self.logged += 1

@@ -31,10 +31,9 @@ class Menu:
         return screens
 
     def release(self):
-        """Drop the screens and the keys' Buttons (a game has started). Allocates
-        nothing."""
+        """Drop the screens (a game has started): the next use of the menus begins on
+        fresh ones. Allocates nothing."""
         self.screens = None
-        self.app.hardware.keys.release()
 
     def active(self):
         screens = self.screens

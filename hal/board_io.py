@@ -30,37 +30,39 @@ _PULLS = {"up": "PULL_UP", "down": "PULL_DOWN", "none": None}
 
 def build(board, filesystem, flash_root=None):
     """The board's ``Hardware`` (hal.hardware), built from its definition ``board``."""
-    hardware = Hardware()
-    hardware.board = board
     _set_cpu_freq(board)  # first: the buses, PWM and timer below take their clocks from it
     pull = _input_pull(board)
     active = 0 if board.ACTIVE_LOW else 1
     pins = []
     for name in NAMES:
         pins.append(machine.Pin(board.INPUTS[name], machine.Pin.IN, pull))
-    hardware.inputs = EdgeRing(pins, [active] * len(pins), _lever_capture(board, pins))
-    hardware.keys = KeyButtons(hardware.inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
+    inputs = EdgeRing(pins, [active] * len(pins), _lever_capture(board, pins))
+    keys = KeyButtons(inputs, KEY_SET, KEY_MINUS, LONG_PRESS_MS)
     i2c = machine.I2C(
         board.I2C_ID,
         scl=machine.Pin(board.I2C_SCL),
         sda=machine.Pin(board.I2C_SDA),
         freq=board.I2C_FREQ,
     )
-    hardware.bus = I2CBus(i2c)
+    bus = I2CBus(i2c)
     big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
-    hardware.displays = (
-        SegmentDisplay(hardware.bus, board.DISPLAY_LEFT, HT16K33, big),
-        SegmentDisplay(hardware.bus, board.DISPLAY_RIGHT, HT16K33, big),
+    return Hardware(
+        inputs=inputs,
+        keys=keys,
+        displays=(
+            SegmentDisplay(bus, board.DISPLAY_LEFT, HT16K33, big),
+            SegmentDisplay(bus, board.DISPLAY_RIGHT, HT16K33, big),
+        ),
+        ticker=Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS),
+        storage=Storage(flash_root or board.FLASH_ROOT, filesystem),
+        buzzer=Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM),
+        battery=_battery(board),
+        leds=StatusLeds(
+            (_led_pin(board.LED_LEFT), _led_pin(board.LED_RIGHT)), board.LED_ACTIVE_HIGH
+        ),
+        watchdog=Watchdog(machine.WDT, board.WATCHDOG_MS),
+        network=bool(getattr(board, "NETWORK", False)),
     )
-    hardware.ticker = Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS)
-    hardware.storage = Storage(flash_root or board.FLASH_ROOT, filesystem)
-    hardware.buzzer = Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM)
-    hardware.battery = _battery(board)
-    hardware.leds = StatusLeds(
-        (_led_pin(board.LED_LEFT), _led_pin(board.LED_RIGHT)), board.LED_ACTIVE_HIGH
-    )
-    hardware.watchdog = Watchdog(machine.WDT, board.WATCHDOG_MS)
-    return hardware
 
 
 def _lever_capture(board, pins):

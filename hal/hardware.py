@@ -1,8 +1,8 @@
 """The board's hardware as the app drives it: built at boot by ``hal.board_io.build``.
 
-``inputs`` (the lever and key edges), ``keys``, ``bus``, ``displays``,
-``ticker``, ``storage``, ``buzzer``, ``battery``, ``leds``, ``board``;
-``watchdog`` is fed by the main loop.
+``inputs`` (the lever and key edges), ``keys``, ``displays``, ``ticker``,
+``storage``, ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main
+loop; ``network``, whether the board has one (its ``NETWORK``).
 """
 
 import machine
@@ -10,7 +10,22 @@ import machine
 
 class Hardware:
     """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
-    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop."""
+    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop;
+    ``network`` is True on a board with a network."""
+
+    def __init__(
+        self, inputs, keys, displays, ticker, storage, buzzer, battery, leds, watchdog, network
+    ):
+        self.inputs = inputs
+        self.keys = keys
+        self.displays = displays
+        self.ticker = ticker
+        self.storage = storage
+        self.buzzer = buzzer
+        self.battery = battery
+        self.leds = leds
+        self.watchdog = watchdog
+        self.network = network
 
     def start(self):
         """Enable the interrupts (the lever and key edges, then the tick) and the watchdog."""

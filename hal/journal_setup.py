@@ -1,10 +1,10 @@
 """What the journal store does while the clock stands: a new game's header, the event log, the ring.
 
-Loaded by ``hal.journal_store`` for each such step and let go after, so that
-nothing of it stays on the heap in play: ``begin_game`` (the header, the
+Loaded by a step of ``hal.journal_store.JournalStore`` and let go after, so
+that nothing of it stays on the heap in play: ``begin_game`` (the header, the
 event log set aside), ``append_event`` (arbiter actions: the clock is
-paused), ``open_slots`` and ``ring_entry`` (boot), ``drop_ring`` (a journal
-set aside), and the journal's ring below.
+paused), ``open_slot`` and the ring's finding (boot), and the journal's ring
+below. It reads the store and hands back what it found; the store keeps it.
 
 The journal's ring: entries programmed into flash erased before the game,
 never erased in play.
@@ -41,9 +41,10 @@ The ring's invariants (each checked in tests/test_journal_ring_faults.py):
    finds from what littlefs committed: the nonce read through the file, one
    device block for each whole block of the file's committed size, each the
    one block of the device whose marker holds that nonce and index. After
-   each block added ``prepare`` locates the ring as a boot would and keeps
-   it only if it finds the blocks it had plus the new one; otherwise the
-   entries go to the slot files and the next setup starts a fresh ring.
+   each block added ``add_ring_block`` locates the ring as a boot would, and
+   the store keeps it only if it finds the blocks it had plus the new one;
+   otherwise the entries go to the slot files and the next setup starts a
+   fresh ring.
 2. No stale copy. A block whose append a power cut stopped before
    littlefs's commit is a block littlefs holds free, but it keeps the
    marker: before a block is appended, every device block marked with the
@@ -56,7 +57,7 @@ The ring's invariants (each checked in tests/test_journal_ring_faults.py):
    the used slots come first (a torn slot is used and never programmed
    again), so the first unused slot is found by halving.
 4. The newest whole entry. Boot reads back from the last used slot to the
-   first whole entry (``ring_entry``), past any number of torn ones, and
+   first whole entry (``newest_entry``), past any number of torn ones, and
    ``firmware.boot.resume`` takes the newest whole entry of the header's
    game from the ring and both slot files.
 5. One ring, one game. A new game's header is written before its first
@@ -215,9 +216,9 @@ def used(store, slot):
     return False
 
 
-def find_next(store):
-    """Set ``store.next`` to the ring's first slot never programmed (the used ones come
-    first: a torn slot is used)."""
+def first_unused(store):
+    """The first slot of ``store``'s ring never programmed (the used ones come first: a
+    torn slot is used)."""
     low = 0
     high = store.capacity
     while low < high:
@@ -226,23 +227,19 @@ def find_next(store):
             low = middle + 1
         else:
             high = middle
-    store.next = low
+    return low
 
 
-def ring_entry(store, whole):
-    """Find ``store``'s ring at boot; return its newest entry for which ``whole(entry)``
-    holds (read back from the last used slot past torn ones), or None."""
-    storage = store.storage
-    if not store.ring_blocks or not storage.exists(JOURNAL_RING):
+def find_ring(storage):
+    """What ``locate`` finds of the ring file on ``storage`` at boot, or None."""
+    if not storage.exists(JOURNAL_RING):
         return None
-    found = locate(storage.files, storage.path(JOURNAL_RING))
-    if found is None:
-        return None
-    locate_ring(store, found)
-    find_next(store)
-    # A game that comes back goes on with the ring it has where an erase would hold a
-    # press back (``prepare_first``); a new game's ``begin_game`` sizes the ring again.
-    store.preparing = not store.prepare_first and len(store.blocks) < store.wanted
+    return locate(storage.files, storage.path(JOURNAL_RING))
+
+
+def newest_entry(store, whole):
+    """``store``'s ring's newest entry for which ``whole(entry)`` holds (read back from
+    the last used slot past torn ones), or None."""
     slot = store.next - 1
     while slot >= 0:
         entry = read(store, slot)
@@ -252,25 +249,14 @@ def ring_entry(store, whole):
     return None
 
 
-def drop_ring(store):
-    """Forget the ring found at boot (the journal was set aside, ring and all): the
-    entries go to the slot files until a fresh ring is prepared."""
-    store.device = None
-    store.blocks = None
-    store.capacity = 0
-    store.next = 0
-    store.preparing = store.ring_blocks > 0
-
-
-def prepare(store):
+def add_ring_block(store):
     """Add one block to ``store``'s ring (the clock stands; littlefs erases a block), or
-    start a new ring with one if there is none; keep the ring only if a boot would
-    find it as the store holds it (invariants 1 and 2)."""
+    start a new ring with one if it has none; return the ring a boot would find then,
+    ``locate``'s ``(device, blocks, nonce)``, if it is the store's with the new block,
+    else None (invariants 1 and 2)."""
     files = store.storage.files
     path = store.storage.path(JOURNAL_RING)
-    store.preparing = False  # unless the block is added and the ring found as it is
     if not store.capacity:
-        store.next = 0
         have = []
         nonce = random.getrandbits(30)
         add_block(files, path, 0, nonce)
@@ -286,32 +272,28 @@ def prepare(store):
         or len(found[1]) != len(have) + 1
         or found[1][: len(have)] != have
     ):
-        store.capacity = 0  # not the ring the store knows: entries go to the slot files
-        return
-    next_slot = store.next
-    locate_ring(store, found)
-    store.next = next_slot
-    store.preparing = len(store.blocks) < store.wanted
+        return None
+    return found
 
 
-def append_event(store, game, entry, clock):
+def append_event(storage, game, entry, clock):
     """Add one event-log entry, with the move counter and both times at that moment."""
     tick, what, detail = entry
     shown = (clock.shown_ms(0, tick), clock.shown_ms(1, tick))
     line = json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
-    store.storage.append_line(EVENTS, line)
+    storage.append_line(EVENTS, line)
 
 
 def begin_game(store, clock, claims, game, played):
-    """Make the header describe a new game with ``clock``'s controls; return its id.
+    """Make the header describe a new game with ``clock``'s controls; return its id and
+    the header then in force.
 
     ``game`` is the id of the game before (at boot, the highest id found on
     flash), ``played`` whether that game left setup. The header is rewritten,
     with the next id, unless it already describes an unplayed game with these
     controls under that id: a clock switched on and off again writes nothing,
     and a game that was played never lends its id to the next (invariant 6).
-    The previous game's event log becomes ``events.old``; a ring that holds
-    any entry is replaced by a fresh one at the next ``prepare`` (invariant 5).
+    The previous game's event log becomes ``events.old``.
     """
     wanted = {
         "control_left": clock.sides[0].control.text,
@@ -320,25 +302,20 @@ def begin_game(store, clock, claims, game, played):
         "edition": claims.edition,
     }
     header = store.header
+    storage = store.storage
     same = not played and header is not None and header.get("game") == game
     for key in wanted:
         if header is None or header.get(key) != wanted[key]:
             same = False
-    if store.storage.exists(EVENTS):
-        store.storage.remove(OLD_EVENTS)
-        store.storage.files.rename(store.storage.path(EVENTS), store.storage.path(OLD_EVENTS))
-    if not same:
-        game += 1
-        wanted["game"] = game
-        store.storage.write_json(JOURNAL_HEADER, wanted)
-        store.header = wanted
-    if store.next > 0 or not store.capacity:
-        store.capacity = 0  # a used ring, or none: the next ``prepare`` starts a fresh one
-        store.next = 0
-    if store.prepare_first:
-        store.wanted = ring_need(clock, store.ring_blocks)
-    store.preparing = store.ring_blocks > 0 and store.capacity // SLOTS_PER_BLOCK < store.wanted
-    return game
+    if storage.exists(EVENTS):
+        storage.remove(OLD_EVENTS)
+        storage.files.rename(storage.path(EVENTS), storage.path(OLD_EVENTS))
+    if same:
+        return game, header
+    game += 1
+    wanted["game"] = game
+    storage.write_json(JOURNAL_HEADER, wanted)
+    return game, wanted
 
 
 def ring_need(clock, most):
@@ -369,23 +346,9 @@ def ring_need(clock, most):
     return blocks if blocks < most else most
 
 
-def locate_ring(store, found):
-    """Take what ``locate`` found, ``(device, blocks, nonce)``, as ``store``'s ring, no
-    slot used."""
-    store.device, store.blocks, store.nonce = found
-    store.capacity = len(store.blocks) * SLOTS_PER_BLOCK
-    store.next = 0
-    if store.page is None and store.whole_pages:
-        store.page = bytearray(b"\xff" * _PAGE)
-
-
-def open_slots(store, header):
-    """Take ``header`` (the decoded header read at boot, or None) as the one in force,
-    and open both slot files for writing in place (creating a missing one): the ring
-    may fill, and then an entry opens nothing in play."""
-    store.header = header
-    files = store.storage.files
-    for index, name in enumerate(JOURNAL_SLOTS):
-        path = store.storage.path(name)
-        mode = "r+b" if files.exists(path) else "wb"
-        store.handles[index] = files.open(path, mode)
+def open_slot(storage, index):
+    """Slot file ``index`` on ``storage``, open for writing in place (created if it is
+    missing): the ring may fill, and then an entry opens nothing in play."""
+    files = storage.files
+    path = storage.path(JOURNAL_SLOTS[index])
+    return files.open(path, "r+b" if files.exists(path) else "wb")

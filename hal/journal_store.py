@@ -27,11 +27,12 @@ sized to what the new game's controls can need (``hal.journal_setup.ring_need``)
 and its blocks are added back to back, one a main-loop pass, while the app
 shows the preparation and refuses a start (``start_wait``).
 
-Reading them back at boot is ``firmware.boot.journal_read`` (and
-``setup("ring_entry")``). What the store does only at boot or while the
-clock stands (opening the slots, a new game's header, the event log, the
-ring's finding and preparation) is ``hal.journal_setup``, which ``setup``
-loads for it and lets go after.
+Reading them back at boot is ``firmware.boot.journal_read`` (and the store's
+``ring_entry``). What the store does only at boot or while the clock stands
+is a method of its own (``open_slots``, ``ring_entry``, ``drop_ring``,
+``begin_game``, ``append_event``, ``prepare_block``); the work on the files
+and the ring's flash is ``hal.journal_setup``, which each such method loads
+for its call and lets go after.
 """
 
 from micropython import const
@@ -68,7 +69,7 @@ class JournalStore:
         # The tick read once a block is added: the erase's end (it holds the main loop).
         # ``time.ticks_ms`` on a board; the simulated chip's model gives its own.
         self.ticks = ticks_ms
-        # The located ring (hal.journal_setup.locate_ring): the block device, the device
+        # The located ring (``locate_ring``): the block device, the device
         # blocks of the file's blocks in order, its nonce, its slots (0: no ring), the
         # next slot to program, and a page of 0xFF but the entry being programmed
         # (boards whose flash programs whole pages only).
@@ -93,7 +94,7 @@ class JournalStore:
         meanwhile, and the sooner the ring is whole the sooner one can."""
         if self.prepare_wait(now) == 0:
             try:
-                self.setup("prepare")
+                self.prepare_block()
             finally:
                 pause = 0 if self.prepare_first else _PREPARE_MS
                 self.prepare_at = ticks_add(self.ticks(), pause)
@@ -140,7 +141,9 @@ class JournalStore:
         handle.write(buf)
         handle.flush()
 
-    # --- at boot and while the clock stands (hal.journal_setup) ------------------
+    # --- at boot and while the clock stands -------------------------------------
+    # Each step that reads or writes the flash loads hal.journal_setup for its call and
+    # lets it go after (``_setup``, ``_let_go_setup``): nothing of it stays in play.
 
     def is_preparing(self):
         """Whether the ring still has blocks to add while the clock stands (``prepare``)."""
@@ -153,17 +156,116 @@ class JournalStore:
             return 0
         return self.wanted - self.capacity // _PER_BLOCK
 
-    def setup(self, name, *args):
-        """``hal.journal_setup.<name>(self, *args)``, the module loaded for it and let go:
-        ``begin_game`` (clock, claims, game id: the header of a new game, the event log
-        set aside; returns the game's id; and whether the game before was played),
-        ``append_event`` (game id, entry, clock),
-        ``ring_entry`` (whole: a test of an entry), ``open_slots`` (header) and
-        ``drop_ring`` at boot, ``prepare``."""
-        import hal
-        from hal import journal_setup
-
+    def open_slots(self, header):
+        """Take ``header`` (the decoded header read at boot, or None) as the one in force,
+        and open both slot files for writing in place (creating a missing one): the ring
+        may fill, and then an entry opens nothing in play."""
+        self.header = header
+        setup = _setup()
         try:
-            return getattr(journal_setup, name)(self, *args)
+            for index in (0, 1):
+                self.handles[index] = setup.open_slot(self.storage, index)
         finally:
-            lifetime.let_go(hal, "journal_setup")
+            _let_go_setup()
+
+    def ring_entry(self, whole):
+        """Find the ring at boot; return its newest entry for which ``whole(entry)`` holds
+        (read back from the last used slot past torn ones), or None."""
+        if not self.ring_blocks:
+            return None
+        setup = _setup()
+        try:
+            found = setup.find_ring(self.storage)
+            if found is None:
+                return None
+            self.locate_ring(found)
+            self.next = setup.first_unused(self)
+            # A game that comes back goes on with the ring it has where an erase would
+            # hold a press back (``prepare_first``); a new game's ``begin_game`` sizes
+            # the ring again.
+            self.preparing = not self.prepare_first and len(self.blocks) < self.wanted
+            return setup.newest_entry(self, whole)
+        finally:
+            _let_go_setup()
+
+    def locate_ring(self, found):
+        """Take ``found``, ``(device, blocks, nonce)`` as ``hal.journal_setup.locate``
+        finds a ring, as the ring, no slot used."""
+        self.device, self.blocks, self.nonce = found
+        self.capacity = len(self.blocks) * _PER_BLOCK
+        self.next = 0
+        if self.page is None and self.whole_pages:
+            self.page = bytearray(b"\xff" * _PAGE)
+
+    def drop_ring(self):
+        """Forget the ring found at boot (the journal was set aside, ring and all): the
+        entries go to the slot files until a fresh ring is prepared."""
+        self.device = None
+        self.blocks = None
+        self.capacity = 0
+        self.next = 0
+        self.preparing = self.ring_blocks > 0
+
+    def prepare_block(self):
+        """Add one block to the ring (littlefs erases it), or start a new ring with one if
+        there is none; keep the ring only if a boot would find it as the store holds it
+        (invariants 1 and 2, hal.journal_setup)."""
+        self.preparing = False  # unless the block is added and the ring found as it is
+        if not self.capacity:
+            self.next = 0  # a new ring
+        next_slot = self.next
+        setup = _setup()
+        try:
+            found = setup.add_ring_block(self)
+        finally:
+            _let_go_setup()
+        if found is None:
+            self.capacity = 0  # not the ring the store knows: entries go to the slot files
+            return
+        self.locate_ring(found)
+        self.next = next_slot
+        self.preparing = len(self.blocks) < self.wanted
+
+    def begin_game(self, clock, claims, game, played):
+        """A new game with ``clock``'s controls and ``claims``' settings: return its id.
+
+        ``game`` is the id of the game before (at boot, the highest id found on
+        flash), ``played`` whether that game left setup. The header describes the
+        new game and the event log is set aside (``hal.journal_setup.begin_game``,
+        invariant 6); a ring that holds any entry is replaced by a fresh one at the
+        next ``prepare`` (invariant 5), sized to the game with ``prepare_first``."""
+        setup = _setup()
+        try:
+            game, self.header = setup.begin_game(self, clock, claims, game, played)
+            if self.prepare_first:
+                self.wanted = setup.ring_need(clock, self.ring_blocks)
+        finally:
+            _let_go_setup()
+        if self.next > 0 or not self.capacity:
+            self.capacity = 0  # a used ring, or none: the next ``prepare`` starts a fresh one
+            self.next = 0
+        self.preparing = self.ring_blocks > 0 and self.capacity // _PER_BLOCK < self.wanted
+        return game
+
+    def append_event(self, game, entry, clock):
+        """Add one event-log entry of game ``game`` (an arbiter's action: the clock is
+        paused), with ``clock``'s move counter and both times at that moment."""
+        setup = _setup()
+        try:
+            setup.append_event(self.storage, game, entry, clock)
+        finally:
+            _let_go_setup()
+
+
+def _setup():
+    """``hal.journal_setup``, loaded for one step of the store (``_let_go_setup`` after)."""
+    from hal import journal_setup
+
+    return journal_setup
+
+
+def _let_go_setup():
+    """Drop ``hal.journal_setup``: nothing of it stays on the heap in play."""
+    import hal
+
+    lifetime.let_go(hal, "journal_setup")

@@ -45,10 +45,6 @@ class KeyButtons:
         self.press = array("i", [0] * PRESS_FIELDS)  # the press being classified
         self.tick = 0  # when the press last classified became short or long
 
-    def release(self):
-        """Nothing to let go when a game starts: the keys hold no library any more
-        (``firmware.menu_gate`` still calls this; it allocates nothing)."""
-
     def classified_tick(self):
         """The instant the press ``classify`` decided last became short or long."""
         return self.tick

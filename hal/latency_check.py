@@ -255,7 +255,7 @@ def prepare_journal(storage, blocks, whole_pages=True):
     storage.remove(RING_FILE)
     journal = JournalStore(storage, blocks, whole_pages)
     if not blocks:
-        journal.setup("open_slots", None)
+        journal.open_slots(None)
         return journal
     files = storage.files
     path = storage.path(RING_FILE)
@@ -264,7 +264,7 @@ def prepare_journal(storage, blocks, whole_pages=True):
     found = journal_setup.locate(files, path)
     if found is None:
         raise OSError("the check's journal ring is not found on the flash")
-    journal.setup("locate_ring", found)
+    journal.locate_ring(found)
     return journal
 
 

@@ -166,3 +166,37 @@ def test_a_ring_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
         finally:
             remove_flash(folder)
     assert outcomes == {"old", "new"}
+
+
+def test_every_step_of_the_store_lets_its_setup_code_go(tmp_path):
+    """Each step of the store that loads hal.journal_setup lets it go after its call, so
+    nothing of it stays on the heap in play (hal/journal_store.py)."""
+    import sys
+
+    import hal
+    from firmware import claims, engine, timecontrol
+    from firmware.boot import journal_read
+    from hal.journal_store import JournalStore
+    from hal.storage import Storage
+
+    def gone():
+        return "hal.journal_setup" not in sys.modules and not hasattr(hal, "journal_setup")
+
+    flash = Flash(16)
+    store = JournalStore(Storage(str(tmp_path), flash), 3)
+    clock = engine.Clock(timecontrol.parse("300"))
+    game_claims = claims.Claims(clock, "off", "appendix-g")
+    store.open_slots(None)
+    assert gone()
+    store.prepare(0)
+    assert gone() and store.capacity == 45
+    store.prepare_block()
+    assert gone() and store.capacity == 90
+    game = store.begin_game(clock, game_claims, 0, False)
+    assert gone() and game == 1
+    store.append_event(game, (0, "adjust", 1000), clock)
+    assert gone()
+    assert store.ring_entry(journal_read.valid) is None
+    assert gone()
+    store.drop_ring()
+    assert gone()

@@ -183,7 +183,7 @@ def _reboot(flash, folder, ring_blocks=3):
     """Power back on and find the ring as a boot does: ``(store, its newest whole entry)``."""
     flash.power_on()
     store = JournalStore(Storage(folder, flash), ring_blocks)
-    return store, store.setup("ring_entry", journal_read.valid)
+    return store, store.ring_entry(journal_read.valid)
 
 
 def _markers(flash):
@@ -224,14 +224,14 @@ def test_invariants_1_2_an_append_cut_anywhere_resumes_to_the_ring_littlefs_comm
     of the ring's nonce marks one device block only, the one the file holds."""
     folder = str(tmp_path)
     flash, store = _store(folder)
-    store.setup("prepare")
+    store.prepare_block()
     flash.cut_after(budget)
     with pytest.raises(PowerCut):
-        store.setup("prepare")
+        store.prepare_block()
     store, _ = _reboot(flash, folder)
     assert store.capacity == 45 * len(store.blocks)
     while store.is_preparing():
-        store.setup("prepare")
+        store.prepare_block()
     committed = flash.device_files[folder + "/" + files.JOURNAL_RING][0]
     assert store.blocks == committed and len(committed) == 3
     ours = sorted(mark for mark in _markers(flash) if mark[0] == store.nonce)
@@ -246,15 +246,15 @@ def test_invariant_1_a_ring_a_boot_could_not_find_takes_no_entry(tmp_path):
     entries go to the slot files instead."""
     folder = str(tmp_path)
     flash, store = _store(folder, ring_blocks=4)
-    store.setup("prepare")
-    store.setup("prepare")
+    store.prepare_block()
+    store.prepare_block()
     copy = bytearray(256)
     flash.device.readblocks(store.blocks[1], copy, 0)
     spare = [b for b in range(flash.device.count) if b not in store.blocks][-1]
     flash.device.writeblocks(spare, copy)
-    store.setup("prepare")
+    store.prepare_block()
     assert store.capacity == 0 and not store.is_preparing()
-    store.setup("open_slots", None)
+    store.open_slots(None)
     store.write_record(_entry(1), 1)
     assert journal_read.sequence(Storage(folder, flash).read_bytes(files.JOURNAL_SLOTS[1])) == 1
 
@@ -267,7 +267,7 @@ def test_invariant_3_a_torn_slot_is_used_and_never_programmed_again(tmp_path, to
     the flash refusing a program over programmed bytes."""
     folder = str(tmp_path)
     flash, store = _store(folder, ring_blocks=1)
-    store.setup("prepare")
+    store.prepare_block()
     for seq in range(1, 5):
         store.write_record(_entry(seq), seq)
     at = (4 % 3) * 68  # slot 4's place in its page
@@ -287,7 +287,7 @@ def test_invariant_4_the_newest_whole_entry_past_any_torn_ones(tmp_path):
     after a boot (a supply that keeps failing): entry 7 comes back every time."""
     folder = str(tmp_path)
     flash, store = _store(folder, ring_blocks=1)
-    store.setup("prepare")
+    store.prepare_block()
     for seq in range(1, 8):
         store.write_record(_entry(seq), seq)
     for _ in range(4):

@@ -42,23 +42,27 @@ class Storage:
 class Store:
     """The journal store: its ring's newest whole entry, or None."""
 
-    def __init__(self, ring_entry=None):
-        self.ring_entry = ring_entry
+    def __init__(self, newest=None):
+        self.newest = newest
         self.asked = []
 
-    def setup(self, name, *args):
-        self.asked.append(name)
-        assert name == "ring_entry", name  # a journal problem would drop the ring
-        whole = args[0]
-        if self.ring_entry is not None and whole(self.ring_entry):
-            return self.ring_entry
+    def ring_entry(self, whole):
+        self.asked.append("ring_entry")
+        if self.newest is not None and whole(self.newest):
+            return self.newest
         return None
+
+    def drop_ring(self):
+        self.asked.append("drop_ring")  # a journal problem: asserted never to happen
 
 
 class App:
     def __init__(self, storage):
-        self.hardware = type("Hardware", (), {"storage": storage})()
+        self.flash = storage
         self.notices = []
+
+    def storage(self):
+        return self.flash
 
     def notice(self, code):
         self.notices.append(code)

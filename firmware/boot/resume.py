@@ -35,7 +35,7 @@ def attach(app, store, settings, tick_ms):
     """Restore a journalled game into ``app`` if there is one; journal from now on."""
     if settings.error_code is not None:
         app.notice(settings.error_code)
-    problem = documents.load(app.hardware.storage, files.USER_SLOTS, check_slots)
+    problem = documents.load(app.storage(), files.USER_SLOTS, check_slots)
     if problem is not None:
         app.notice(documents.code(problem.kind, documents.USER_SLOTS))
     header, record, top_game, top_seq = read_journal(app, store)
@@ -60,7 +60,7 @@ def attach(app, store, settings, tick_ms):
     if not restored and top_game > game:
         game = top_game  # the next game's id goes above every id found (invariant 6)
     try:
-        store.setup("open_slots", header)
+        store.open_slots(header)
     except OSError as error:  # entries will fail and be counted; the clock goes on
         journal_problem(app, store, documents.Unusable(documents.BAD, "flash: %s" % error), False)
     journal = journal_module.Journal(app.clock, app.claims, store, tick_ms, game, top_seq, logged)
@@ -78,15 +78,15 @@ def read_journal(app, store):
     game, top sequence)`` if the journal cannot be used: it is set aside)."""
     top = [0, 0]
     try:
-        entries, spoiled = journal_read.read_slots(app.hardware.storage)
-        entry = store.setup("ring_entry", journal_read.valid)
+        entries, spoiled = journal_read.read_slots(app.storage())
+        entry = store.ring_entry(journal_read.valid)
         if entry is not None:
             entries.append(entry)
             spoiled = False
         for entry in entries:  # read before the header: ids above a header set aside
             top[0] = max(top[0], journal_read.game_id(entry))
             top[1] = max(top[1], journal_read.sequence(entry))
-        header = journal_read.read_header(app.hardware.storage)
+        header = journal_read.read_header(app.storage())
         if header is not None:
             top[0] = max(top[0], header["game"])
         if spoiled:
@@ -113,8 +113,8 @@ def read_journal(app, store):
 def journal_problem(app, store, problem, set_aside=True):
     app.notice(documents.code(problem.kind, documents.JOURNAL))
     if set_aside:
-        journal_read.set_aside(app.hardware.storage)  # the ring too (invariant 7)
-        store.setup("drop_ring")
+        journal_read.set_aside(app.storage())  # the ring too (invariant 7)
+        store.drop_ring()
 
 
 def restore(app, store, header, record):
@@ -128,9 +128,7 @@ def restore(app, store, header, record):
     clock.configure(left, right)
     claims.configure(header["quickplay"], header["edition"], claims.penalty_ms)
     journal_read.decode(record, clock, claims)
-    events = journal_read.read_events(
-        app.hardware.storage, header["game"], journal_read.log_count(record)
-    )
+    events = journal_read.read_events(app.storage(), header["game"], journal_read.log_count(record))
     for tick, what, detail in events:
         claims.note(tick, what, detail)
     return len(events)
