@@ -43,6 +43,7 @@ from hal.tick_source import ticks_ms
 
 _PAGE = const(256)
 _ENTRY = const(68)  # firmware.journal.RECORD_SIZE
+_BLANK_ENTRY = b"\xff" * _ENTRY  # an entry's place in a page, as erased
 _PER_PAGE = const(3)
 _PER_BLOCK = const(45)  # 15 pages of 3 slots: the first page is littlefs's and the marker's
 _PREPARE_MS = const(500)  # from a block's end to the next (time, not steps: looking adds steps)
@@ -121,18 +122,14 @@ class JournalStore:
             if not self.whole_pages:  # the entry's bytes alone (esp32.Partition)
                 self.device.writeblocks(block, buf, page_at + at)
                 return
+            if len(buf) != _ENTRY:  # (a slice of another length would resize the page)
+                raise ValueError("a journal entry is %d bytes" % _ENTRY)
             page = self.page
-            index = 0
-            while index < _ENTRY:
-                page[at + index] = buf[index]
-                index += 1
+            page[at : at + _ENTRY] = buf  # no allocation: same length, slice on the stack
             try:
                 self.device.writeblocks(block, page, page_at)
             finally:
-                index = 0
-                while index < _ENTRY:
-                    page[at + index] = 0xFF
-                    index += 1
+                page[at : at + _ENTRY] = _BLANK_ENTRY
             return
         handle = self.handles[seq & 1]
         if handle is None:

@@ -137,3 +137,19 @@ def test_the_scenario_at_the_extremes_comes_back_from_a_cut():
     assert status == 0, lines
     end = fields(lines[-1].split(": end: ")[1])
     assert end["moves"] == "100" and end["left_stage"] == "9" and end["right_stage"] == "byo996"
+
+
+def test_the_checksum_is_fletcher_16_at_every_length_a_record_has():
+    # Fletcher-16 (RFC 1146's checksum family): two sums modulo 255 over the bytes.
+    # The published vectors give sum2 << 8 | sum1; the journal stores sum1 << 8 | sum2.
+    checksum = journal.checksum
+    for text, published in ((b"abcde", 0xC8F0), (b"abcdef", 0x2057), (b"abcdefgh", 0x0627)):
+        assert checksum(text, len(text)) == (published & 0xFF) << 8 | published >> 8
+    # The largest sums a record can give (0xFF is 0 modulo 255): every byte 0xFE.
+    full = bytes([0xFE]) * journal.RECORD_SIZE
+    for count in (journal.RECORD_SIZE - 1, journal.RECORD_SIZE):
+        first = second = 0
+        for byte in full[:count]:
+            first = (first + byte) % 255
+            second = (second + first) % 255
+        assert checksum(full, count) == first << 8 | second
