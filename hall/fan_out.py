@@ -4,7 +4,8 @@ A change wakes this thread once, however many pages are open: it gathers what ea
 stream has not had yet (``changes``), sends it without blocking, and keeps what a
 page did not take for when its socket can take more. A stream with bytes still
 pending gathers nothing new: its boards wait in the view's set, one entry per board,
-so a slow page holds at most one batch. A page that takes nothing for
+so a slow page holds at most one batch; in the pass its page takes the last of
+them, what changed meanwhile is gathered and sent. A page that takes nothing for
 ``page_server.WRITE_S`` is ended, and so is one whose socket fails; a stream with
 nothing to say for ``alive_s`` gets the alive event. The handler threads of the
 streams only wait for their end.
@@ -114,13 +115,17 @@ class FanOut:
         for stream in self.streams():
             if stream.closed or stream.sock is None:
                 continue
-            if not stream.pending:
+            if stream.pending:  # what the page did not take before: first
+                self._send(stream, now)
+            if not (stream.closed or stream.pending):
+                # All taken: what changed meanwhile (its wake may have come while the
+                # page still held bytes, when nothing was gathered for it) goes now.
                 stream.pending = self.changes(stream)
                 if not stream.pending and now - stream.written_at >= self.alive_s:
                     stream.pending = ALIVE_EVENT
                 stream.took_at = now
-            if stream.pending:
-                self._send(stream, now)
+                if stream.pending:
+                    self._send(stream, now)
             if stream.closed:
                 continue
             if stream.pending:

@@ -174,6 +174,31 @@ def test_a_slow_page_holds_one_batch_and_is_not_asked_again_until_it_took_it(hal
     assert len(asked) >= 2  # taken whole: asked again
 
 
+def test_what_came_while_a_slow_page_caught_up_follows_without_another_signal(hall):
+    # The change is signalled while the page still holds part of a batch: the writer
+    # wakes but gathers nothing for that page then. Once the page has taken the batch
+    # the change must follow at once, not at the alive deadline (30 s here).
+    slow, slow_page = _stream()
+    slow_page.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    batch = b"y" * 4_000_000  # far more than the slow page's socket buffers hold
+    marks = _Marks()
+    asked = []
+
+    def changes(stream):
+        asked.append(stream)
+        return batch if len(asked) == 1 else marks.changes(stream)
+
+    writer, _ = hall([slow], changes=changes)
+    writer.signal()
+    time.sleep(0.2)
+    assert slow.pending  # part of the batch went, the rest waits for the page
+    marks.add(slow, 7)
+    writer.signal()
+    time.sleep(0.2)
+    got = _read_until(slow_page, b"y7\n", 10.0)
+    assert got == batch + b"7\n"
+
+
 def test_a_quiet_stream_gets_the_alive_event_at_its_deadline(hall):
     stream, page = _stream()
     writer, _marks = hall([stream], alive_s=0.3)
