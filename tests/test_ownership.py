@@ -122,13 +122,18 @@ def test_the_check_finds_the_writes_it_forbids():
     ]
 
 
-# The app, the journal and the hardware objects: each field is assigned only by
+# The app, its screens, the journal and the hardware objects: each field is assigned only by
 # its own class. Their field names are too common to forbid everywhere (``low``,
 # ``due``, ``errors``), so an assignment counts as theirs by the name the code
 # gives the object it writes to, the names the project uses for them.
 OBJECTS = {
     "firmware/app.py": ("App", ("app",)),
     "firmware/journal.py": ("Journal", ("journal",)),
+    "firmware/arbiter.py": ("Arbiter", ("arbiter",)),
+    "firmware/menu_gate.py": ("Menu", ("menu",)),
+    "firmware/menu/screens.py": ("MenuScreens", ("screens",)),
+    "firmware/notices.py": ("Notices", ("notices",)),
+    "firmware/sound.py": ("Sound", ("sound",)),
     "hal/hardware.py": ("Hardware", ("hardware",)),
     "hal/battery.py": ("Battery", ("battery",)),
     "hal/buzzer.py": ("Buzzer", ("buzzer",)),
