@@ -5,9 +5,9 @@ the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
 both displays when what they show changes (a tick on which nothing changes
 only steps the buzzer, the battery and the journal). Each step also works out
-the first tick at which anything can change (``wake_at``); the main loop
-passes over the ticks before it (``resting``). During a game it allocates
-nothing.
+the first tick at which anything can change, and rests until then: the
+hardware's ticker passes over the ticks before it (``_rest_until``). During a
+game it allocates nothing.
 
 Levers and the play/pause key act at their first edge; ``set``, ``plus``
 and ``minus`` act as short presses (at release) or long presses (held 2 s),
@@ -74,8 +74,7 @@ class App:
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
         self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
-        self.rests = True  # let the main loop pass over ticks that change nothing (``resting``)
-        self.wake_at = None  # the first tick a step may change something at (None: the next)
+        self.rests = True  # rest over the ticks that change nothing (``_rest_until``)
         self.quiet_at = None  # the first a full step is due at (``_light_step`` before it)
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
@@ -91,7 +90,7 @@ class App:
         on the same clock, claims and arbiter (the setup menus; the boot path may
         use it too). The event log goes on across games."""
         left, right = settings.controls()
-        self.wake_at = self.quiet_at = None
+        self._rest_until(None)
         self.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
         self.clock.configure(left, right)
         self.arbiter.reset()
@@ -133,10 +132,10 @@ class App:
             self.hall.renumber(board, user)
 
     def allow_rest(self, allowed):
-        """Whether the main loop may pass over ticks that change nothing (``resting``);
+        """Whether the app may rest over ticks that change nothing (``_rest_until``);
         without it every tick is a step (the simulator's every-tick lane, the bench)."""
         self.rests = allowed
-        self.wake_at = self.quiet_at = None
+        self._rest_until(None)
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's
@@ -191,9 +190,10 @@ class App:
             self.refresh(now)
         else:
             self._turn_mark(now)
-        quiet = self._quiet_until(now) if self.rests else None
-        self.quiet_at = quiet
-        self.wake_at = None if quiet is None else self._next_wake(now, quiet)
+        if self.rests:  # (else the ticker was told once: ``allow_rest``)
+            quiet = self._quiet_until(now)
+            self.quiet_at = quiet
+            self._rest_until(None if quiet is None else self._next_wake(now, quiet))
 
     def _light_step(self, now):
         """At a step before ``quiet_at`` with no input come and the times as drawn,
@@ -217,7 +217,7 @@ class App:
             if battery.is_low():
                 return False
         self._turn_mark(now)
-        self.wake_at = self._next_wake(now, quiet)
+        self._rest_until(self._next_wake(now, quiet))
         return True
 
     def _next_wake(self, now, quiet):
@@ -257,17 +257,14 @@ class App:
             return True
         return False
 
-    def resting(self, now):
-        """True if a step at tick ``now`` would change nothing: no input came, and
-        ``now`` is before ``wake_at``, which the last step found (``_quiet_until``).
-        The main loop passes over such a tick (``hal.runtime.service``)."""
-        wake = self.wake_at
-        # ticks_diff(now, wake) < 0, without its call: this runs at most ticks
-        return (
-            wake is not None
-            and (now - wake) & _TICKS_MAX >= _TICKS_HALF
-            and self.drawn == self.clock.changes
-        )
+    def _rest_until(self, wake):
+        """Rest until tick ``wake``: the hardware's ticker passes over the ticks before it
+        (``hal.ticker``); None: a step at the next tick, and no light one before a full
+        one (``quiet_at``). Settings put in force and a message from outside a step end
+        a rest this way at once."""
+        if wake is None:
+            self.quiet_at = None
+        self.hardware.ticker.rest_until(wake)
 
     def _quiet_until(self, now):
         """The first tick after ``now`` at which a full step may do something, if the
@@ -301,7 +298,7 @@ class App:
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
-        self.wake_at = self.quiet_at = None
+        self._rest_until(None)
         if self.notices is None:
             from firmware.notices import Notices
 

@@ -1,11 +1,12 @@
 """The board's main loop: wait for an edge or a tick, then run one step of the app.
 
-A tick at which the app rests (``App.resting``: no input came and the last
-step found that nothing can change before a later tick) is passed over
-without a step. Every step feeds the watchdog; the app steps at least once
-every ``firmware.app.REST_MAX_MS``, so a board that stops stepping is reset
-(``hal.watchdog``). Most ticks are ticks at rest, so their path reads the
-tick counter's source directly rather than through a call of its own."""
+A tick at which the app rests (it said until when after its last step: nothing
+can change before that tick) is passed over by the ticker itself
+(``hal.ticker.Ticker.take``) without a step; an edge always brings a step. Every
+step feeds the watchdog; the app steps at least once every
+``firmware.app.REST_MAX_MS``, so a board that stops stepping is reset
+(``hal.watchdog``). Most ticks are ticks at rest, so their path is two calls and
+one read of the tick counter."""
 
 from hal import tick_source
 from hal.tick_source import ticks_ms
@@ -13,14 +14,9 @@ from hal.tick_source import ticks_ms
 
 def service(app, hardware):
     """One pass of the main loop; True if the app ran a step."""
-    ticked = hardware.ticker.take()
-    queued = hardware.inputs.pending()
-    if not (ticked or queued):
+    if not hardware.ticker.take() and not hardware.inputs.pending():
         return False
-    now = tick_source.source.ticks_ms()  # ``tick_source.ticks_ms``, without its call
-    if not queued and app.resting(now):
-        return False  # the step at the rest's end feeds the watchdog
-    app.step(now)
+    app.step(tick_source.source.ticks_ms())  # ``tick_source.ticks_ms``, without its call
     hardware.watchdog.feed()  # only an app that steps keeps the board alive
     return True
 

@@ -4,8 +4,8 @@
 board definition with the simulator's `machine` module, then advances
 virtual time event by event: contact transitions and timer ticks fire the
 firmware's own interrupt handlers, and after each one the main loop runs a
-pass, as it would on the board. Ticks at which the app rests (``App.resting``),
-which the board's main loop passes over, are passed over in one go
+pass, as it would on the board. Ticks at which the app rests (the ticker's
+``resting_until``), which the board's ticker passes over, are passed over in one go
 (``_pass_over``); with ``rests=False`` the app never rests and every tick
 runs a step, the reference the resting is checked against.
 
@@ -373,9 +373,10 @@ class SimBoard:
         now = vclock.now_ms()
         ticks_now = vclock.ticks_ms()
         first = timer.next_due
-        if not app.resting(ticks_add(ticks_now, first - now)):
-            return False
-        last = now + ticks_diff(app.wake_at, ticks_now) - 1  # resting up to here
+        wake = hardware.ticker.resting_until()
+        if wake is None or ticks_diff(ticks_add(ticks_now, first - now), wake) >= 0:
+            return False  # the app does not rest at the next tick
+        last = now + ticks_diff(wake, ticks_now) - 1  # resting up to here
         if contact_at is not None and contact_at - 1 < last:
             last = contact_at - 1
         for other in sim_machine.timers():

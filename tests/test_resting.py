@@ -166,6 +166,12 @@ def test_a_running_clock_steps_a_few_times_a_second_not_fifty(boot_board):
     assert booted.app.clock.shown_ms(0, vclock.ticks_ms()) == 302_000 - 61_000
 
 
+def rests_at(booted, tick):
+    """Whether the board's ticker passes over a tick at ``tick`` (the app rests there)."""
+    wake = booted.hardware.ticker.resting_until()
+    return wake is not None and ticks_diff(tick, wake) < 0
+
+
 def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_board):
     from hal import runtime
 
@@ -174,14 +180,13 @@ def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_boar
     booted.run_to(1_010)
     app = booted.app
     hardware = booted.hardware
-    assert app.wake_at is not None
     steps = []
     real_step = app.step
     app.step = lambda now: (steps.append(now), real_step(now))
     wdt = sim_machine.watchdog()
     fed = wdt.feeds
     hardware.ticker.on_tick(None)
-    assert app.resting(vclock.ticks_ms())
+    assert rests_at(booted, vclock.ticks_ms())
     assert runtime.service(app, hardware) is False
     assert steps == [] and wdt.feeds == fed  # the next step feeds the watchdog
     sim_machine.drive(booted.board.pin_of("lever_left"), 0)  # an edge: the ring holds a press
@@ -189,34 +194,66 @@ def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_boar
     assert len(steps) == 1 and app.clock.running() == 1 and wdt.feeds == fed + 1
 
 
+def test_the_rest_ends_at_its_tick_and_not_one_before(boot_board):
+    from hal import runtime
+
+    booted = boot_board("300+2")
+    booted.press("lever_right")
+    booted.run_to(1_010)
+    hardware = booted.hardware
+    wake = hardware.ticker.resting_until()
+    assert wake is not None
+    steps = []
+    real_step = booted.app.step
+    booted.app.step = lambda now: (steps.append(now), real_step(now))
+    vclock.set_now(vclock.now_ms() + ticks_diff(wake, vclock.ticks_ms()) - 1)
+    hardware.ticker.on_tick(None)  # a tick 1 ms before the wake: passed over
+    assert runtime.service(booted.app, hardware) is False and steps == []
+    vclock.set_now(vclock.now_ms() + 1)
+    hardware.ticker.on_tick(None)  # at the wake: the step
+    assert runtime.service(booted.app, hardware) is True and steps == [wake]
+
+
 def test_settings_and_messages_from_outside_end_a_rest(boot_board):
     """A settings push or a message from the hall's link comes between two steps."""
     booted = boot_board("300+2")
     booted.run_to(2_000)
     app = booted.app
-    assert app.resting(vclock.ticks_ms())
+    assert rests_at(booted, vclock.ticks_ms())
     app.apply_settings(app.settings)
-    assert app.wake_at is None and not app.resting(vclock.ticks_ms())
+    assert not rests_at(booted, vclock.ticks_ms()) and app.quiet_at is None
     booted.run_to(4_000)
-    assert app.resting(vclock.ticks_ms())
+    assert rests_at(booted, vclock.ticks_ms())
     app.notice("Err4")
-    assert app.wake_at is None and not app.resting(vclock.ticks_ms())
+    assert not rests_at(booted, vclock.ticks_ms()) and app.quiet_at is None
 
 
 def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
-    """Before ``quiet_at`` only the mark and the battery are stepped (``App._light_step``), but
-    a change of the clock made outside a step ends that: the next step draws it."""
+    """Before ``quiet_at`` only the mark and the battery are stepped (``App._light_step``),
+    but a change of the clock made outside a step (not through the app, which would end
+    the rest at once) is drawn at the next step all the same, light or not."""
     booted = boot_board("300+2")
     booted.press("lever_right")
     app = booted.app
+    ticker = booted.hardware.ticker
     at = 1_000
     booted.run_to(at)
-    while app.quiet_at is None or ticks_diff(app.quiet_at, vclock.ticks_ms()) <= 2 * TICK_MS:
+
+    def light_wake_ahead():
+        wake = ticker.resting_until()
+        return (
+            app.quiet_at is not None
+            and wake is not None
+            and ticks_diff(wake, vclock.ticks_ms()) >= TICK_MS
+            and ticks_diff(app.quiet_at, wake) > 0
+        )
+
+    while not light_wake_ahead():
         at += TICK_MS
         booted.run_to(at)
-    app.clock.pause(vclock.ticks_ms())  # as a push from outside the steps might
-    assert app.drawn != app.clock.changes and not app.resting(vclock.ticks_ms())
-    booted.run_to(at + TICK_MS)
+    app.clock.pause(vclock.ticks_ms())
+    assert app.drawn != app.clock.changes
+    booted.run_to(at + ticks_diff(ticker.resting_until(), vclock.ticks_ms()))
     assert app.drawn == app.clock.changes
 
 
