@@ -225,13 +225,19 @@ class BlockDevice:
             flash.latency.program_range(offset, size)
         flash.writes += 1
         budget = flash.budget
-        if erased and (budget is None or budget >= size):  # whole: programmed at once
+        if budget is None or budget >= size:  # no cut falls in it: programmed whole
             if budget is not None:
                 flash.budget = budget - size
-            data[offset : offset + size] = buf
+            if erased:
+                data[offset : offset + size] = buf
+            else:
+                for index in range(size):
+                    value = buf[index]
+                    if value != 0xFF:  # (an erased byte programs nothing)
+                        data[offset + index] &= value
             flash.bytes_written += size
             return
-        for index in range(size):
+        for index in range(size):  # a cut falls in it: byte after byte, up to the cut
             flash._spend(1)
             data[offset + index] &= buf[index]
             flash.bytes_written += 1
