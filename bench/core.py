@@ -113,6 +113,8 @@ def tick_figures(rounds=None):
     folder = tempfile.mkdtemp(prefix="core-bench-")
     try:
         before = first_release.prepare(BEFORE, folder)
+        # The same measurement in both trees: this tree's (its warm-up included).
+        shutil.copy(os.path.join(ROOT, "bench", "measure.py"), os.path.join(before, "bench"))
         beside, runs = first_release.with_first_release(
             lambda: _measure(ROOT), rounds, {"before": lambda: _measure(before)}
         )
