@@ -148,13 +148,19 @@ scenarios: setup mpy
 	SCENARIOS_MPY=all $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_scenarios.py
 
 # The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
-# one xdist_group, e.g. a shard of the scenario scripts, run on one worker).
+# one xdist_group, e.g. a shard of the scenario scripts, run on one worker). The time is
+# kept in build/make-test.json, which `make bench` reports (bench/core.py).
 test: setup
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint mpy && \
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup; \
 	status=$$?; \
-	echo "make test: $$(( $$(date +%s) - start )) s wall (lint, mpy, pytest -n $(TEST_WORKERS))"; \
+	wall=$$(( $$(date +%s) - start )); \
+	echo "make test: $$wall s wall (lint, mpy, pytest -n $(TEST_WORKERS))"; \
+	mkdir -p build; \
+	printf '{"wall_s": %d, "cores": %d, "workers": %d, "status": %d, "commit": "%s"}\n' \
+		$$wall $$(nproc 2>/dev/null || echo 1) $(TEST_WORKERS) $$status \
+		"$$(git rev-parse --short HEAD 2>/dev/null)" > build/make-test.json; \
 	exit $$status
 
 bench: mpy

@@ -164,6 +164,21 @@ def mutation_figures():
     }
 
 
+# What the last `make test` took, as the Makefile keeps it.
+MAKE_TEST_RECORD = os.path.join(ROOT, "build", "make-test.json")
+
+
+def make_test_figures(path=MAKE_TEST_RECORD):
+    """The last `make test` on this machine: its wall seconds, cores, workers, exit
+    status and commit (``make_test`` None if it has not run in this clone)."""
+    import json
+
+    if not os.path.exists(path):
+        return {"make_test": None}
+    with open(path) as handle:
+        return {"make_test": json.load(handle)}
+
+
 def core_figures(quick=False):
     """Every figure of the core (``quick``: without the mutation check)."""
     found = branches_outside_methods()
@@ -171,6 +186,7 @@ def core_figures(quick=False):
         "method_branches_outside_methods": sum(len(lines) for lines in found.values()),
         "method_branches_before": count_at(BEFORE),
     }
+    figures.update(make_test_figures())
     figures.update(tick_figures())
     if not quick:
         figures.update(mutation_figures())
@@ -222,6 +238,18 @@ def rows(figures):
         ("bytes allocated per tick (core bench)", figures["alloc_bytes_per_tick"], "0"),
         ("bytes allocated per press (core bench)", figures["alloc_bytes_per_press"], "0"),
     ]
+    run = figures.get("make_test")
+    if run is None:
+        table.append(("make test wall time, last run (s)", "not run in this clone", "report"))
+    else:
+        table.append(
+            (
+                "make test wall time, last run at %s on %d cores (%s), s"
+                % (run["commit"], run["cores"], "passed" if run["status"] == 0 else "FAILED"),
+                run["wall_s"],
+                "<= 120",
+            )
+        )
     if "mutations" in figures:
         table.append(
             (

@@ -118,3 +118,39 @@ def test_a_goal_in_a_tables_column_is_judged_in_each_cell():
     assert "| 3 **✗ missed** |" in page
     assert "| phone |" in page and "| 2 |" in page
     assert "wall: strip lines" in page.split("##")[0]
+
+
+def test_the_last_make_test_is_reported_against_two_minutes(tmp_path):
+    from bench import core
+
+    record = tmp_path / "make-test.json"
+    assert core.make_test_figures(str(record)) == {"make_test": None}
+    for wall, verdict in ((120, goals.MET), (121, goals.MISSED)):
+        record.write_text(
+            '{"wall_s": %d, "cores": 2, "workers": 3, "status": 0, "commit": "1234567"}' % wall
+        )
+        figures = core.make_test_figures(str(record))
+        assert figures["make_test"]["wall_s"] == wall
+        row = [row for row in core.rows(_core_figures(figures)) if "make test" in row[0]][0]
+        assert goals.row_verdict(row) == verdict, wall
+
+
+def _core_figures(extra):
+    """The core bench's figures with every tick figure set, and ``extra``."""
+    figures = {
+        "method_branches_outside_methods": 0,
+        "method_branches_before": 66,
+        "first_release_cpu_us_per_tick": 40.0,
+        "before_cpu_us_per_tick": 17.0,
+        "cpu_us_per_tick": 9.0,
+        "first_release_spread_us": [40, 41, 42],
+        "spread_us": [9, 10, 11],
+        "tick_to_first_release": 0.225,
+        "tick_to_first_release_per_round": [0.2, 0.22, 0.3],
+        "tick_to_before": 0.5,
+        "stepping_tick_to_before": 0.9,
+        "alloc_bytes_per_tick": 0,
+        "alloc_bytes_per_press": 0,
+    }
+    figures.update(extra)
+    return figures
