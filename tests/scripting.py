@@ -105,6 +105,59 @@ def shard_of(name, names):
     return shards[name]
 
 
+_SHARED = {"folder": None, "values": {}}  # tests/conftest.py names the run's folder
+
+
+def share_between_workers(folder):
+    """Keep what ``once_per_run`` computes in ``folder``, which every test worker of this
+    run sees (conftest.py: the run's temporary folder, new each run)."""
+    _SHARED["folder"] = folder
+
+
+def once_per_run(key, compute):
+    """``compute()`` (a value JSON keeps: lists, strings, numbers) once per test run,
+    whichever of the test workers asks first, under a lock; the others, and later tests
+    in this process, read its value. For the runs several tests check, each its own
+    way (a MicroPython process of seconds, say): every test still asserts on the run,
+    and a ``compute`` that fails stores nothing, so each test that asks fails alike."""
+    values = _SHARED["values"]
+    if key in values:
+        return values[key]
+    folder = _SHARED["folder"]
+    if folder is None:
+        value = compute()
+    else:
+        import fcntl
+        import hashlib
+        import json
+
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, hashlib.sha256(key.encode()).hexdigest()[:32])
+        with open(path + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if os.path.exists(path):
+                with open(path) as handle:
+                    value = json.load(handle)
+            else:
+                value = compute()
+                with open(path + ".new", "w") as handle:
+                    json.dump(value, handle)
+                os.replace(path + ".new", path)
+    values[key] = value
+    return value
+
+
+def run_once(command, timeout=900):
+    """``subprocess.run(command)`` in the repository, once per test run (``once_per_run``):
+    [status, stdout, stderr]."""
+
+    def run():
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        return [done.returncode, done.stdout, done.stderr]
+
+    return once_per_run("run " + "\0".join(command), run)
+
+
 _compiled = []  # True once this process brought build/mpy up to date
 
 

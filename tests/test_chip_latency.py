@@ -24,6 +24,7 @@ import boards
 from sim.latency import ChipLatency
 from sim.runner import Game
 from sim.script import parse
+from tests.scripting import run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPLIES = os.path.join(ROOT, "tests", "chip", "replies.clock")
@@ -105,18 +106,20 @@ def test_the_board_is_ideal_unless_asked():
         game.close()
 
 
+def _run_on_the_chip(script, level, mpy):
+    """``python -m sim run [--mpy] --latency=LEVEL SCRIPT``: [status, stdout, stderr],
+    played once in the test run for the tests that check it (``run_once``)."""
+    lane = ["--mpy"] if mpy else []
+    return run_once([sys.executable, "-m", "sim", "run", *lane, "--latency=" + level, script])
+
+
 def test_the_model_runs_alike_on_both_lanes():
     """``--latency=max`` prints the same lines inside MicroPython as on CPython."""
     lines = []
-    for lane in ([], ["--mpy"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "sim", "run", *lane, "--latency=max", REPLIES],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        assert "Traceback" not in done.stdout + done.stderr
-        lines.append(done.stdout.splitlines())
+    for mpy in (False, True):
+        _status, stdout, stderr = _run_on_the_chip(REPLIES, "max", mpy)
+        assert "Traceback" not in stdout + stderr
+        lines.append(stdout.splitlines())
     assert lines[0] == lines[1]
     assert lines[0]
 
@@ -352,14 +355,8 @@ def test_an_edge_inside_a_message_waits_for_one_write_not_the_message():
 
 
 def _play_on_the_chip(script, level, mpy):
-    lane = ["--mpy"] if mpy else []
-    done = subprocess.run(
-        [sys.executable, "-m", "sim", "run", *lane, "--latency=" + level, script],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stdout
+    status, stdout, _stderr = _run_on_the_chip(script, level, mpy)
+    assert status == 0, stdout
 
 
 @pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])

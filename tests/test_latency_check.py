@@ -21,7 +21,7 @@ import boards
 from hal import board_check, edges
 from sim import latency_check, vclock
 from sim import machine as sim_machine
-from tests.scripting import compiled_firmware
+from tests.scripting import compiled_firmware, run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRESSES = 200
@@ -142,9 +142,8 @@ NEEDS_LANE = pytest.mark.skipif(
 @pytest.mark.parametrize("compiled", [False, True])
 def test_the_check_prints_the_same_lines_inside_micropython(compiled):
     words = ["pico", "esp32", "typical", "max", "--presses=60"]
-    here = subprocess.run(
-        [sys.executable, "-m", "sim", "latency", *words], cwd=ROOT, capture_output=True, text=True
-    )
+    # the host's lines, played once in the test run for both parameters (run_once)
+    here_status, here_stdout, _ = run_once([sys.executable, "-m", "sim", "latency", *words])
     if compiled:
         compiled_firmware()
     lane = subprocess.run(
@@ -155,9 +154,9 @@ def test_the_check_prints_the_same_lines_inside_micropython(compiled):
         text=True,
         timeout=300,
     )
-    assert here.returncode == lane.returncode == 0, lane.stderr
-    assert here.stdout.splitlines() == lane.stdout.splitlines()
-    assert len(here.stdout.splitlines()) == 4
+    assert here_status == lane.returncode == 0, lane.stderr
+    assert here_stdout.splitlines() == lane.stdout.splitlines()
+    assert len(here_stdout.splitlines()) == 4
 
 
 # --- make selftest LATENCY=1 -------------------------------------------------

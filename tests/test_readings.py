@@ -7,12 +7,10 @@ decide it as the strict reading says: JSON that is not strict JSON is
 refused, and only ASCII white space around a control is no part of it.
 """
 
-import functools
 import os
-import subprocess
 
 from sim import readings
-from tests.scripting import ROOT
+from tests.scripting import ROOT, run_once
 
 SEED = 23
 COUNT = 1500  # about 2 s a lane
@@ -25,18 +23,14 @@ LAX_JSON += (
 )  # the last: a comma short
 
 
-@functools.lru_cache(maxsize=1)
 def _micropython_lines():
+    """The lane's lines, run once in the test run for both tests (``run_once``)."""
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
-    done = subprocess.run(
-        ["node", runner, "sim.readings", str(SEED), str(COUNT)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    status, stdout, stderr = run_once(
+        ["node", runner, "sim.readings", str(SEED), str(COUNT)], timeout=300
     )
-    assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
-    return tuple(done.stdout.splitlines())
+    assert status == 0 and stderr == "", stderr[-2000:]
+    return tuple(stdout.splitlines())
 
 
 def test_both_lanes_read_every_text_alike_and_strictly():
