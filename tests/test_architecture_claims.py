@@ -210,6 +210,20 @@ def test_no_module_of_the_clock_imports_the_halls_reading():
     assert problems == []
 
 
+def test_no_module_of_the_clock_loads_the_latency_check():
+    # hal/latency_check.py is loaded by `make selftest LATENCY=1` alone (tools/selftest.py
+    # sends the board the lines that import it), never by the boot or the main loop.
+    problems = [
+        "%s:%d" % (path.relative_to(ROOT), line)
+        for path in clock_modules()
+        for line, module, _function in imports_in(path)
+        if module.startswith("hal.latency_check")
+    ]
+    assert problems == []
+    selftest = (ROOT / "tools" / "selftest.py").read_text()
+    assert "from hal import latency_check" in selftest
+
+
 # The boot path's importers of firmware/boot/: (module, function).
 BOOT_PATH = {
     ("hal/boot.py", "start"),
