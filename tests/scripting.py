@@ -242,11 +242,14 @@ class ScenarioRuns:
         return label, [other for other in self.names if shard_of(other, self.names) == label]
 
     def cpython(self, name):
-        """(status, printed lines) of ``name`` on CPython with a step at every tick, as
-        ``python -m sim run --every-tick`` prints: the reference the MicroPython lane,
-        which passes over the ticks the clock rests at, is compared with. The state
-        line is also read before every statement, as a ``show`` there would, and not
-        printed (``observing_player``): looking must change nothing the lines say."""
+        """(status, printed lines) of ``name`` on CPython. A script the MicroPython lane
+        plays too (``micro_names``) runs with a step at every tick, as ``python -m sim
+        run --every-tick`` prints: the reference that lane, which passes over the ticks
+        the clock rests at, is compared with. Any other rests as the board does (its
+        expectations hold there); ``make scenarios`` plays every script on both lanes,
+        so every one is compared there. The state line is also read before every
+        statement, as a ``show`` there would, and not printed (``observing_player``):
+        looking must change nothing the lines say."""
         if name not in self.python:
             from sim.runner import run_files
 
@@ -254,7 +257,8 @@ class ScenarioRuns:
             for other in self.shard(name)[1]:
                 lines = []
                 path = os.path.join(ROOT, other)
-                status = run_files([path], lines.append, rests=False, player_class=player)
+                rests = other not in self.micro_names  # the reference: only where compared
+                status = run_files([path], lines.append, rests=rests, player_class=player)
                 prefix = os.path.join(ROOT, "")
                 self.python[other] = (status, [line.replace(prefix, "") for line in lines])
         return self.python[name]
