@@ -170,8 +170,8 @@ MUTANTS = (
     (
         "hall message: a byo-yomi or Canadian count of 999 refused",
         "firmware/hall_decode.py",
-        "and 1 <= len(count) <= 3",
-        "and 1 <= len(count) <= 2",
+        "and int(count) <= MAX_BYO",
+        "and int(count) < MAX_BYO",
         ("tests/test_limits_hall.py",),
     ),
     (
@@ -299,6 +299,41 @@ MUTANTS = (
         "self.backoff_ms = min(self.backoff_ms * 2, MAX_BACKOFF_MS)",
         "self.backoff_ms = min(self.backoff_ms * 2, 2 * MAX_BACKOFF_MS)",
         ("tests/test_limits_hall.py",),
+    ),
+    (
+        "ticker: a rest ends a millisecond after its tick",
+        "hal/ticker.py",
+        "(tick_source.source.ticks_ms() - wake) & _TICKS_MAX",
+        "(tick_source.source.ticks_ms() - wake - 1) & _TICKS_MAX",
+        ("tests/test_resting.py",),
+    ),
+    (
+        "watchdog: a timeout shorter than twice the longest rest taken",
+        "hal/watchdog.py",
+        "MIN_MS = const(2000)",
+        "MIN_MS = const(1999)",
+        ("tests/test_watchdog.py", "tests/test_boards.py"),
+    ),
+    (
+        "display: a frame's one changed row written at the wrong RAM address",
+        "hal/displays.py",
+        "out[0] = row - 1",
+        "out[0] = row",
+        ("tests/test_sim_hardware.py",),
+    ),
+    (
+        "journal: the Fletcher sums reduced modulo 256",
+        "firmware/journal.py",
+        "return (first % 255) << 8 | second % 255",
+        "return (first % 256) << 8 | second % 256",
+        ("tests/test_journal_extremes.py",),
+    ),
+    (
+        "app: a light step taken over a change of the clock",
+        "firmware/app.py",
+        "or self.drawn != self.clock.changes\n            or self.hardware.inputs.pending()",
+        "or self.hardware.inputs.pending()",
+        ("tests/test_resting.py",),
     ),
 )
 
