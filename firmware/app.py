@@ -189,7 +189,10 @@ class App:
         if not (steady and self.notices is None and not hardware.battery.is_low()):
             self.refresh(now)
         else:
-            self._turn_mark(now)
+            due = self.mark_at
+            # ticks_diff(now, due) >= 0, without its call: this runs at every step
+            if due is not None and (now - due) & _TICKS_MAX < _TICKS_HALF:
+                self._turn_mark(now)
         if self.rests:  # (else the ticker was told once: ``allow_rest``)
             quiet = self._quiet_until(now)
             self.quiet_at = quiet
@@ -517,4 +520,7 @@ class App:
         or switch the clock; by itself it changes only where a flag falls, at
         zero, where the times are drawn again."""
         due = self.redraw_at
-        return self.drawn == self.clock.changes and (due is None or ticks_diff(now, due) < 0)
+        # ticks_diff(now, due) < 0, without its call: this runs at every step
+        return self.drawn == self.clock.changes and (
+            due is None or (now - due) & _TICKS_MAX >= _TICKS_HALF
+        )
