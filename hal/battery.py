@@ -23,6 +23,8 @@ PERIOD_MS = const(1000)
 HYSTERESIS_MV = const(150)
 ABSENT_MV = const(1000)
 _U16_FULL = const(65535)
+_TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's period, less one
+_TICKS_HALF = const(1 << 29)
 
 
 class Battery:
@@ -61,7 +63,8 @@ class Battery:
 
     def update(self, now):
         """Take a reading if one is due at tick ``now``."""
-        if ticks_diff(now, self.due) < 0:
+        # ticks_diff(now, self.due) < 0, without its call: this runs at every step
+        if (now - self.due) & _TICKS_MAX >= _TICKS_HALF:
             return
         self.due = ticks_add(self.due, PERIOD_MS)
         if ticks_diff(now, self.due) >= 0:  # the loop stood still: start counting afresh
