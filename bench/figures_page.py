@@ -605,6 +605,14 @@ SECTIONS = (
             ("bytes allocated per tick", "core.alloc_bytes_per_tick", "B", "0"),
             ("bytes allocated per press", "core.alloc_bytes_per_press", "B", "0"),
             ("rounds", "core.rounds", "", "report"),
+            (
+                "make test, last run before the figures: wall time",
+                "core.make_test.wall_s",
+                "s",
+                "≤ 120",
+            ),
+            ("make test, last run: cores", "core.make_test.cores", "", "report"),
+            ("make test, last run: exit status", "core.make_test.status", "", "0"),
         ),
     ),
 )
