@@ -31,6 +31,7 @@ from micropython import const
 from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
+from firmware.screen import Screen
 from firmware.tickmath import ticks_add, ticks_diff
 
 MESSAGE_MS = const(3000)
@@ -76,7 +77,7 @@ REFUSAL_TEXT = {
 }
 
 
-class Arbiter:
+class Arbiter(Screen):
     """The procedures' state: which screen is up and what it holds."""
 
     def __init__(self, clock, claims):
@@ -100,16 +101,6 @@ class Arbiter:
 
     def active(self):
         return self.screen != IDLE
-
-    def draw_again(self):
-        """Draw the screen again at the next refresh (what covered it went away)."""
-        self.changed = True
-
-    def take_change(self):
-        """Whether the screen changed since it was last drawn; it counts as drawn now."""
-        changed = self.changed
-        self.changed = False
-        return changed
 
     def _show(self, screen):
         self.screen = screen

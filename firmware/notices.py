@@ -10,12 +10,13 @@ Notices are dropped once they are over.
 from micropython import const
 
 from firmware import frames
+from firmware.screen import Screen
 from firmware.tickmath import ticks_add, ticks_diff
 
 SHOW_MS = const(3000)
 
 
-class Notices:
+class Notices(Screen):
     """The queue of boot messages; ``active`` while one is on the displays."""
 
     def __init__(self):
@@ -57,12 +58,6 @@ class Notices:
         """Draw the message up again at the next refresh (a display missed it)."""
         if self.active:
             self.changed = True
-
-    def take_change(self):
-        """Whether the messages changed since last drawn (a new one, or their end)."""
-        changed = self.changed
-        self.changed = False
-        return changed
 
     def draw(self, frame):
         frames.render_text(frame, self.texts[0])

@@ -360,18 +360,36 @@ def test_driver_raw_digits_and_colon(display):
     assert ht16k33.decode_seg7x4(chip.ram) == "130 "
 
 
-def test_segment_display_writes_the_ram_seg7x4_writes():
+def beside_seg7x4(ours):
+    """``SegmentDisplay`` on chip ``ours`` at 0x70, and ``show(frame)``: the frame shown
+    there and the same digits and colon through the library's ``Seg7x4`` on a second
+    chip at 0x71, whose RAM ours must equal."""
     from adafruit_ht16k33.ht16k33 import HT16K33
     from adafruit_ht16k33.segments import Seg7x4
 
     from hal.displays import SegmentDisplay
 
-    ours, theirs = ht16k33.HT16K33(), ht16k33.HT16K33()
+    theirs = ht16k33.HT16K33()
     sim_machine.attach_i2c(0, 0x70, ours)
     sim_machine.attach_i2c(0, 0x71, theirs)
     bus = I2CBus(sim_machine.I2C(0))
     display = SegmentDisplay(bus, 0x70, HT16K33)
     driver = Seg7x4(bus, address=0x71, auto_write=False)
+
+    def show(frame):
+        display.show_frame(bytearray(frame))
+        for index in range(4):
+            driver.set_digit_raw(index, frame[index])
+        driver.colon = frame[4] != 0
+        driver.show()
+        assert ours.ram == theirs.ram, frame
+
+    return display, show
+
+
+def test_segment_display_writes_the_ram_seg7x4_writes():
+    ours = ht16k33.HT16K33()
+    display, show = beside_seg7x4(ours)
     assert ours.oscillator_on and ours.display_on and ours.brightness == 15
     frames = (
         (SEG["1"], SEG["3"] | DOT, SEG["0"], SEG["5"], 1),
@@ -380,12 +398,7 @@ def test_segment_display_writes_the_ram_seg7x4_writes():
         (0, 0, 0, 0, 0),
     )
     for frame in frames:
-        display.show_frame(bytearray(frame))
-        for index in range(4):
-            driver.set_digit_raw(index, frame[index])
-        driver.colon = frame[4] != 0
-        driver.show()
-        assert ours.ram == theirs.ram, frame
+        show(frame)
     assert ht16k33.decode_seg7x4(ours.ram) == "    "
     display.show_frame(bytearray((SEG["1"], SEG["3"], SEG["0"], SEG["5"], 1)))
     assert ht16k33.decode_seg7x4(ours.ram) == "13:05"
@@ -432,26 +445,12 @@ def test_a_frame_with_one_change_sends_that_row_alone():
     # HT16K33 datasheet: a write's first byte sets the RAM address, the data that
     # follows fills RAM from there. A frame that changes one digit or the colon needs
     # that row alone; the chip holds the others. Its RAM must be Seg7x4's throughout.
-    from adafruit_ht16k33.ht16k33 import HT16K33
-    from adafruit_ht16k33.segments import Seg7x4
-
-    from hal.displays import SegmentDisplay
-
-    ours, theirs = CountingChip(), ht16k33.HT16K33()
-    sim_machine.attach_i2c(0, 0x70, ours)
-    sim_machine.attach_i2c(0, 0x71, theirs)
-    bus = I2CBus(sim_machine.I2C(0))
-    display = SegmentDisplay(bus, 0x70, HT16K33)
-    driver = Seg7x4(bus, address=0x71, auto_write=False)
+    ours = CountingChip()
+    display, show_beside = beside_seg7x4(ours)
 
     def show(frame):
         del ours.lengths[:]
-        display.show_frame(bytearray(frame))
-        for index in range(4):
-            driver.set_digit_raw(index, frame[index])
-        driver.colon = frame[4] != 0
-        driver.show()
-        assert ours.ram == theirs.ram, frame
+        show_beside(frame)
         return ours.lengths
 
     assert show((SEG["1"], SEG["3"], SEG["0"], SEG["5"], 1)) == [17]  # first: all of it

@@ -30,6 +30,7 @@ from firmware import claims, engine, files, frames
 from firmware import settings as settings_module
 from firmware.input_codes import KEY_MINUS, KEY_PLAY, KEY_PLUS, KEY_SET, LEVER_LEFT, LEVER_RIGHT
 from firmware.menu import items, presets
+from firmware.screen import Screen
 from firmware.tickmath import ticks_add, ticks_diff
 
 MESSAGE_MS = const(3000)
@@ -42,7 +43,7 @@ BUILD = const(3)
 MESSAGE = const(4)
 
 
-class MenuScreens:
+class MenuScreens(Screen):
     """The menu's state: the screen shown and what it holds."""
 
     def __init__(self, app):
@@ -64,16 +65,6 @@ class MenuScreens:
 
     def active(self):
         return self.screen != IDLE
-
-    def draw_again(self):
-        """Draw the screen again at the next refresh (what covered it went away)."""
-        self.changed = True
-
-    def take_change(self):
-        """Whether the screen changed since it was last drawn; it counts as drawn now."""
-        changed = self.changed
-        self.changed = False
-        return changed
 
     def _show(self, screen):
         self.screen = screen
