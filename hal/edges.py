@@ -47,6 +47,10 @@ class EdgeRing:
     """The board's levers and keys, numbered in the order of ``firmware.input_codes``."""
 
     def __init__(self, pins, active_levels, capture=None):
+        from machine import disable_irq, enable_irq
+
+        self.disable_irq = disable_irq  # around ``bring_forward``
+        self.enable_irq = enable_irq
         self.pins = pins
         self.capture = capture  # hal.capture.LeverCapture of inputs 0.., or None
         self.count = len(pins)
@@ -194,17 +198,66 @@ class EdgeRing:
         return self.slot_popped
 
     def pop(self):
-        """The next stored event's input number (its tick in ``popped_tick``, its slot
-        in ``popped_slot``), or -1. The handler never writes the slot just popped
-        (the ring counts as full before it), so its release can still be read."""
+        """The stored event with the oldest stamp, its input number (its tick in
+        ``popped_tick``, its slot in ``popped_slot``), or -1. Events are stored in the
+        order their handlers ran, which is not their stamps' where two paths stamp
+        them: a lever or the play key stamped by the chip inside a flash erase is
+        stored after a key whose pin handler ran when the erase ended, yet came first.
+        So the oldest is brought to the front (equal stamps keep the handlers'
+        order). The handler never writes the slot just popped (the ring counts as full
+        before it), so its release can still be read."""
         tail = self.tail
-        if tail == self.head:
+        head = self.head
+        if tail == head:
             return -1
+        ticks = self.ring_tick
+        oldest = tail
+        slot = (tail + 1) % _RING
+        while slot != head:
+            if ticks_diff(ticks[slot], ticks[oldest]) < 0:
+                oldest = slot
+            slot = (slot + 1) % _RING
+        if oldest != tail:
+            self.bring_forward(oldest, tail)
         self.slot_popped = tail
-        self.tick_popped = self.ring_tick[tail]
+        self.tick_popped = ticks[tail]
         index = self.ring_source[tail]
         self.tail = (tail + 1) % _RING
         return index
+
+    def bring_forward(self, slot, tail):
+        """Move the event in ``slot`` to ``tail``, the ones between one slot on (their
+        order kept), each input's last press following its slot. The interrupts are
+        off meanwhile: a handler storing a press of an input whose slot moves would
+        otherwise race the move."""
+        state = self.disable_irq()
+        source = self.ring_source
+        tick = self.ring_tick
+        held = self.ring_open
+        release = self.ring_release
+        slot_of = self.slot_of
+        moved_source = source[slot]
+        moved_tick = tick[slot]
+        moved_held = held[slot]
+        moved_release = release[slot]
+        moved_last = slot_of[moved_source] == slot
+        while slot != tail:
+            before = (slot - 1) % _RING
+            index = source[before]
+            source[slot] = index
+            tick[slot] = tick[before]
+            held[slot] = held[before]
+            release[slot] = release[before]
+            if slot_of[index] == before:
+                slot_of[index] = slot
+            slot = before
+        source[tail] = moved_source
+        tick[tail] = moved_tick
+        held[tail] = moved_held
+        release[tail] = moved_release
+        if moved_last:
+            slot_of[moved_source] = tail
+        self.enable_irq(state)
 
     def rearm(self, now):
         """Re-arm every input whose contact is open and has been quiet long enough,
