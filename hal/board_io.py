@@ -67,9 +67,9 @@ def build(board, filesystem, flash_root=None):
 
 def _lever_capture(board, pins):
     """The PIO and DMA stamps of the levers (``hal.capture``) on a board that names their
-    state machines (``LEVER_CAPTURE_MACHINES``), or None: the pin handler stamps them.
+    state machines (``CAPTURE_MACHINES``), or None: the pin handler stamps them.
     A MicroPython without ``rp2.DMA`` (before v1.22) also gets None."""
-    machines = getattr(board, "LEVER_CAPTURE_MACHINES", None)
+    machines = getattr(board, "CAPTURE_MACHINES", None)
     if not machines:
         return None
     if not board.ACTIVE_LOW:

@@ -1,6 +1,6 @@
 """Builds the levers' PIO and DMA capture at boot (``hal.capture``), then is let go.
 
-For each lever: a PIO0 state machine (the board's ``LEVER_CAPTURE_MACHINES``)
+For each lever: a PIO0 state machine (the board's ``CAPTURE_MACHINES``)
 loaded with ``hal.lever_pio.lever_program``, its quiet count put in its TX
 FIFO; a DMA channel (the next free one, ``rp2.DMA()``) paced by that
 machine's RX DREQ, reading ``TIMERAWL`` without incrementing, writing a

@@ -89,7 +89,7 @@ def install_machine(capture=False):
 def chip_captures(board):
     """Whether ``board``'s levers are stamped by its chip (``PIO_LEVER_CAPTURE`` in
     boards/chips/, and the board names the state machines)."""
-    if not getattr(board, "LEVER_CAPTURE_MACHINES", None):
+    if not getattr(board, "CAPTURE_MACHINES", None):
         return False
     try:
         chip = __import__("boards.chips." + board.CHIP, None, None, ("CHIP",))

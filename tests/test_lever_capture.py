@@ -419,21 +419,23 @@ def test_the_selftest_reads_the_erase_checks_verdict():
 
 
 def test_the_boards_capture_data_is_checked():
-    """hal/board_check.py: the RP2040 boards name two distinct PIO0 state machines; an
-    ESP32 has no PIO; a machine of PIO1 (4), one given twice, a wrong count, contacts
-    that close to 3.3 V are refused; None (the pin handler alone) is fine."""
+    """hal/board_check.py: the RP2040 boards name three distinct PIO0 state machines (the
+    levers and play); an ESP32 has no PIO; the probe's machine (3), a machine of PIO1
+    (4), one given twice, a wrong count (the levers alone), contacts that close to 3.3 V
+    are refused; None (the pin handler alone) is fine."""
     from tests.test_boards import assert_caught, broken, problems_of
 
     for name in ("pico", "pico_w", "pico_big"):
         assert problems_of(broken(name)) == []
-        assert broken(name).LEVER_CAPTURE_MACHINES == (0, 1)
-    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=(2, 3))) == []
-    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=None)) == []
-    assert_caught(broken("esp32", LEVER_CAPTURE_MACHINES=(0, 1)), "no PIO")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0, 4)), "4", "0 to 3")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(1, 1)), "twice")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0,)), "one state machine per lever")
+        assert broken(name).CAPTURE_MACHINES == (0, 1, 2)
+    assert problems_of(broken("pico", CAPTURE_MACHINES=(2, 1, 0))) == []
+    assert problems_of(broken("pico", CAPTURE_MACHINES=None)) == []
+    assert_caught(broken("esp32", CAPTURE_MACHINES=(0, 1, 2)), "no PIO")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1, 3)), "3", "0 to 2")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1, 4)), "4", "0 to 2")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(1, 1, 2)), "twice")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1)), "lever_left, lever_right, play")
     assert_caught(
-        broken("pico", ACTIVE_LOW=False, INPUT_PULL="down", LEVER_CAPTURE_MACHINES=(0, 1)),
+        broken("pico", ACTIVE_LOW=False, INPUT_PULL="down", CAPTURE_MACHINES=(0, 1, 2)),
         "ACTIVE_LOW",
     )

@@ -15,7 +15,7 @@ FLASH_MASKS_INTERRUPTS = True
 # runs from PIO0's own instruction memory and the DMA copies the timer (an APB register)
 # into SRAM, neither through the flash, so an erase holds neither (RP2040 datasheet 2.6.3:
 # XIP is the only path to the flash; 3.1: PIO; 2.5: DMA). Boards name the state machines
-# (LEVER_CAPTURE_MACHINES); the simulated board stamps their levers at their edges.
+# (CAPTURE_MACHINES); the simulated board stamps their levers at their edges.
 PIO_LEVER_CAPTURE = True
 # Winbond W25Q16JV datasheet (rev. H), 9.6 "AC Electrical Characteristics":
 # tSE sector erase (4 KiB) 45 ms typical, 400 ms max; tPP page program 0.7 ms typical, 3 ms max.
