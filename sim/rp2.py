@@ -16,11 +16,18 @@ unchanged. It runs on CPython and inside MicroPython.
   edge while armed, and re-arms after ``quiet_cycles`` of an open contact.
   The same test plays edge sequences on this model and on the emulator
   running the program, and compares the pushes.
-- ``DMA`` channels move one word per request of the state machine named by
-  their ``treq_sel``: from ``TIMERAWL`` (the simulated timer, ``sim.machine``)
-  into the buffer given as ``write``, its address wrapping as ``ring_size``
-  says. ``pack_ctrl`` packs the fields where the datasheet's 2.5.7
-  ``CH0_CTRL_TRIG`` puts them.
+- ``DMA`` channels move words: from ``TIMERAWL`` (the simulated timer,
+  ``sim.machine``) or a state machine's RX FIFO (``PIO0_RXF0`` on: the read
+  takes the word out), into the buffer given as ``write`` (its address
+  wrapping as ``ring_size`` says) or into another channel's
+  ``AL1_TRANS_COUNT_TRIG`` (which starts that channel for as many transfers).
+  A channel paced by a state machine's RX DREQ is served at its pushes as
+  ``DREQ.mode`` says: ``"credit"``, one transfer per push; ``"level"``, a
+  transfer as long as the FIFO is not empty, as rp2040js models it, so a
+  channel that does not read the FIFO runs on until its count is out.
+  Unpaced channels (``TREQ_SEL`` 0x3F) run their count when started.
+  ``pack_ctrl`` packs the fields where the datasheet's 2.5.7 ``CH0_CTRL_TRIG``
+  puts them.
 """
 
 from sim import machine as sim_machine
@@ -284,10 +291,15 @@ class StateMachine:
     def get(self):
         if not self.rx:
             raise RuntimeError("the simulated state machine's RX FIFO is empty (get would block)")
+        return self.take()
+
+    def take(self):
+        """The oldest word of the RX FIFO out (the CPU's ``get``, or the DMA's read): room
+        for a stalled push."""
         self.rx -= 1
         if self.state == _STALLED:
             self.push(sim_machine.timer_us())
-        return 0
+        return 1
 
     def on_level(self, level):
         """The line now reads ``level`` (1 open, 0 closed: contacts close to ground)."""
@@ -310,13 +322,16 @@ class StateMachine:
         if self.rx >= _FIFO_DEPTH:
             self.state = _STALLED
             return
-        self.rx += 1
+        self.rx += 1  # the word 1 (``set x, 1``, ``mov isr, x``)
         self.pushes += 1
         self.state = _RELEASED
         request = _DREQ_PIO0_RX0 + self.machine_id
         for channel in _channels:
             if channel.treq() == request:
-                channel.transfer()
+                if DREQ.mode == "credit":
+                    channel.transfer()
+                else:  # a level: requests while the FIFO holds a word
+                    channel.run_while(self)
         if sim_machine.pin_level(self.pin_id):  # opened already (a stalled push): quiet now
             self.state = _QUIET
             self.opened_us = now
@@ -341,6 +356,27 @@ _CTRL_FIELDS = {
     "sniff_en": (23, 1),
 }
 _TREQ_PERMANENT = 0x3F
+PIO0_RXF0 = 0x50200020  # 2.2, 3.7: RXF0..RXF3, 4 bytes apart
+DMA_BASE = 0x50000000  # 2.2; 2.5.7: channels 0x40 apart
+_AL1_TRANS_COUNT_TRIG = 0x01C
+_LEVEL_BURST = 64  # transfers modelled one by one under a level before the rest at once
+
+
+class _Dreq:
+    """How a PIO RX FIFO's DREQ paces a DMA channel: ``"credit"`` or ``"level"``
+    (``set_dreq``)."""
+
+    mode = "credit"
+
+
+DREQ = _Dreq()
+
+
+def set_dreq(mode):
+    """The DREQ's semantics from now on: one credit per push, or a level (FIFO not empty)."""
+    if mode not in ("credit", "level"):
+        raise ValueError("the DREQ is a credit or a level, not %r" % (mode,))
+    DREQ.mode = mode
 
 
 def _field(ctrl, name):
@@ -354,12 +390,23 @@ class DMA:
     def __init__(self):
         self.channel = len(_channels)
         self.read = 0
-        self.write = 0  # the write address (a buffer's, in SRAM, 16-byte aligned)
-        self.target = None  # the buffer at ``write``
+        self.write_base = 0  # the write address given (a buffer's, in SRAM, 16-byte aligned)
+        self.target = None  # the buffer at ``write_base``, or None: a register address
         self.count = 0
+        self.reload = 0  # TRANS_COUNT as written: what a trigger starts the channel with
         self.ctrl = 0
-        self.offset = 0  # bytes into ``write`` the next transfer writes
+        self.offset = 0  # bytes into ``write_base`` the next transfer writes
+        self.transfers = 0  # every transfer made, for the tests
+        # Where the addresses lead, worked out once at ``config`` (the addresses are big
+        # ints inside MicroPython: a transfer under heap_lock must not compute with them).
+        self.source_machine = -1  # the state machine whose RX FIFO ``read`` is, or -1
+        self.trigger_channel = -1  # the channel whose AL1_TRANS_COUNT_TRIG ``write`` is
         _channels.append(self)
+
+    @property
+    def write(self):
+        """The WRITE_ADDR register: where the next transfer writes."""
+        return self.write_base + (self.offset if self.target is not None else 0)
 
     def pack_ctrl(self, **fields):
         ctrl = (
@@ -376,27 +423,69 @@ class DMA:
     def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
         if read is not None:
             self.read = read
+            self.source_machine = _fifo_of(read)
         if write is not None:
-            self.target = write
-            self.write = 0x20000000 + 64 * self.channel
+            if isinstance(write, int):
+                self.target = None
+                self.write_base = write
+                self.trigger_channel = _trigger_of(write)
+            else:
+                self.target = write
+                self.write_base = 0x20000000 + 64 * self.channel
         if count is not None:
-            self.count = count
+            self.reload = count
+            self.count = 0
         if ctrl is not None:
             self.ctrl = ctrl
         if not trigger or read is not None or write is not None:
             self.offset = 0
+        if trigger:
+            self.start()
+
+    def start(self):
+        """Triggered: the count reloaded; an unpaced channel runs it at once."""
+        self.count = self.reload
+        if _field(self.ctrl, "enable") and _field(self.ctrl, "treq_sel") == _TREQ_PERMANENT:
+            while self.count > 0:
+                self.transfer()
 
     def treq(self):
         if not _field(self.ctrl, "enable") or self.count <= 0:
             return -1
         return _field(self.ctrl, "treq_sel")
 
+    def run_while(self, state_machine):
+        """Requests while ``state_machine``'s RX FIFO holds a word (a level DREQ): a channel
+        that reads the FIFO empties it; one that does not runs until its count is out."""
+        burst = 0
+        while state_machine.rx and self.count > 0:
+            if burst == _LEVEL_BURST:  # the FIFO is not read: the rest at once
+                rest = self.count
+                self.count = 0
+                self.transfers += rest
+                if _field(self.ctrl, "inc_write") and self.target is not None:
+                    self.offset = (self.offset + 4 * rest) % (1 << _field(self.ctrl, "ring_size"))
+                return
+            self.transfer()
+            burst += 1
+
     def transfer(self):
         """One request served: a word from ``read`` into ``write``."""
         if _field(self.ctrl, "size") != 2 or _field(self.ctrl, "inc_read"):
             raise ValueError("the simulated DMA copies one register word by word")
-        word = sim_machine.mem32_read(self.read)
+        if self.source_machine >= 0:
+            word = _take_word(self.source_machine)
+        else:
+            word = sim_machine.mem32_read(self.read)
+        self.count -= 1
+        self.transfers += 1
         buffer = self.target
+        if buffer is None:
+            channel = _channels[self.trigger_channel]
+            channel.reload = word
+            if word:  # a null trigger (0) starts nothing
+                channel.start()
+            return
         index = self.offset // 2
         buffer[index] = word & 0xFFFF
         buffer[index + 1] = (word >> 16) & 0xFFFF
@@ -405,11 +494,35 @@ class DMA:
             ring = _field(self.ctrl, "ring_size")
             if ring and _field(self.ctrl, "ring_sel"):
                 self.offset %= 1 << ring
-        self.count -= 1
+
+
+def _fifo_of(address):
+    """The state machine whose RX FIFO is at ``address`` (PIO0's RXF0..RXF3), or -1."""
+    offset = address - PIO0_RXF0
+    return offset // 4 if 0 <= offset < 16 and offset % 4 == 0 else -1
+
+
+def _trigger_of(address):
+    """The channel whose AL1_TRANS_COUNT_TRIG is at ``address``: the only register the
+    simulated DMA writes."""
+    offset = address - DMA_BASE
+    if offset < 0 or offset % 0x40 != _AL1_TRANS_COUNT_TRIG or offset // 0x40 >= 12:
+        raise ValueError("the simulated DMA writes no register at 0x%08x" % address)
+    return offset // 0x40
+
+
+def _take_word(machine_id):
+    """The DMA's read of a state machine's RX FIFO: its oldest word, taken out (an empty
+    FIFO reads 0, and flags an underflow on the chip)."""
+    state_machine = _machines.get(machine_id)
+    if state_machine is None or not state_machine.rx:
+        return 0
+    return state_machine.take()
 
 
 def reset():
-    """A fresh chip (power on): no state machine runs, every DMA channel is free."""
+    """A fresh chip (power on): no state machine runs, every DMA channel is free (the
+    DREQ's semantics stay as set)."""
     for state_machine in _machines.values():
         sim_machine.watch(state_machine.pin_id, None)
     _machines.clear()
