@@ -151,6 +151,19 @@ class LeverCapture:
         now = self.now
         return ((((now[2] & 0x3FFF) << 16) | now[3]) - stamp) & _MASK30
 
+    def figures(self):
+        """What the capture did, for a report (allocates: never in a handler): per input,
+        the pushes its reader consumed and the stamps taken; the faults; whether it still
+        stamps."""
+        pushes = []
+        taken = []
+        index = 0
+        while index < self.count:
+            pushes.append(self.pushes(index))
+            taken.append(self.taken[index])
+            index += 1
+        return {"pushes": pushes, "taken": taken, "faults": self.faults, "ok": self.ok}
+
     def take(self, index):
         """The tick of input ``index``'s oldest unread stamp, taken. More unread than the
         ring holds: the oldest were overwritten, a fault; the ring's are taken."""

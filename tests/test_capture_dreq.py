@@ -142,6 +142,8 @@ def test_one_stamp_per_push_at_its_edge_under_either_dreq(dreq):
         assert capture.copiers[index].transfers == len(presses[index])
         assert capture.machines[index].rx_fifo() == 0
     assert capture.faults == 0 and capture.ok
+    counts = [len(presses[index]) for index in range(3)]
+    assert capture.figures() == {"pushes": counts, "taken": counts, "faults": 0, "ok": True}
 
 
 @pytest.mark.parametrize("dreq", ["credit", "level"])
