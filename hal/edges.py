@@ -15,12 +15,14 @@ while the contact is held, and once it has been re-armed ``ring_release``
 holds the tick of its last (settling) edge. So how long a key was held is
 known from its edges even when the press is read from the ring much later.
 
-On a board whose levers are stamped by the chip (``hal.capture``, the
-RP2040's PIO and DMA), a lever's handler is only the wake-up: it takes every
-stamp the capture holds, of both levers, oldest first, each as an event at
-its own tick, however late the handler runs (a flash erase holds the CPU,
-not the capture); the pin's own stamp is the fallback for a press the
-capture did not see (``capture_missed``). Where pin handlers are hard
+On a board whose levers and play key are stamped by the chip
+(``hal.capture``, the RP2040's PIO and DMA), their handler is only the
+wake-up: it takes every stamp the capture holds, of all of them, oldest
+first, each as an event at its own tick, however late the handler runs (a
+flash erase holds the CPU, not the capture); the pin's own stamp is the
+fallback for a press the capture did not see (``capture_missed``). So two
+paths stamp: ``pop`` gives the events oldest stamp first, whatever order
+their handlers stored them in. Where pin handlers are hard
 (the rp2), a press released before its handler runs is still a press: the
 chip latched its closing edge, which ``irq.flags()`` reports.
 
