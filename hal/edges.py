@@ -143,7 +143,7 @@ class EdgeRing:
         self.head = following
 
     def take_captured(self):
-        """Every stamp the lever capture holds, of every lever, into the ring, oldest first."""
+        """Every stamp the capture holds, of every input it stamps, into the ring, oldest first."""
         capture = self.capture
         capture.read_now()
         while True:

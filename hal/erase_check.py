@@ -1,4 +1,4 @@
-"""The lever capture proved on the board: a lever closed inside a flash erase, its stamp's error.
+"""The capture proved on the board: a lever closed inside a flash erase, its stamp's error.
 
 Part of ``make selftest LATENCY=1`` on an RP2040 board whose levers the PIO
 stamps (``hal.capture``). The CPU cannot close a lever during an erase (its
