@@ -153,16 +153,24 @@ class LeverCapture:
 
     def figures(self):
         """What the capture did, for a report (allocates: never in a handler): per input,
-        the pushes its reader consumed and the stamps taken; the faults; whether it still
-        stamps."""
+        the pushes its reader consumed, the stamps taken and its (reader, copier) DMA
+        channel numbers; the faults; whether it still stamps."""
         pushes = []
         taken = []
+        channels = []
         index = 0
         while index < self.count:
             pushes.append(self.pushes(index))
             taken.append(self.taken[index])
+            channels.append((self.readers[index].channel, self.copiers[index].channel))
             index += 1
-        return {"pushes": pushes, "taken": taken, "faults": self.faults, "ok": self.ok}
+        return {
+            "pushes": pushes,
+            "taken": taken,
+            "channels": channels,
+            "faults": self.faults,
+            "ok": self.ok,
+        }
 
     def take(self, index):
         """The tick of input ``index``'s oldest unread stamp, taken. More unread than the

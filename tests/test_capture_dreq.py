@@ -143,7 +143,13 @@ def test_one_stamp_per_push_at_its_edge_under_either_dreq(dreq):
         assert capture.machines[index].rx_fifo() == 0
     assert capture.faults == 0 and capture.ok
     counts = [len(presses[index]) for index in range(3)]
-    assert capture.figures() == {"pushes": counts, "taken": counts, "faults": 0, "ok": True}
+    assert capture.figures() == {
+        "pushes": counts,
+        "taken": counts,
+        "channels": [(1, 0), (3, 2), (5, 4)],  # each copier claimed before its reader
+        "faults": 0,
+        "ok": True,
+    }
 
 
 @pytest.mark.parametrize("dreq", ["credit", "level"])
