@@ -97,7 +97,7 @@ class LeverCapture:
         self.ring_addresses = ring_addresses
         self.taken = array("i", [0] * self.count)  # stamps read so far, per input
         self.faults = 0  # stamps overwritten before they were taken, or copies never made
-        self.ok = True  # False after a fault: the pin handler stamps the inputs alone
+        self.ok = True  # False once a copy never landed: the pin handler stamps them alone
         self.now = array("H", [0, 0, 0, 0])  # the timer at read_now: TIMERAWH, TIMERAWL halves
         self.last_stamp = 0  # the last stamp taken, its 30 low bits (the erase check's)
 
@@ -174,11 +174,12 @@ class LeverCapture:
 
     def take(self, index):
         """The tick of input ``index``'s oldest unread stamp, taken. More unread than the
-        ring holds: the oldest were overwritten, a fault; the ring's are taken."""
+        ring holds: the oldest were overwritten, a fault; the ring's are taken, and the
+        capture goes on (its channels still stamp every push; only those presses are
+        lost, as a pin handler held as long would lose them)."""
         unread = self.unread(index)
         if unread > RING_WORDS:
             self.faults += 1
-            self.ok = False
             self.taken[index] += unread - RING_WORDS
         slot = 2 * (self.taken[index] % RING_WORDS)
         ring = self.rings[index]
