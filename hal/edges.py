@@ -70,7 +70,9 @@ class EdgeRing:
         self.dropped = 0  # events lost to a full ring
         self.tick_popped = 0
         self.slot_popped = 0  # kept intact by the handler until the next pop
-        self.capture_missed = 0  # lever presses the capture had no stamp for
+        self.capture_missed = 0  # presses the capture had no stamp for when their handler ran
+        self.missed_tick = array("i", [0] * self.count)  # the last such press's pin stamp
+        self.missed_open = bytearray(self.count)  # 1 until a stamp of that input follows it
         self.irqs = None  # each pin's irq object, where handlers are hard (irq.flags())
         self.closing_flag = bytearray(self.count)  # the IRQ flag of each contact's closing
         self.handler = self.on_edge  # bound once: the handler allocates nothing
@@ -115,6 +117,8 @@ class EdgeRing:
             # saw that press (its machine was armed if this ring was).
             if self.armed[index] and pin.value() == self.active[index]:
                 self.capture_missed += 1
+                self.missed_tick[index] = now
+                self.missed_open[index] = 1
                 self.store(index, now)
             return
         if self.armed[index] and self.closed(index, pin):
@@ -143,7 +147,10 @@ class EdgeRing:
         self.head = following
 
     def take_captured(self):
-        """Every stamp the capture holds, of every input it stamps, into the ring, oldest first."""
+        """Every stamp the capture holds, of every input it stamps, into the ring, oldest
+        first. A stamp no later than the pin's own stamp of a press the capture had no
+        stamp for is that press's push, come after its handler ran (the PIO pushes a few
+        microseconds after the edge, the DMA a few cycles after that): not a second press."""
         capture = self.capture
         capture.read_now()
         while True:
@@ -158,7 +165,12 @@ class EdgeRing:
                 index += 1
             if lever < 0:
                 return
-            self.store(lever, capture.take(lever))
+            tick = capture.take(lever)
+            if self.missed_open[lever]:
+                self.missed_open[lever] = 0
+                if ticks_diff(tick, self.missed_tick[lever]) <= 0:
+                    continue  # the push of the press stamped by its pin: it came late
+            self.store(lever, tick)
 
     def disarm_closed(self, now):
         """Leave disarmed every input whose contact is closed at ``now`` (boot): it was

@@ -174,3 +174,32 @@ def test_the_ring_holds_exactly_its_depth_of_unread_stamps(dreq):
     assert capture.faults == 1 and capture.ok
     _press(PINS[2], 6_000)
     assert _taken(capture, 2) == [6_000]
+
+
+def test_a_push_that_comes_after_its_handler_is_not_a_second_press():
+    """The PIO pushes about 3 us after the edge; a pin handler that runs before the push
+    (or before the DMA's copy) finds no stamp and stamps the press by its pin
+    (``capture_missed``). The stamp that follows, no later than that one, is the same
+    press: taken, not stored again. The next press is the capture's own."""
+    from hal.edges import QUIET_MS, EdgeRing
+
+    capture = _capture()
+    pins = [sim_machine.Pin(pin) for pin in PINS]
+    inputs = EdgeRing(pins, [0, 0, 0], capture)
+    inputs.enable(sim_machine.Pin)
+    machine = capture.machines[0]
+    sim_machine.watch(PINS[0], None)  # the state machine sees the edge after the handler
+    vclock.set_now(1_000)
+    sim_machine.drive(PINS[0], 0)
+    assert inputs.capture_missed == 1
+    sim_machine.watch(PINS[0], machine)
+    machine.on_level(0)  # its push, and the DMA's stamp of it
+    assert capture.unread(0) == 1
+    _play([(1_001, PINS[0], 1), (1_002, PINS[0], 0), (1_060, PINS[0], 1)])  # bounce, release
+    inputs.rearm(1_060 + QUIET_MS)
+    _press(PINS[0], 1_200)
+    found = []
+    while inputs.pop() >= 0:
+        found.append(inputs.popped_tick())
+    assert found == [1_000, 1_200]
+    assert capture.unread(0) == 0 and capture.faults == 0

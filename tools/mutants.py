@@ -350,6 +350,13 @@ MUTANTS = (
         ("tests/test_inputs.py", "tests/test_stamp_order.py"),
     ),
     (
+        "edge ring: a push that comes after its pin's own stamp stored as a second press",
+        "hal/edges.py",
+        "                if ticks_diff(tick, self.missed_tick[lever]) <= 0:\n",
+        "                if ticks_diff(tick, self.missed_tick[lever]) < 0:\n",
+        ("tests/test_capture_dreq.py",),
+    ),
+    (
         "engine: a press stamped before its turn began charged from the stamp",
         "firmware/engine.py",
         "        if ticks_diff(now, self.turn_start) < 0:\n",
