@@ -159,6 +159,7 @@ def _measure(board, boot):
     sound = _sounding_ticks()
     passing = _passing_control()
     ring = _ring_presses()
+    captured = _captured_presses()
 
     print(
         json.dumps(
@@ -181,6 +182,7 @@ def _measure(board, boot):
                 "buzzer_ticks_run_with_heap_locked": sound["locked"],
                 "control_passed_under_heap_lock": passing,
                 "ring_entries_under_heap_lock": ring,
+                "captured_inputs_under_heap_lock": captured,
             }
         )
     )
@@ -252,6 +254,50 @@ def _ring_presses():
         return "MemoryError"
     hardware.stop()
     return store.next - before
+
+
+def _captured_presses():
+    """On the Pico, whose levers and play key the PIO and DMA stamp (hal/capture.py),
+    under heap_lock: a move, a pause and a resume by the play key, then a move whose
+    lever's handler is held back (as a flash erase holds it) behind a menu key's, so
+    the lever is stored after the key yet stamped before it and is brought forward
+    (hal/edges.py, ``pop``). What was done, or "MemoryError" if anything allocated."""
+    board = SimBoard(fresh_flash("300+3"), bounce_ms=0, board_name="pico")
+    board.boot()
+    from hal import runtime
+
+    hardware = board.app.hardware
+    clock = board.app.clock
+    timer = sim_machine.timers()[0]
+    inputs = board.board.INPUTS
+    left, right, play = inputs["lever_left"], inputs["lever_right"], inputs["play"]
+    minus = inputs["minus"]
+    _press(board, right, runtime, hardware)  # left is White: its clock starts
+    _release(board, right, runtime, hardware, timer)
+    moves = clock.moves()
+    pauses = 0
+    first = (left, play)  # made before the heap is locked
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for pin in first:
+            _press(board, pin, runtime, hardware)
+            _release(board, pin, runtime, hardware, timer)
+        pauses += clock.state == 2  # engine.PAUSED
+        _press(board, play, runtime, hardware)
+        _release(board, play, runtime, hardware, timer)
+        sim_machine.latch(right, 0)  # right's move: the PIO stamps it; its handler waits
+        _tick(board, timer, hardware, runtime)
+        sim_machine.drive(minus, 0)  # stored first (no pass yet), stamped later
+        sim_machine.raise_irq(right)
+        runtime.service(board.app, hardware)
+    except MemoryError:
+        micropython.heap_unlock()
+        hardware.stop()
+        return "MemoryError"
+    micropython.heap_unlock()
+    hardware.stop()
+    return {"moves": clock.moves() - moves, "pauses": pauses, "mover": clock.mover}
 
 
 def _sounding_ticks():

@@ -41,11 +41,13 @@ INPUT_PULL = "up"
 # close the lever's line as its contact does, let go they float and the lever's
 # pull-up holds the line high, so a lever pressed meanwhile shorts nothing.
 LATENCY_PROBE_PINS = {"lever_left": 10, "lever_right": 11}
-# The levers' stamps (hal/capture.py): PIO0 state machines 0 and 1 (lever_left, lever_right)
-# each stamp its lever's first closing edge, and a DMA channel each, taken from the
-# free ones at boot, copies the 1 MHz timer for it, while a flash erase holds the CPU.
-# PIO1 is left to the Pico W's radio (MicroPython's RPI_PICO_W board: CYW43_SPI_PIO 1).
-LEVER_CAPTURE_MACHINES = (0, 1)
+# The stamps of the inputs that start or stop a clock (hal/capture.py): PIO0 state machines
+# 0, 1 and 2 (lever_left, lever_right, play) each stamp their contact's first closing edge,
+# and two DMA channels each, taken from the free ones at boot, consume the push and copy
+# the 1 MHz timer for it, while a flash erase holds the CPU. PIO0's state machine 3 is the
+# erase check's probe (hal/erase_check.py); PIO1 is left to the Pico W's radio
+# (MicroPython's RPI_PICO_W board: CYW43_SPI_PIO 1). The menu keys stay on pin interrupts.
+CAPTURE_MACHINES = (0, 1, 2)
 # A passive piezo, driven with PWM (GP13 is PWM slice 6, channel B).
 BUZZER_PIN = 13
 # The running-side indicators (None where a board has none), lit high: a 10 mm
@@ -86,6 +88,6 @@ JOURNAL_RING_BLOCKS = 96
 # ring entry is programmed as its page, 0xFF but the entry.
 JOURNAL_WHOLE_PAGES = True
 # The PIO and DMA stamp the levers at their edges during a flash erase too
-# (LEVER_CAPTURE_MACHINES, hal/capture.py): the ring is prepared while the clock
+# (CAPTURE_MACHINES, hal/capture.py): the ring is prepared while the clock
 # stands, a block every 0.5 s, and a game may start at any time (docs/power.md).
 LEVERS_STAMPED_IN_ERASE = True

@@ -16,6 +16,6 @@ from boards.pico import *  # noqa: F403  (the same pins, buses and addresses)
 NAME = "sim"
 JOURNAL_RING_BLOCKS = 2
 # The ideal board: the pin handler stamps every input at its edge (no PIO capture).
-LEVER_CAPTURE_MACHINES = None
+CAPTURE_MACHINES = None
 # The ideal board stamps every edge at its instant, during an erase too.
 LEVERS_STAMPED_IN_ERASE = True

@@ -153,13 +153,16 @@ class Clock:
             self.state = OVER
 
     def press(self, index, now):
-        """A lever press on side ``index`` at tick ``now``; True if it changed the clock."""
+        """A lever press on side ``index`` at tick ``now``; True if it changed the clock.
+        A press stamped before the run of the turn began (``not_before_turn``) counts
+        from that start: a move is never charged less than what the turn used before."""
         if self.state == SETUP:
             self.white = 1 - index
             self.state = RUNNING
         else:
             if self.state != RUNNING or index != self.mover:
                 return False
+            now = self.not_before_turn(now)
             self.update(now)
             if self.state != RUNNING:
                 return False
@@ -248,10 +251,20 @@ class Clock:
             self.first_flag = other if self.sides[other].flagged else NOBODY
         self.changes += 1
 
+    def not_before_turn(self, now):
+        """``now``, or the tick the running turn's run began if ``now`` is before it: the
+        floor of every charge. The hardware acts on the inputs in the order of their
+        stamps (hal.edges), so this holds only a stamp the hardware could not order."""
+        if ticks_diff(now, self.turn_start) < 0:
+            return self.turn_start
+        return now
+
     def pause(self, now):
-        """Stop both clocks; the turn keeps what it used so far."""
+        """Stop both clocks; the turn keeps what it used so far (never less: a pause
+        stamped before the run began is taken at its start)."""
         if self.state != RUNNING:
             return False
+        now = self.not_before_turn(now)
         self.update(now)
         if self.state != RUNNING:
             return False

@@ -19,6 +19,7 @@ from hal.watchdog import MIN_MS as WATCHDOG_MIN_MS
 from hal.watchdog import RP2040_MAX_MS as WATCHDOG_MAX_MS
 
 LEVER_NAMES = INPUT_NAMES[:2]  # firmware.input_codes: the levers come first
+CAPTURED_NAMES = INPUT_NAMES[:3]  # then play: the inputs that start or stop a clock
 
 # HT16K33: 0x70 plus the three address jumpers A0-A2.
 HT16K33_ADDRESSES = range(0x70, 0x78)
@@ -375,21 +376,27 @@ def check(board):
 
 
 def _check_capture(chip, board, problems):
-    """LEVER_CAPTURE_MACHINES (hal/capture.py): None, or one PIO0 state machine (0-3) for
-    each lever, distinct, on an RP2040, for contacts that close to ground."""
-    machines = getattr(board, "LEVER_CAPTURE_MACHINES", None)
+    """CAPTURE_MACHINES (hal/capture.py): None, or one PIO0 state machine (0-2: the
+    fourth is the erase check's probe) for each input that starts or stops a clock (the
+    levers and play), distinct, on an RP2040, for contacts that close to ground."""
+    machines = getattr(board, "CAPTURE_MACHINES", None)
     if machines is None:
         return
-    where = "LEVER_CAPTURE_MACHINES %r" % (machines,)
+    where = "CAPTURE_MACHINES %r" % (machines,)
     if not chip.name.startswith("rp2040"):
         problems.append("%s: the %s has no PIO" % (where, chip.name))
         return
-    if not isinstance(machines, tuple) or len(machines) != len(LEVER_NAMES):
-        problems.append("%s: not a tuple of one state machine per lever" % where)
+    if not isinstance(machines, tuple) or len(machines) != len(CAPTURED_NAMES):
+        problems.append(
+            "%s: not a tuple of one state machine for each of %s"
+            % (where, ", ".join(CAPTURED_NAMES))
+        )
         return
     for machine in machines:
-        if not _is_whole(machine) or not 0 <= machine <= 3:
-            problems.append("%s: %r is not a PIO0 state machine (0 to 3)" % (where, machine))
+        if not _is_whole(machine) or not 0 <= machine <= 2:
+            problems.append(
+                "%s: %r is not a PIO0 state machine free of the probe (0 to 2)" % (where, machine)
+            )
     if len(set(machines)) != len(machines):
         problems.append("%s: a state machine given twice" % where)
     if getattr(board, "ACTIVE_LOW", True) is not True:

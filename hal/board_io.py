@@ -66,14 +66,14 @@ def build(board, filesystem, flash_root=None):
 
 
 def _lever_capture(board, pins):
-    """The PIO and DMA stamps of the levers (``hal.capture``) on a board that names their
-    state machines (``LEVER_CAPTURE_MACHINES``), or None: the pin handler stamps them.
+    """The PIO and DMA stamps of the levers and play (``hal.capture``) on a board that names
+    their state machines (``CAPTURE_MACHINES``), or None: the pin handler stamps them.
     A MicroPython without ``rp2.DMA`` (before v1.22) also gets None."""
-    machines = getattr(board, "LEVER_CAPTURE_MACHINES", None)
+    machines = getattr(board, "CAPTURE_MACHINES", None)
     if not machines:
         return None
     if not board.ACTIVE_LOW:
-        raise ValueError("the lever capture's program waits for contacts that close to ground")
+        raise ValueError("the capture's program waits for contacts that close to ground")
     try:
         import rp2
 

@@ -1,19 +1,34 @@
-"""The levers' first closing edges, stamped by the RP2040's PIO and DMA without the CPU.
+"""The first closing edges of the levers and the play key, stamped by the RP2040's PIO and DMA.
 
-One PIO0 state machine per lever runs ``hal.lever_pio.lever_program``: it
-pushes a word at the lever's first closing edge. One DMA channel per lever,
-paced by that state machine's RX DREQ, copies the timer's ``TIMERAWL`` (the
-1 MHz count ``time.ticks_us()`` reads) into the lever's ring of four words
-in SRAM. Neither needs the CPU or the flash: a press during a flash erase,
-which holds the CPU for up to 0.4 s, is stamped at its edge all the same.
-``hal.capture_setup`` builds them at boot (and is let go after).
+One PIO0 state machine per input runs ``hal.lever_pio.lever_program``: it
+pushes the word 1 at the input's first closing edge. Two DMA channels per
+input stamp that push without the CPU:
 
-The levers' pin interrupt stays the wake-up: its handler (``hal.edges``)
+- the reader, paced by the state machine's RX DREQ, reads the RX FIFO (so
+  each push is consumed by the transfer it requests) and writes the word
+  into the copier's ``TRANS_COUNT`` trigger; its own count runs down one per
+  push, and never out (``TRANSFERS``): ``unread`` counts the pushes by it;
+- the copier, so triggered for one transfer, copies the timer's ``TIMERAWL``
+  (the 1 MHz count ``time.ticks_us()`` reads) into the input's ring of four
+  words in SRAM.
+
+One stamp per push, whatever the DREQ is: a level (FIFO not empty) falls
+when the reader takes the word, a credit (one per push) is spent by that
+transfer. A channel that only copied the timer on the DREQ, leaving the FIFO
+to the CPU, re-fires as long as the word waits under a level (200,001 times
+on rp2040js at the first press): the reader's read is what settles it. Not
+``CHAIN_TO``: a chain fires when a channel's whole count is done, so the
+reader would have to start again at every push and its count would no longer
+say how many pushes there were. Neither channel needs the CPU or the flash: a
+press during a flash erase, which holds the CPU for up to 0.4 s, is stamped at
+its edge all the same. ``hal.capture_setup`` builds them at boot.
+
+The inputs' pin interrupt stays the wake-up: its handler (``hal.edges``)
 asks ``oldest_age_us`` and takes each stamp with ``take``, which gives the
 stamp as the tick ``time.ticks_ms()`` had at that instant (``stamp_ms``:
 exact across the 32-bit timer's wrap and the 2**30 period of the ticks).
 Nothing here allocates; every value is a small int (the stamps and the timer
-are read as 16-bit halves).
+are read as 16-bit halves, the addresses in SRAM are below 2**30).
 """
 
 from array import array
@@ -28,12 +43,16 @@ _TIMERAWH = const(0x40054024)
 TIMERAWL = const(0x40054028)  # hal.capture_setup gives it to the DMA
 _TIMERAWH_HI = const(0x40054026)
 _TIMERAWL_HI = const(0x4005402A)
-# 3.2 / 3.5.4: each state machine's RX FIFO holds 4 words; each lever's ring holds as
-# many stamps, so a stamp is never overwritten before its push is taken from the FIFO.
+# Each input's ring holds 4 stamps (16 bytes: the DMA's ring wraps on the address's low
+# bits, and MicroPython's heap blocks on the rp2 are 16-byte aligned). A fifth push
+# before the CPU takes the first overwrites it: a fault, counted (``take``). The PIO's
+# quiet wait (25 ms) spaces one input's pushes, and an erase holds the CPU for 0.4 s
+# at most: more than four presses of one key inside one erase is the only way there.
 RING_WORDS = const(4)
-# DMA TRANS_COUNT: the transfers before the channel would halt (2**30 - 1 presses:
-# never). Kept a small int, so that reading it back allocates nothing.
+# The reader's TRANS_COUNT: the transfers before the channel would halt (2**30 - 1
+# presses: never). Kept a small int, so that reading it back allocates nothing.
 TRANSFERS = const(0x3FFFFFFF)
+_COPY_WAIT = const(16)  # reads of the copier's ring position while its copy is in flight
 _MASK30 = const(0x3FFFFFFF)
 
 
@@ -65,23 +84,31 @@ def stamp_ms(stamp_hi, stamp_lo, high_hi, high_lo, low_hi, low_lo):
 
 
 class LeverCapture:
-    """The levers' stamps: for each lever (inputs 0..), its state machine (``rp2``), its DMA
-    channel and its ring (``array("H")`` of ``2 * RING_WORDS`` halves) the channel writes."""
+    """The stamps of inputs 0.. (the levers, then play): for each, its state machine
+    (``rp2``), its reader and copier DMA channels, its ring (``array("H")`` of
+    ``2 * RING_WORDS`` halves) the copier writes and the address of its first word."""
 
-    def __init__(self, machines, channels, rings):
+    def __init__(self, machines, readers, copiers, rings, ring_addresses):
         self.count = len(machines)
         self.machines = machines
-        self.channels = channels
+        self.readers = readers
+        self.copiers = copiers
         self.rings = rings
-        self.taken = array("i", [0] * self.count)  # stamps read so far, per lever
-        self.faults = 0  # stamps without a push behind them, or pushes lost to a full ring
-        self.ok = True  # False after a fault: the pin handler stamps the levers alone
+        self.ring_addresses = ring_addresses
+        self.taken = array("i", [0] * self.count)  # stamps read so far, per input
+        self.faults = 0  # stamps overwritten before they were taken, or copies never made
+        self.ok = True  # False once a copy never landed: the pin handler stamps them alone
         self.now = array("H", [0, 0, 0, 0])  # the timer at read_now: TIMERAWH, TIMERAWL halves
         self.last_stamp = 0  # the last stamp taken, its 30 low bits (the erase check's)
 
     def read_now(self):
         """Read the 64-bit timer into ``now`` (its 16-bit halves, high first; read again if
-        a half moved between the reads). Call before ``oldest_age_us`` and ``take``."""
+        a half moved between the reads), once every copy under way has landed. Call before
+        ``oldest_age_us`` and ``take``."""
+        index = 0
+        while index < self.count:
+            self.wait_copied(index)
+            index += 1
         mem16 = machine.mem16
         now = self.now
         while True:
@@ -92,36 +119,71 @@ class LeverCapture:
             if mem16[_TIMERAWL_HI] == now[2] and mem16[_TIMERAWH] == now[1]:
                 return
 
-    def unread(self, lever):
-        """How many stamps of ``lever`` are not taken yet."""
-        return TRANSFERS - self.channels[lever].count - self.taken[lever]
+    def pushes(self, index):
+        """How many pushes of input ``index`` the reader has consumed."""
+        return TRANSFERS - self.readers[index].count
 
-    def oldest_age_us(self, lever):
-        """How long ago (us, modulo 2**30) ``lever``'s oldest unread stamp was taken, or -1."""
-        if self.unread(lever) <= 0:
+    def wait_copied(self, index):
+        """Wait the few cycles between the reader's transfer and the copier's: the copier's
+        ring position must follow the pushes. A copy that never lands is a fault."""
+        copier = self.copiers[index]
+        written = (self.pushes(index) % RING_WORDS) * 4
+        tries = 0
+        while (copier.write - self.ring_addresses[index]) % (4 * RING_WORDS) != written:
+            tries += 1
+            if tries > _COPY_WAIT:
+                self.faults += 1
+                self.ok = False
+                return
+
+    def unread(self, index):
+        """How many stamps of input ``index`` are not taken yet."""
+        return self.pushes(index) - self.taken[index]
+
+    def oldest_age_us(self, index):
+        """How long ago (us, modulo 2**30) input ``index``'s oldest unread stamp was taken,
+        or -1."""
+        if self.unread(index) <= 0:
             return -1
-        slot = 2 * (self.taken[lever] % RING_WORDS)
-        ring = self.rings[lever]
+        slot = 2 * (self.taken[index] % RING_WORDS)
+        ring = self.rings[index]
         stamp = ((ring[slot + 1] & 0x3FFF) << 16) | ring[slot]
         now = self.now
         return ((((now[2] & 0x3FFF) << 16) | now[3]) - stamp) & _MASK30
 
-    def take(self, lever):
-        """The tick of ``lever``'s oldest unread stamp, taken (its push drained)."""
-        unread = self.unread(lever)
-        if unread > RING_WORDS:  # cannot happen while the state machine blocks on a full FIFO
+    def figures(self):
+        """What the capture did, for a report (allocates: never in a handler): per input,
+        the pushes its reader consumed, the stamps taken and its (reader, copier) DMA
+        channel numbers; the faults; whether it still stamps."""
+        pushes = []
+        taken = []
+        channels = []
+        index = 0
+        while index < self.count:
+            pushes.append(self.pushes(index))
+            taken.append(self.taken[index])
+            channels.append((self.readers[index].channel, self.copiers[index].channel))
+            index += 1
+        return {
+            "pushes": pushes,
+            "taken": taken,
+            "channels": channels,
+            "faults": self.faults,
+            "ok": self.ok,
+        }
+
+    def take(self, index):
+        """The tick of input ``index``'s oldest unread stamp, taken. More unread than the
+        ring holds: the oldest were overwritten, a fault; the ring's are taken, and the
+        capture goes on (its channels still stamp every push; only those presses are
+        lost, as a pin handler held as long would lose them)."""
+        unread = self.unread(index)
+        if unread > RING_WORDS:
             self.faults += 1
-            self.ok = False
-            self.taken[lever] += unread - RING_WORDS
-        state_machine = self.machines[lever]
-        if state_machine.rx_fifo():
-            state_machine.get()
-        else:  # a transfer without a push: the channel is not paced by this machine
-            self.faults += 1
-            self.ok = False
-        slot = 2 * (self.taken[lever] % RING_WORDS)
-        ring = self.rings[lever]
-        self.taken[lever] += 1
+            self.taken[index] += unread - RING_WORDS
+        slot = 2 * (self.taken[index] % RING_WORDS)
+        ring = self.rings[index]
+        self.taken[index] += 1
         self.last_stamp = ((ring[slot + 1] & 0x3FFF) << 16) | ring[slot]
         now = self.now
         return stamp_ms(ring[slot + 1], ring[slot], now[0], now[1], now[2], now[3])

@@ -15,12 +15,14 @@ while the contact is held, and once it has been re-armed ``ring_release``
 holds the tick of its last (settling) edge. So how long a key was held is
 known from its edges even when the press is read from the ring much later.
 
-On a board whose levers are stamped by the chip (``hal.capture``, the
-RP2040's PIO and DMA), a lever's handler is only the wake-up: it takes every
-stamp the capture holds, of both levers, oldest first, each as an event at
-its own tick, however late the handler runs (a flash erase holds the CPU,
-not the capture); the pin's own stamp is the fallback for a press the
-capture did not see (``capture_missed``). Where pin handlers are hard
+On a board whose levers and play key are stamped by the chip
+(``hal.capture``, the RP2040's PIO and DMA), their handler is only the
+wake-up: it takes every stamp the capture holds, of all of them, oldest
+first, each as an event at its own tick, however late the handler runs (a
+flash erase holds the CPU, not the capture); the pin's own stamp is the
+fallback for a press the capture did not see (``capture_missed``). So two
+paths stamp: ``pop`` gives the events oldest stamp first, whatever order
+their handlers stored them in. Where pin handlers are hard
 (the rp2), a press released before its handler runs is still a press: the
 chip latched its closing edge, which ``irq.flags()`` reports.
 
@@ -47,6 +49,10 @@ class EdgeRing:
     """The board's levers and keys, numbered in the order of ``firmware.input_codes``."""
 
     def __init__(self, pins, active_levels, capture=None):
+        from machine import disable_irq, enable_irq
+
+        self.disable_irq = disable_irq  # around ``bring_forward``
+        self.enable_irq = enable_irq
         self.pins = pins
         self.capture = capture  # hal.capture.LeverCapture of inputs 0.., or None
         self.count = len(pins)
@@ -64,7 +70,9 @@ class EdgeRing:
         self.dropped = 0  # events lost to a full ring
         self.tick_popped = 0
         self.slot_popped = 0  # kept intact by the handler until the next pop
-        self.capture_missed = 0  # lever presses the capture had no stamp for
+        self.capture_missed = 0  # presses the capture had no stamp for when their handler ran
+        self.missed_tick = array("i", [0] * self.count)  # the last such press's pin stamp
+        self.missed_open = bytearray(self.count)  # 1 until a stamp of that input follows it
         self.irqs = None  # each pin's irq object, where handlers are hard (irq.flags())
         self.closing_flag = bytearray(self.count)  # the IRQ flag of each contact's closing
         self.handler = self.on_edge  # bound once: the handler allocates nothing
@@ -109,6 +117,8 @@ class EdgeRing:
             # saw that press (its machine was armed if this ring was).
             if self.armed[index] and pin.value() == self.active[index]:
                 self.capture_missed += 1
+                self.missed_tick[index] = now
+                self.missed_open[index] = 1
                 self.store(index, now)
             return
         if self.armed[index] and self.closed(index, pin):
@@ -137,7 +147,10 @@ class EdgeRing:
         self.head = following
 
     def take_captured(self):
-        """Every stamp the lever capture holds, of every lever, into the ring, oldest first."""
+        """Every stamp the capture holds, of every input it stamps, into the ring, oldest
+        first. A stamp no later than the pin's own stamp of a press the capture had no
+        stamp for is that press's push, come after its handler ran (the PIO pushes a few
+        microseconds after the edge, the DMA a few cycles after that): not a second press."""
         capture = self.capture
         capture.read_now()
         while True:
@@ -152,7 +165,12 @@ class EdgeRing:
                 index += 1
             if lever < 0:
                 return
-            self.store(lever, capture.take(lever))
+            tick = capture.take(lever)
+            if self.missed_open[lever]:
+                self.missed_open[lever] = 0
+                if ticks_diff(tick, self.missed_tick[lever]) <= 0:
+                    continue  # the push of the press stamped by its pin: it came late
+            self.store(lever, tick)
 
     def disarm_closed(self, now):
         """Leave disarmed every input whose contact is closed at ``now`` (boot): it was
@@ -194,17 +212,66 @@ class EdgeRing:
         return self.slot_popped
 
     def pop(self):
-        """The next stored event's input number (its tick in ``popped_tick``, its slot
-        in ``popped_slot``), or -1. The handler never writes the slot just popped
-        (the ring counts as full before it), so its release can still be read."""
+        """The stored event with the oldest stamp, its input number (its tick in
+        ``popped_tick``, its slot in ``popped_slot``), or -1. Events are stored in the
+        order their handlers ran, which is not their stamps' where two paths stamp
+        them: a lever or the play key stamped by the chip inside a flash erase is
+        stored after a key whose pin handler ran when the erase ended, yet came first.
+        So the oldest is brought to the front (equal stamps keep the handlers'
+        order). The handler never writes the slot just popped (the ring counts as full
+        before it), so its release can still be read."""
         tail = self.tail
-        if tail == self.head:
+        head = self.head
+        if tail == head:
             return -1
+        ticks = self.ring_tick
+        oldest = tail
+        slot = (tail + 1) % _RING
+        while slot != head:
+            if ticks_diff(ticks[slot], ticks[oldest]) < 0:
+                oldest = slot
+            slot = (slot + 1) % _RING
+        if oldest != tail:
+            self.bring_forward(oldest, tail)
         self.slot_popped = tail
-        self.tick_popped = self.ring_tick[tail]
+        self.tick_popped = ticks[tail]
         index = self.ring_source[tail]
         self.tail = (tail + 1) % _RING
         return index
+
+    def bring_forward(self, slot, tail):
+        """Move the event in ``slot`` to ``tail``, the ones between one slot on (their
+        order kept), each input's last press following its slot. The interrupts are
+        off meanwhile: a handler storing a press of an input whose slot moves would
+        otherwise race the move."""
+        state = self.disable_irq()
+        source = self.ring_source
+        tick = self.ring_tick
+        held = self.ring_open
+        release = self.ring_release
+        slot_of = self.slot_of
+        moved_source = source[slot]
+        moved_tick = tick[slot]
+        moved_held = held[slot]
+        moved_release = release[slot]
+        moved_last = slot_of[moved_source] == slot
+        while slot != tail:
+            before = (slot - 1) % _RING
+            index = source[before]
+            source[slot] = index
+            tick[slot] = tick[before]
+            held[slot] = held[before]
+            release[slot] = release[before]
+            if slot_of[index] == before:
+                slot_of[index] = slot
+            slot = before
+        source[tail] = moved_source
+        tick[tail] = moved_tick
+        held[tail] = moved_held
+        release[tail] = moved_release
+        if moved_last:
+            slot_of[moved_source] = tail
+        self.enable_irq(state)
 
     def rearm(self, now):
         """Re-arm every input whose contact is open and has been quiet long enough,

@@ -1,4 +1,4 @@
-"""The lever capture proved on the board: a lever closed inside a flash erase, its stamp's error.
+"""The capture proved on the board: a lever closed inside a flash erase, its stamp's error.
 
 Part of ``make selftest LATENCY=1`` on an RP2040 board whose levers the PIO
 stamps (``hal.capture``). The CPU cannot close a lever during an erase (its
@@ -23,7 +23,7 @@ from micropython import const
 from firmware.tickmath import ticks_diff
 from hal.tick_source import ticks_ms
 
-PROBE_MACHINE = const(2)  # PIO0's third state machine: the levers have 0 and 1
+PROBE_MACHINE = const(3)  # PIO0's fourth: the levers and play have 0, 1 and 2
 FREQ_HZ = const(1_000_000)
 DELAY_US = const(10_000)  # the close, 10 ms into the erase (45 ms typical, 400 ms at most)
 BOUND_US = const(50)  # the stamp's error the check allows (the PIO: about 1 us)

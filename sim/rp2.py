@@ -16,14 +16,14 @@ unchanged. It runs on CPython and inside MicroPython.
   edge while armed, and re-arms after ``quiet_cycles`` of an open contact.
   The same test plays edge sequences on this model and on the emulator
   running the program, and compares the pushes.
-- ``DMA`` channels move one word per request of the state machine named by
-  their ``treq_sel``: from ``TIMERAWL`` (the simulated timer, ``sim.machine``)
-  into the buffer given as ``write``, its address wrapping as ``ring_size``
-  says. ``pack_ctrl`` packs the fields where the datasheet's 2.5.7
-  ``CH0_CTRL_TRIG`` puts them.
+- ``DMA`` is ``sim.rp2_dma``'s: channels that copy the timer or read a
+  state machine's RX FIFO, paced by its DREQ as a credit or as a level
+  (``set_dreq``), started by a write to their trigger register.
 """
 
 from sim import machine as sim_machine
+from sim import rp2_dma
+from sim.rp2_dma import DMA, DREQ, set_dreq  # noqa: F401  (rp2.DMA; the DREQ's switch)
 
 # --- the assembler ---------------------------------------------------------
 
@@ -195,8 +195,7 @@ def asm_pio(**options):
 # --- the state machines ----------------------------------------------------
 
 _FIFO_DEPTH = 4
-_machines = {}  # id -> StateMachine
-_channels = []  # DMA channels, by number
+_machines = rp2_dma.STATE_MACHINES  # id -> StateMachine
 
 _STARTING = 0  # waiting for its quiet count (pull), or not active
 _RELEASED = 1  # waiting for the contact to open
@@ -284,10 +283,15 @@ class StateMachine:
     def get(self):
         if not self.rx:
             raise RuntimeError("the simulated state machine's RX FIFO is empty (get would block)")
+        return self.take()
+
+    def take(self):
+        """The oldest word of the RX FIFO out (the CPU's ``get``, or the DMA's read): room
+        for a stalled push."""
         self.rx -= 1
         if self.state == _STALLED:
             self.push(sim_machine.timer_us())
-        return 0
+        return 1
 
     def on_level(self, level):
         """The line now reads ``level`` (1 open, 0 closed: contacts close to ground)."""
@@ -310,110 +314,22 @@ class StateMachine:
         if self.rx >= _FIFO_DEPTH:
             self.state = _STALLED
             return
-        self.rx += 1
+        self.rx += 1  # the word 1 (``set x, 1``, ``mov isr, x``)
         self.pushes += 1
         self.state = _RELEASED
-        request = _DREQ_PIO0_RX0 + self.machine_id
-        for channel in _channels:
-            if channel.treq() == request:
-                channel.transfer()
+        rp2_dma.serve(rp2_dma.DREQ_PIO0_RX0 + self.machine_id, self)
         if sim_machine.pin_level(self.pin_id):  # opened already (a stalled push): quiet now
             self.state = _QUIET
             self.opened_us = now
 
 
-# --- the DMA ---------------------------------------------------------------
-
-_DREQ_PIO0_RX0 = 4  # RP2040 datasheet 2.5.3.1
-# CH0_CTRL_TRIG's fields (2.5.7): name -> (lowest bit, width).
-_CTRL_FIELDS = {
-    "enable": (0, 1),
-    "high_pri": (1, 1),
-    "size": (2, 2),
-    "inc_read": (4, 1),
-    "inc_write": (5, 1),
-    "ring_size": (6, 4),
-    "ring_sel": (10, 1),
-    "chain_to": (11, 4),
-    "treq_sel": (15, 6),
-    "irq_quiet": (21, 1),
-    "bswap": (22, 1),
-    "sniff_en": (23, 1),
-}
-_TREQ_PERMANENT = 0x3F
-
-
-def _field(ctrl, name):
-    shift, width = _CTRL_FIELDS[name]
-    return (ctrl >> shift) & ((1 << width) - 1)
-
-
-class DMA:
-    """A DMA channel: the next free number, as ``rp2.DMA()`` claims one."""
-
-    def __init__(self):
-        self.channel = len(_channels)
-        self.read = 0
-        self.write = 0  # the write address (a buffer's, in SRAM, 16-byte aligned)
-        self.target = None  # the buffer at ``write``
-        self.count = 0
-        self.ctrl = 0
-        self.offset = 0  # bytes into ``write`` the next transfer writes
-        _channels.append(self)
-
-    def pack_ctrl(self, **fields):
-        ctrl = (
-            1 << 21 | _TREQ_PERMANENT << 15 | 1 << 5 | 1 << 4 | 2 << 2 | 1 | self.channel << 11
-        )  # MicroPython's default (ports/rp2/rp2_dma.c): quiet, unpaced, words, both increment
-        for name in fields:
-            shift, width = _CTRL_FIELDS[name]
-            value = int(fields[name])
-            if value >> width:
-                raise ValueError("bad field value")
-            ctrl = (ctrl & ~(((1 << width) - 1) << shift)) | value << shift
-        return ctrl
-
-    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
-        if read is not None:
-            self.read = read
-        if write is not None:
-            self.target = write
-            self.write = 0x20000000 + 64 * self.channel
-        if count is not None:
-            self.count = count
-        if ctrl is not None:
-            self.ctrl = ctrl
-        if not trigger or read is not None or write is not None:
-            self.offset = 0
-
-    def treq(self):
-        if not _field(self.ctrl, "enable") or self.count <= 0:
-            return -1
-        return _field(self.ctrl, "treq_sel")
-
-    def transfer(self):
-        """One request served: a word from ``read`` into ``write``."""
-        if _field(self.ctrl, "size") != 2 or _field(self.ctrl, "inc_read"):
-            raise ValueError("the simulated DMA copies one register word by word")
-        word = sim_machine.mem32_read(self.read)
-        buffer = self.target
-        index = self.offset // 2
-        buffer[index] = word & 0xFFFF
-        buffer[index + 1] = (word >> 16) & 0xFFFF
-        if _field(self.ctrl, "inc_write"):
-            self.offset += 4
-            ring = _field(self.ctrl, "ring_size")
-            if ring and _field(self.ctrl, "ring_sel"):
-                self.offset %= 1 << ring
-        self.count -= 1
-
-
 def reset():
-    """A fresh chip (power on): no state machine runs, every DMA channel is free."""
+    """A fresh chip (power on): no state machine runs, every DMA channel is free (the
+    DREQ's semantics stay as set)."""
     for state_machine in _machines.values():
         sim_machine.watch(state_machine.pin_id, None)
     _machines.clear()
-    del _channels[:]
+    rp2_dma.reset()
 
 
 def machines():

@@ -87,9 +87,9 @@ def install_machine(capture=False):
 
 
 def chip_captures(board):
-    """Whether ``board``'s levers are stamped by its chip (``PIO_LEVER_CAPTURE`` in
+    """Whether ``board``'s levers and play key are stamped by its chip (``PIO_LEVER_CAPTURE`` in
     boards/chips/, and the board names the state machines)."""
-    if not getattr(board, "LEVER_CAPTURE_MACHINES", None):
+    if not getattr(board, "CAPTURE_MACHINES", None):
         return False
     try:
         chip = __import__("boards.chips." + board.CHIP, None, None, ("CHIP",))
@@ -116,7 +116,7 @@ class SimBoard:
         import boards
 
         self.board = boards.load(board_name)
-        if capture is None:  # the chip's own: its PIO stamps the levers (boards/chips/)
+        if capture is None:  # the chip's own: its PIO stamps the levers and play (boards/chips/)
             capture = chip_captures(self.board)
         self.capture = capture
         self.board_name = board_name

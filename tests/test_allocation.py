@@ -44,3 +44,8 @@ def test_tick_and_press_allocate_nothing_under_micropython():
     # On the Pico the entries of 20 presses (one each) are page programs into the
     # journal's ring, under heap_lock.
     assert figures["ring_entries_under_heap_lock"] == 20
+    # On the Pico the play key is stamped by the PIO as the levers are: left's move, a
+    # pause and a resume, then right's move stored after a menu key yet stamped before
+    # it (brought forward), all under heap_lock: White has one move more, right's move
+    # made (left to move).
+    assert figures["captured_inputs_under_heap_lock"] == {"moves": 1, "pauses": 1, "mover": 0}

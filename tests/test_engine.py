@@ -52,6 +52,24 @@ def test_bronstein_refund_never_exceeds_the_time_used():
     assert c.sides[0].remaining_ms == 45_000
 
 
+@pytest.mark.parametrize("base", [0, WRAP])
+def test_a_press_stamped_before_its_turn_began_is_charged_nothing(base):
+    """The floor of a charge: after a pause of 2 s used and a resume at 10 s, a press
+    stamped at 9.7 s (before the run began) is charged the 2 s of before the pause, no
+    less; one at the resume's own tick is too. The next side's turn starts at 10 s."""
+    c = clock("60")
+    c.press(1, ticks_add(base, 0))
+    c.pause(ticks_add(base, 2000))
+    c.resume(ticks_add(base, 10_000))
+    assert c.press(0, ticks_add(base, 9700))
+    assert c.sides[0].remaining_ms == 58_000
+    assert c.shown_ms(1, ticks_add(base, 10_500)) == 59_500
+    assert c.press(1, ticks_add(base, 10_000))  # at the turn's start: charged 0
+    assert c.sides[1].remaining_ms == 60_000
+    assert c.pause(ticks_add(base, 9000))  # a pause stamped before the run began
+    assert c.turn_used == 0 and c.shown_ms(0, ticks_add(base, 20_000)) == 58_000
+
+
 def test_press_at_the_flag_instant_is_too_late():
     c = clock("10+5")
     c.press(1, 0)

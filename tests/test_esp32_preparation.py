@@ -60,7 +60,7 @@ def test_each_board_says_whether_its_levers_are_stamped_during_an_erase(name):
     state machines named)."""
     board = boards.load(name)
     chip = chip_of(board)
-    captured = chip.PIO_LEVER_CAPTURE and bool(getattr(board, "LEVER_CAPTURE_MACHINES", None))
+    captured = chip.PIO_LEVER_CAPTURE and bool(getattr(board, "CAPTURE_MACHINES", None))
     assert board.LEVERS_STAMPED_IN_ERASE == (captured or not chip.FLASH_MASKS_INTERRUPTS)
 
 

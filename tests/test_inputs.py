@@ -105,3 +105,29 @@ def test_a_second_press_keeps_the_first_ones_release(inputs):
     assert inputs.ring_release[inputs.popped_slot()] == 1080
     assert inputs.pop() == 0 and inputs.popped_tick() == 1300
     assert inputs.ring_release[inputs.popped_slot()] == 3500
+
+
+def test_events_are_taken_in_the_order_of_their_stamps_not_of_their_handlers(inputs):
+    """A key whose pin handler ran when an erase ended (1380) is stored before two
+    presses the chip stamped inside the erase (1001, 1200) and stored after it: they
+    are taken oldest first; two equal stamps keep the order they were stored in."""
+    at(1380, 15, 0)  # the handler's own stamp
+    inputs.store(0, 1200)  # as the capture stores its stamps (``take_captured``)
+    inputs.store(0, 1001)
+    inputs.store(0, 1380)
+    assert events(inputs) == [(0, 1001), (0, 1200), (1, 1380), (0, 1380)]
+
+
+def test_a_press_brought_forward_keeps_its_release(inputs):
+    """The key pressed at 1380 and released at 1500 is moved one slot on when an older
+    stamp is brought before it: its release is noted in the slot it moved to, and the
+    press brought forward has no release of another's."""
+    at(1380, 15, 0)
+    inputs.store(0, 1001)
+    assert inputs.pop() == 0 and inputs.popped_tick() == 1001
+    assert inputs.ring_open[inputs.popped_slot()] == 1
+    at(1500, 15, 1)
+    inputs.rearm(1500 + inputs.quiet_ms)
+    assert inputs.pop() == 1 and inputs.popped_tick() == 1380
+    slot = inputs.popped_slot()
+    assert inputs.ring_open[slot] == 0 and inputs.ring_release[slot] == 1500

@@ -44,6 +44,8 @@ quiet:
 open:
     jmp x-- quiet
     wait 0 pin 0
+    set x, 1
+    mov isr, x
     push block
 .wrap
 """
@@ -69,11 +71,11 @@ QUIET = 20  # the count put in the TX FIFO for the emulated runs: 2 * 20 + 3 = 4
 
 def test_the_opcodes_are_the_ones_a_pio_assembler_makes():
     """MicroPython's assembly rules (the simulator's asm_pio) and adafruit_pioasm give
-    the same nine words, the same wrap (back from ``push`` to ``released``)."""
+    the same eleven words, the same wrap (back from ``push`` to ``released``)."""
     program = lever_pio.lever_program
     reference = adafruit_pioasm.Program(PROGRAM_TEXT)
     assert program.opcodes == list(reference.assembled)
-    assert len(program.opcodes) == 9
+    assert len(program.opcodes) == 11
     assert (program.wrap_target, program.wrap) == (
         reference.pio_kwargs["wrap_target"],
         reference.pio_kwargs["wrap"],
@@ -83,11 +85,15 @@ def test_the_opcodes_are_the_ones_a_pio_assembler_makes():
 def test_the_encodings_are_the_instruction_sets():
     """A few words decoded by hand from the datasheet's 3.4 tables: ``wait 1 pin 0`` is
     WAIT (001) polarity 1, source PIN (01), index 0; ``jmp x-- quiet`` is JMP (000),
-    condition X-- (010), address 4; ``push block`` is PUSH (100) with Block (bit 5)."""
+    condition X-- (010), address 4; ``set x, 1`` is SET (111) destination X (001), data
+    1; ``mov isr, x`` is MOV (101) destination ISR (110), no operation, source X (001);
+    ``push block`` is PUSH (100) with Block (bit 5)."""
     opcodes = lever_pio.lever_program.opcodes
     assert opcodes[2] == 0b001_00000_1_01_00000
     assert opcodes[6] == 0b000_00000_010_00100
-    assert opcodes[8] == 0b100_00000_0_0_1_00000
+    assert opcodes[8] == 0b111_00000_001_00001
+    assert opcodes[9] == 0b101_00000_110_00_001
+    assert opcodes[10] == 0b100_00000_0_0_1_00000
 
 
 def _emulated_pushes(edges, until, count=QUIET):
@@ -104,6 +110,7 @@ def _emulated_pushes(edges, until, count=QUIET):
 
     pushes = []
     seen = 0
+    words = []
     for _, after in emulate(
         program.opcodes,
         stop_when=lambda opcode, state: state.clock > until,
@@ -116,6 +123,8 @@ def _emulated_pushes(edges, until, count=QUIET):
         if len(after.receive_fifo) > seen:
             seen = len(after.receive_fifo)
             pushes.append(after.clock - 1)  # the push ran in the cycle before
+            words.append(after.receive_fifo[-1])
+    assert words == [1] * len(pushes)  # the copier's count: one stamp a push (hal.capture)
     return pushes
 
 
@@ -131,9 +140,10 @@ def _bounce(at, level, count):
 def test_one_push_per_press_at_its_first_closing_edge_through_bounce():
     """Open from the start (armed after 2 + 43 cycles), a press at cycle 100 bouncing 7
     cycles, released at 300 bouncing 7 cycles: one push, in the cycle after the first
-    closing edge (``wait`` sees the pin, ``push`` follows)."""
+    closing edge (``wait`` sees the pin; ``set`` and ``mov`` make the word; ``push``
+    follows: PUSH_DELAY_US cycles after the edge)."""
     edges = _bounce(100, 0, 7) + _bounce(300, 1, 7)
-    assert _emulated_pushes(edges, 600) == [101]
+    assert _emulated_pushes(edges, 600) == [100 + lever_pio.PUSH_DELAY_US]
 
 
 def test_a_press_held_across_a_long_erase_is_one_push():
@@ -141,7 +151,7 @@ def test_a_press_held_across_a_long_erase_is_one_push():
     held contact keeps the machine on ``wait 1``, the same cycle after cycle: a 400 ms
     erase at 1 MHz is 400,000 more of them; the CPU's part is in tests/test_chip_latency.)"""
     edges = [(100, 0), (4_100, 1), (4_200, 0)]
-    assert _emulated_pushes(edges, 4_300) == [101, 4_201]
+    assert _emulated_pushes(edges, 4_300) == [103, 4_203]
 
 
 def test_a_second_press_inside_the_quiet_wait_is_ignored_and_just_after_is_pushed():
@@ -150,21 +160,22 @@ def test_a_second_press_inside_the_quiet_wait_is_ignored_and_just_after_is_pushe
     (which jumps while X is not zero): the last sample in r + 2 * QUIET + 2, ``wait 0``
     in r + 2 * QUIET + 4. Released at 200: a close in 242 is sampled (back to wait for
     open: no press); a close in 243 is not, and ``wait 0`` finds it closed in 244: a
-    push in 245; a close in 244 is seen by ``wait 0`` itself: a push in 245."""
+    push in 247 (after ``set`` and ``mov``); a close in 244 is seen by ``wait 0`` itself:
+    a push in 247."""
     assert lever_pio.quiet_cycles(QUIET) == 43
     ignored = [(100, 0), (200, 1), (242, 0), (260, 1)]
-    assert _emulated_pushes(ignored, 500) == [101]
+    assert _emulated_pushes(ignored, 500) == [103]
     for close in (243, 244):
-        assert _emulated_pushes([(100, 0), (200, 1), (close, 0), (260, 1)], 500) == [101, 245]
-    assert _emulated_pushes([(100, 0), (200, 1), (250, 0)], 500) == [101, 251]
+        assert _emulated_pushes([(100, 0), (200, 1), (close, 0), (260, 1)], 500) == [103, 247]
+    assert _emulated_pushes([(100, 0), (200, 1), (250, 0)], 500) == [103, 253]
     # after the ignored close, a press once open and quiet again: 260 + 43
-    assert _emulated_pushes(ignored + [(302, 0)], 500) == [101]
-    assert _emulated_pushes(ignored + [(303, 0)], 500) == [101, 305]
+    assert _emulated_pushes(ignored + [(302, 0)], 500) == [103]
+    assert _emulated_pushes(ignored + [(303, 0)], 500) == [103, 307]
 
 
 def test_a_contact_closed_at_start_is_not_a_press():
     """Held when the state machine starts: it first waits for open and quiet."""
-    assert _emulated_pushes([(0, 0), (50, 1), (200, 0)], 400) == [201]
+    assert _emulated_pushes([(0, 0), (50, 1), (200, 0)], 400) == [203]
     assert _emulated_pushes([(0, 0), (50, 1), (80, 0)], 400) == []
 
 
@@ -213,7 +224,7 @@ def _model_pushes(edges, until):
 @pytest.mark.parametrize("seed", range(6))
 def test_the_simulated_state_machine_pushes_where_the_emulator_does(seed):
     """Random presses with bounce, some inside the quiet wait: the model pushes at the
-    edges the emulator pushes for, the emulator 1 cycle later."""
+    edges the emulator pushes for, the emulator 3 cycles later (PUSH_DELAY_US)."""
     rng = random.Random(seed)
     edges = []
     now = 60
@@ -227,7 +238,7 @@ def test_the_simulated_state_machine_pushes_where_the_emulator_does(seed):
         edges += _bounce(now, 1, rng.choice((0, 2, 4)))
     emulated = _emulated_pushes(edges, now + 100)
     modelled = _model_pushes(edges, now + 100)
-    assert [push - 1 for push in emulated] == modelled
+    assert [push - lever_pio.PUSH_DELAY_US for push in emulated] == modelled
 
 
 # --- the DMA and the registers, against the datasheet ------------------------
@@ -246,35 +257,60 @@ def test_the_register_addresses_and_requests_are_the_datasheets():
     assert capture.RING_WORDS == 4
 
 
-@pytest.mark.parametrize("machine_id", [0, 1, 3])
-def test_the_dma_control_word_is_the_datasheets(machine_id):
-    """2.5.7 CH0_CTRL_TRIG, bit by bit: EN (0) 1; HIGH_PRIORITY (1) 0; DATA_SIZE (3:2) 2,
-    a word; INCR_READ (4) 0, the timer register again and again; INCR_WRITE (5) 1;
-    RING_SIZE (9:6) 4, 16 bytes; RING_SEL (10) 1, the write address wraps; CHAIN_TO
-    (14:11) the channel itself, no chain; TREQ_SEL (20:15) DREQ_PIO0_RX0 + the state
-    machine; IRQ_QUIET (21) 1; BSWAP (22) and SNIFF_EN (23) 0."""
+def test_the_fifo_and_trigger_addresses_are_the_datasheets():
+    """2.2 Address Map: PIO0_BASE 0x50200000, DMA_BASE 0x50000000; 3.7 List of Registers
+    (PIO): RXF0 at 0x020, RXF1..RXF3 4 bytes on each; 2.5.7 List of Registers (DMA):
+    channel n's registers at n * 0x40, CH0_AL1_TRANS_COUNT_TRIG at 0x01c; 2.5.3.1:
+    TREQ_SEL 0x3f is the permanent request."""
+    assert capture_setup.PIO0_RXF0 == 0x50200000 + 0x020
+    assert capture_setup.DMA_BASE == 0x50000000
+    assert capture_setup._TREQ_PERMANENT == 0x3F
     sim_rp2.reset()
-    channel = sim_rp2.DMA()
-    channel = sim_rp2.DMA()  # channel 1: CHAIN_TO must name it, not 0
-    expected = (
-        1 << 0
-        | 0 << 1
-        | 2 << 2
-        | 0 << 4
-        | 1 << 5
-        | 4 << 6
-        | 1 << 10
-        | 1 << 11
-        | (4 + machine_id) << 15
-        | 1 << 21
+    channels = [sim_rp2.DMA() for _ in range(6)]
+    assert capture_setup.trigger_address(channels[5]) == 0x50000000 + 5 * 0x40 + 0x01C
+    sim_rp2.reset()
+
+
+def _ctrl(enable, size, inc_read, inc_write, ring_size, ring_sel, chain_to, treq, quiet):
+    """2.5.7 CH0_CTRL_TRIG's fields at their bits: EN (0), HIGH_PRIORITY (1) 0, DATA_SIZE
+    (3:2), INCR_READ (4), INCR_WRITE (5), RING_SIZE (9:6), RING_SEL (10), CHAIN_TO
+    (14:11), TREQ_SEL (20:15), IRQ_QUIET (21), BSWAP (22) and SNIFF_EN (23) 0."""
+    return (
+        enable << 0
+        | size << 2
+        | inc_read << 4
+        | inc_write << 5
+        | ring_size << 6
+        | ring_sel << 10
+        | chain_to << 11
+        | treq << 15
+        | quiet << 21
     )
-    assert capture_setup.dma_ctrl(channel, machine_id) == expected
+
+
+@pytest.mark.parametrize("machine_id", [0, 1, 2])
+def test_the_dma_control_words_are_the_datasheets(machine_id):
+    """The reader: enabled, a word (DATA_SIZE 2), neither address incremented (the FIFO,
+    the copier's trigger), chained to itself (no chain), paced by DREQ_PIO0_RX0 + the
+    state machine, quiet. The copier: a word, the timer read again and again, the write
+    address incremented and wrapping at 16 bytes (RING_SIZE 4, RING_SEL 1 on writes),
+    chained to itself, unpaced (TREQ_SEL 0x3f), quiet."""
+    sim_rp2.reset()
+    sim_rp2.DMA()
+    copier = sim_rp2.DMA()  # channel 1: CHAIN_TO must name it, not 0
+    reader = sim_rp2.DMA()
+    assert capture_setup.reader_ctrl(reader, machine_id) == _ctrl(
+        1, 2, 0, 0, 0, 0, 2, 4 + machine_id, 1
+    )
+    assert capture_setup.copier_ctrl(copier) == _ctrl(1, 2, 0, 1, 4, 1, 1, 0x3F, 1)
     sim_rp2.reset()
 
 
-def test_a_state_machine_of_pio1_or_a_missing_one_is_refused():
+def test_a_state_machine_of_pio1_or_the_probes_or_a_missing_one_is_refused():
     with pytest.raises(ValueError):
         capture_setup.build([sim_machine.Pin(14)], (4,), 25)
+    with pytest.raises(ValueError):
+        capture_setup.build([sim_machine.Pin(14)], (3,), 25)
     with pytest.raises(ValueError):
         capture_setup.build([sim_machine.Pin(14), sim_machine.Pin(15)], (0,), 25)
 
@@ -419,21 +455,23 @@ def test_the_selftest_reads_the_erase_checks_verdict():
 
 
 def test_the_boards_capture_data_is_checked():
-    """hal/board_check.py: the RP2040 boards name two distinct PIO0 state machines; an
-    ESP32 has no PIO; a machine of PIO1 (4), one given twice, a wrong count, contacts
-    that close to 3.3 V are refused; None (the pin handler alone) is fine."""
+    """hal/board_check.py: the RP2040 boards name three distinct PIO0 state machines (the
+    levers and play); an ESP32 has no PIO; the probe's machine (3), a machine of PIO1
+    (4), one given twice, a wrong count (the levers alone), contacts that close to 3.3 V
+    are refused; None (the pin handler alone) is fine."""
     from tests.test_boards import assert_caught, broken, problems_of
 
     for name in ("pico", "pico_w", "pico_big"):
         assert problems_of(broken(name)) == []
-        assert broken(name).LEVER_CAPTURE_MACHINES == (0, 1)
-    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=(2, 3))) == []
-    assert problems_of(broken("pico", LEVER_CAPTURE_MACHINES=None)) == []
-    assert_caught(broken("esp32", LEVER_CAPTURE_MACHINES=(0, 1)), "no PIO")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0, 4)), "4", "0 to 3")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(1, 1)), "twice")
-    assert_caught(broken("pico", LEVER_CAPTURE_MACHINES=(0,)), "one state machine per lever")
+        assert broken(name).CAPTURE_MACHINES == (0, 1, 2)
+    assert problems_of(broken("pico", CAPTURE_MACHINES=(2, 1, 0))) == []
+    assert problems_of(broken("pico", CAPTURE_MACHINES=None)) == []
+    assert_caught(broken("esp32", CAPTURE_MACHINES=(0, 1, 2)), "no PIO")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1, 3)), "3", "0 to 2")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1, 4)), "4", "0 to 2")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(1, 1, 2)), "twice")
+    assert_caught(broken("pico", CAPTURE_MACHINES=(0, 1)), "lever_left, lever_right, play")
     assert_caught(
-        broken("pico", ACTIVE_LOW=False, INPUT_PULL="down", LEVER_CAPTURE_MACHINES=(0, 1)),
+        broken("pico", ACTIVE_LOW=False, INPUT_PULL="down", CAPTURE_MACHINES=(0, 1, 2)),
         "ACTIVE_LOW",
     )

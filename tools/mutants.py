@@ -335,6 +335,34 @@ MUTANTS = (
         "or self.hardware.inputs.pending()",
         ("tests/test_resting.py",),
     ),
+    (
+        "capture: exactly the ring's depth of unread stamps taken as an overrun",
+        "hal/capture.py",
+        "        if unread > RING_WORDS:\n",
+        "        if unread >= RING_WORDS:\n",
+        ("tests/test_capture_dreq.py",),
+    ),
+    (
+        "edge ring: the events taken in the order their handlers stored them",
+        "hal/edges.py",
+        "        if oldest != tail:\n",
+        "        if False:\n",
+        ("tests/test_inputs.py", "tests/test_stamp_order.py"),
+    ),
+    (
+        "edge ring: a push that comes after its pin's own stamp stored as a second press",
+        "hal/edges.py",
+        "                if ticks_diff(tick, self.missed_tick[lever]) <= 0:\n",
+        "                if ticks_diff(tick, self.missed_tick[lever]) < 0:\n",
+        ("tests/test_capture_dreq.py",),
+    ),
+    (
+        "engine: a press stamped before its turn began charged from the stamp",
+        "firmware/engine.py",
+        "        if ticks_diff(now, self.turn_start) < 0:\n",
+        "        if False:\n",
+        ("tests/test_engine.py",),
+    ),
 )
 
 

@@ -11,11 +11,11 @@ not a collection.
 SOFT_PIN_HANDLERS = False
 # A flash erase or program turns the interrupts off for its whole length.
 FLASH_MASKS_INTERRUPTS = True
-# The PIO and the DMA stamp the levers without the CPU (hal/capture.py): a state machine
-# runs from PIO0's own instruction memory and the DMA copies the timer (an APB register)
-# into SRAM, neither through the flash, so an erase holds neither (RP2040 datasheet 2.6.3:
-# XIP is the only path to the flash; 3.1: PIO; 2.5: DMA). Boards name the state machines
-# (LEVER_CAPTURE_MACHINES); the simulated board stamps their levers at their edges.
+# The PIO and the DMA stamp the levers and the play key without the CPU (hal/capture.py):
+# a state machine runs from PIO0's own instruction memory and the DMA copies the timer (an
+# APB register) into SRAM, neither through the flash, so an erase holds neither (RP2040
+# datasheet 2.6.3: XIP is the only path to the flash; 3.1: PIO; 2.5: DMA). Boards name the
+# state machines (CAPTURE_MACHINES); the simulated board stamps those inputs at their edges.
 PIO_LEVER_CAPTURE = True
 # Winbond W25Q16JV datasheet (rev. H), 9.6 "AC Electrical Characteristics":
 # tSE sector erase (4 KiB) 45 ms typical, 400 ms max; tPP page program 0.7 ms typical, 3 ms max.
