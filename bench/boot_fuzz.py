@@ -180,7 +180,7 @@ def _read(folder, name):
 
 
 def _boot_modules():
-    """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
+    """The modules boot alone uses (they stay loaded after it, as ``hal.boot`` says)."""
     from firmware.boot import documents, journal_read, resume
 
     return {"resume": resume, "journal_read": journal_read, "documents": documents}

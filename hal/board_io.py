@@ -4,8 +4,8 @@ indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
-Used at boot only (``hal.boot`` lets it go after): what stays is the
-``hal.hardware.Hardware`` it returns.
+Used at boot only (it stays loaded, as hal/boot.py says): what the clock uses
+after boot is the ``hal.hardware.Hardware`` it returns.
 """
 
 import machine

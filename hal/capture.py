@@ -6,7 +6,7 @@ paced by that state machine's RX DREQ, copies the timer's ``TIMERAWL`` (the
 1 MHz count ``time.ticks_us()`` reads) into the lever's ring of four words
 in SRAM. Neither needs the CPU or the flash: a press during a flash erase,
 which holds the CPU for up to 0.4 s, is stamped at its edge all the same.
-``hal.capture_setup`` builds them at boot (and is let go after).
+``hal.capture_setup`` builds them at boot.
 
 The levers' pin interrupt stays the wake-up: its handler (``hal.edges``)
 asks ``oldest_age_us`` and takes each stamp with ``take``, which gives the

@@ -1,4 +1,4 @@
-"""Builds the levers' PIO and DMA capture at boot (``hal.capture``), then is let go.
+"""Builds the levers' PIO and DMA capture at boot (``hal.capture``); used at boot only.
 
 For each lever: a PIO0 state machine (the board's ``LEVER_CAPTURE_MACHINES``)
 loaded with ``hal.lever_pio.lever_program``, its quiet count put in its TX

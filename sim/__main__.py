@@ -104,7 +104,7 @@ def main(argv=None):
     from sim import code_cache
     from sim.runner import run_files
 
-    code_cache.install()  # each boot imports again what the firmware let go
+    code_cache.install()  # each boot imports the firmware again
     return run_files(arguments.files, rests=not arguments.every_tick, latency=arguments.latency)
 
 
