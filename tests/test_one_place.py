@@ -105,3 +105,47 @@ def test_the_input_pull_is_read_in_one_place():
                 reads[path] = lines
     assert list(reads) == ["boards/__init__.py"]
     assert pull_reads('getattr(board, "INPUT_PULL", "up")\nx = board.INPUT_PULL\n') == [1, 2]
+
+
+# bench/ holds figures: each module is reached from ``make bench`` (bench/__main__.py)
+# by an import, a section's name or a module run inside MicroPython ("bench.measure").
+# Test drivers live in tests/ (tests/mpy/ for those run inside MicroPython too).
+NOT_FIGURES = {
+    "hall_probe": "the hall message test driver (tests/test_hall_message.py): to tests/mpy/",
+}
+
+
+def bench_references(source, modules):
+    """The modules of bench/ that ``source`` names: imported, or as a string."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "bench":
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bench."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("bench.")}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found |= set(re.findall(r"bench\.(\w+)", node.value))
+            found |= {node.value} & modules
+    return found & modules
+
+
+def unreached_bench_modules(read):
+    """The modules of bench/ that ``make bench`` never reaches; ``read(name)`` gives
+    the source of bench/NAME.py or None."""
+    modules = {path.stem for path in (ROOT / "bench").glob("*.py")} - {"__init__"}
+    reached, todo = set(), ["__main__"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += sorted(bench_references(read(name), modules))
+    return sorted(modules - reached)
+
+
+def test_every_module_of_bench_serves_a_figure():
+    def read(name):
+        return (ROOT / "bench" / (name + ".py")).read_text()
+
+    assert unreached_bench_modules(read) == sorted(NOT_FIGURES)

@@ -15,8 +15,8 @@ was not touched, or an ``Err3``/``vEr3`` without the journal's files kept
 as ``NAME.bad`` (docs/power.md). The mutations come from a 32-bit xorshift
 generator and every file is built from fixed text, so CPython and
 MicroPython mutate the same bytes and must report the same outcomes:
-``python -m bench.boot_fuzz SEED COUNT`` or, inside MicroPython,
-``node tools/mpy/run.mjs bench.boot_fuzz SEED COUNT`` prints one JSON object.
+``python -m tests.mpy.boot_fuzz SEED COUNT`` or, inside MicroPython,
+``node tools/mpy/run.mjs tests.mpy.boot_fuzz SEED COUNT`` prints one JSON object.
 """
 
 import json
