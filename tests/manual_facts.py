@@ -41,16 +41,18 @@ class Fact:
         return (ROOT / self.document).read_text()
 
     def wrong_texts(self, text=None):
-        """The document with one stated value made wrong, for each value of the fact:
-        its last digit or letter changed (so the pattern still finds it)."""
+        """The document with one stated value made wrong, for each value of the fact
+        where it is stated: its last digit or letter changed (so the pattern still
+        finds it)."""
         if text is None:
             text = self.source_text()
-        match = re.search(self.pattern, text, re.M)
-        for group in range(1, len(match.groups()) + 1):
-            start, end = match.span(group)
-            value = text[start:end]
-            at = max(i for i, char in enumerate(value) if char.isalnum())
-            yield text[:start] + value[:at] + _other(value[at]) + value[at + 1 :] + text[end:]
+        for match in re.finditer(self.pattern, text, re.M):
+            for group in range(1, len(match.groups()) + 1):
+                start, end = match.span(group)
+                value = text[start:end]
+                at = max(i for i, char in enumerate(value) if char.isalnum())
+                changed = value[:at] + _other(value[at]) + value[at + 1 :]
+                yield text[:start] + changed + text[end:]
 
     def check(self, text=None):
         """[] if the document states what the source gives, else one line."""
@@ -59,6 +61,22 @@ class Fact:
         if stated == want:
             return []
         return ["%s states %s; the source gives %s" % (self.name, stated, want)]
+
+
+class Every(Fact):
+    """A fact stated at every match of its pattern (one or more), each the same."""
+
+    def stated(self, text=None):
+        if text is None:
+            text = self.source_text()
+        found = [match.groups() for match in re.finditer(self.pattern, text, re.M)]
+        assert found, "%s: no match of %r" % (self.document, self.pattern)
+        return found
+
+    def check(self, text=None):
+        want = tuple(str(value) for value in self.expected())
+        wrong = [groups for groups in self.stated(text) if groups != want]
+        return ["%s states %s; the source gives %s" % (self.name, g, want) for g in wrong]
 
 
 def _other(char):
