@@ -31,7 +31,7 @@ INPUT_LABELS = (
     ("plus", "plus key"),
     ("minus", "minus key"),
 )
-_PIN_PREFIX = {"rp2040": "GP", "esp32": "GPIO"}
+_PIN_PREFIX = {"rp2040": "GP", "rp2040w": "GP", "esp32": "GPIO"}  # the Pico W: GP too
 _PULLS = {"up": "internal pull-up", "down": "internal pull-down"}
 _ROW = 34
 _TOP = 70
