@@ -54,6 +54,14 @@ def _requires_python():
     return re.search(r'requires-python = ">=([\d.]+)"', text).group(1)
 
 
+def apt_packages(target):
+    """The Debian packages the Makefile's ``target`` installs, as testing.md lists them."""
+    text = (ROOT / "Makefile").read_text()
+    recipe = text.split("\n%s:" % target, 1)[1].split("\n\n", 1)[0]
+    names = re.findall(r'missing="\$\$missing ([\w.-]+)"', recipe)
+    return (", ".join("`%s`" % name for name in names),)
+
+
 PROSE = [
     Fact(
         "docs/boards.md",
@@ -79,6 +87,16 @@ PROSE = [
         "docs/simulator.md",
         r"whose wiring is simulated \(((?:`\w+`(?:, )?)+)\); default `sim`",
         lambda: (", ".join("`%s`" % n for n in ["sim"] + real_boards()),),
+    ),
+    Fact(
+        "docs/testing.md",
+        r"^\| `make desktop-tools` \| ([^|]*?) \|",
+        lambda: apt_packages("desktop-tools"),
+    ),
+    Fact(
+        "docs/testing.md",
+        r"^\| `make hall-tools` \| ([^|]*?) \|",
+        lambda: apt_packages("hall-tools"),
     ),
     Fact(
         "README.md",
