@@ -1,7 +1,8 @@
 """What the manuals state about the firmware's times and counts, checked against its
 constants: the long press, the unlock's window, the user slots, the brightness
 steps and default, tenths below 20 s, the last seconds' warning, the running
-point's blink, the battery mark's schedule and the boot notices' time.
+point's blink, the battery mark's schedule, the boot notices' time and the buzzer's
+tones (the flags, the warning, a control passed).
 
 A fact a manual states more than once (``hold `set` 2 s`` in three manuals) is
 checked at every place (``Every``). Each check was seen failing on a wrong value
@@ -17,6 +18,26 @@ from tests.manual_facts import Every, Fact, caught
 
 def seconds(ms):
     return "%g" % (ms / 1000)
+
+
+def tones(pattern):
+    """(tones, their seconds, their kHz) of a buzzer pattern of (Hz, ms) pairs (0 Hz:
+    a rest); every tone of it alike."""
+    sounding = {(pattern[i], pattern[i + 1]) for i in range(0, len(pattern), 2) if pattern[i]}
+    assert len(sounding) == 1, pattern
+    ((hertz, ms),) = sounding
+    count = sum(1 for i in range(0, len(pattern), 2) if pattern[i])
+    return count, seconds(ms), "%g" % (hertz / 1000)
+
+
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def _flags():
+    first, ms, khz = tones(sound.FIRST_FLAG)
+    later, later_ms, later_khz = tones(sound.LATER_FLAG)
+    assert (later_ms, later_khz) == (ms, khz)
+    return NUMBERS[first], ms, khz, NUMBERS[later]
 
 
 LONG_S = seconds(input_codes.LONG_PRESS_MS)
@@ -46,6 +67,12 @@ FACTS = [
          r" s in every (\d+) s", lambda: (seconds(battery_mark.FIRST_MS),
                                           seconds(battery_mark.SHOW_MS),
                                           seconds(battery_mark.CYCLE_MS))),
+    Fact("docs/display.md", r"With sound on, a short tone \(([\d.]+) kHz, ([\d.]+) s\) at the move",
+         lambda: tones(sound.PASSED)[:0:-1]),
+    Fact("docs/boards.md", r"the game's first flag (\w+) tones of ([\d.]+) s at (\d+) kHz,"
+         r" any later flag (\w+);", _flags),
+    Fact("docs/boards.md", r"with the setting `warn_last10` a (\d+) ms beep at (\d+) kHz",
+         lambda: (sound.WARNING[1], "%g" % (sound.WARNING[0] / 1000))),
     Fact("docs/quick-card.md", r"After a power cut the clock says `rESt`\s+for (\d+) s",
          lambda: (seconds(notices.SHOW_MS),)),
 ]  # fmt: skip
