@@ -217,7 +217,39 @@ def test_the_jumper_rows_name_every_board_of_their_chip():
     assert [n for n in board_check.board_names() if board(n).CHIP == "esp32"] == ["esp32"]
 
 
-FACTS = BOARD_TABLE + WIRING + JUMPERS
+# --- docs/boards.md: what hal/board_check.py refuses --------------------------------
+
+
+def _runs(pins, prefix):
+    """GP23-25 and GP29: the runs of ``pins``, the first of each with ``prefix``."""
+    pins, out = sorted(pins), []
+    for pin in pins:
+        if out and pin == out[-1][1] + 1:
+            out[-1][1] = pin
+        else:
+            out.append([pin, pin])
+    return " and ".join(
+        "%s%d" % (prefix, a) if a == b else "%s%d-%d" % (prefix, a, b) for a, b in out
+    )
+
+
+CHECKS = [
+    Fact(
+        "docs/boards.md",
+        r"the Pico's board-internal (GP[\d-]+) and\s+(GP[\d-]+) \(except as the battery's ADC\)",
+        lambda: tuple(_runs(board_check.RP2040.reserved, "GP").split(" and ")),
+        "docs/boards.md: the Pico's reserved pins",
+    ),
+    Fact(
+        "docs/boards.md",
+        r"display addresses that are equal or\s+outside (0x[0-9a-f]+)-(0x[0-9a-f]+),",
+        lambda: tuple("0x%02x" % f(board_check.HT16K33_ADDRESSES) for f in (min, max)),
+        "docs/boards.md: the displays' addresses",
+    ),
+]
+
+
+FACTS = BOARD_TABLE + WIRING + JUMPERS + CHECKS
 
 
 @pytest.mark.parametrize("fact", FACTS, ids=repr)
