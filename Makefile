@@ -25,7 +25,7 @@ help:
 	@echo "                options: make sim SIM_ARGS='--control 5400+30 --record game.clock'"
 	@echo "make bench      print the figures, write bench/latest.json and docs/figures.md"
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
-	@echo "make case       BOARD=pico|pico_w|pico_big|esp32: the clock's CAD model, checked: STEP and STL (build/case/)"
+	@echo "make case       BOARD=$(BOARD_CHOICES): the clock's CAD model, checked: STEP and STL (build/case/)"
 	@echo "make case-tools install build123d and its OpenCascade kernel (the case, its tests and pictures)"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
@@ -33,13 +33,13 @@ help:
 	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
-	@echo "make deploy     BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: compile and copy to a board"
-	@echo "make selftest   BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyACM0: the clock scripts on the board;"
+	@echo "make deploy     BOARD=$(BOARD_CHOICES) PORT=/dev/ttyACM0: compile and copy to a board"
+	@echo "make selftest   BOARD=$(BOARD_CHOICES) PORT=/dev/ttyACM0: the clock scripts on the board;"
 	@echo "                LATENCY=1: then the latency check (jumpers, docs/boards.md)"
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
-	@echo "make firmware   BOARD=pico|pico_w|pico_big|esp32 MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
-	@echo "make install-frozen BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
+	@echo "make firmware   BOARD=$(BOARD_CHOICES) MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
+	@echo "make install-frozen BOARD=$(BOARD_CHOICES) PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make scenarios  every clock script on CPython and inside MicroPython, compared line by line"
@@ -184,7 +184,7 @@ case: $(VENV)/.installed
 	@$(PY) -c "import build123d" 2>/dev/null || $(MAKE) --no-print-directory case-tools
 	$(PY) -m tools.case $(or $(BOARD),pico)
 
-# build123d and the OpenCascade kernel (requirements-case.txt, about 700 MB): explicit,
+# build123d and the OpenCascade kernel (requirements-case.txt, about 830 MB): explicit,
 # as the kernel is large; without it the CAD tests skip and name this target; .ci/run calls it.
 case-tools: $(VENV)/.installed
 	$(VENV)/bin/pip install -q -r requirements-case.txt
@@ -205,7 +205,9 @@ clean:
 # make latency-sim                            the same latency check on the simulated boards, with
 #                                             the chips' latencies (LATENCY_ARGS='pico max --mpy')
 MPREMOTE    := $(VENV)/bin/mpremote
-BOARD_NAMES := $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py))))
+# The boards are the files of boards/ (but the simulator's): listed nowhere by hand.
+BOARD_NAMES := $(sort $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py)))))
+BOARD_CHOICES := $(subst $(eval) ,|,$(BOARD_NAMES))
 BOARD_DIRS  := firmware hal boards lib
 
 .PHONY: deploy selftest board-args
@@ -293,7 +295,7 @@ FIRMWARE_MAKE = env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u BOARD -u PORT -u 
 firmware: $(VENV)/.installed
 	@bad=0; \
 	if [ -z "$(FIRMWARE_PORT)" ]; then \
-		bad=1; echo "BOARD='$(BOARD)': BOARD must be one of: pico pico_big pico_w esp32" >&2; \
+		bad=1; echo "BOARD='$(BOARD)': BOARD must be one of: $(BOARD_NAMES)" >&2; \
 	fi; \
 	if [ -z "$(MICROPYTHON)" ] || [ ! -f "$(MICROPYTHON)/py/mpconfig.h" ]; then \
 		bad=1; echo "MICROPYTHON='$(MICROPYTHON)' is not a MicroPython checkout (its py/mpconfig.h)" >&2; \

@@ -9,11 +9,10 @@
   slicer here), the outer size, the levers' travel and their switch's
   operating force. Without build123d (``make case-tools``) only the battery.
 
-    .venv/bin/python -m bench.build           # these figures alone, as JSON
-    .venv/bin/python -m bench.build --write   # and into bench/latest.json
+    .venv/bin/python -m bench.build           # these figures alone, against their goals
+    .venv/bin/python -m bench.build --write   # and into bench/latest.json, key "build"
 """
 
-import json
 import sys
 
 import boards
@@ -88,13 +87,9 @@ def rows(figures):
 
 
 def main(argv):
-    figures = build_figures()
-    print(json.dumps(figures, indent=2, sort_keys=True))
-    if "--write" in argv:
-        from bench import results
+    from bench import results
 
-        results.update("build", figures)
-    return 0
+    return results.command("build", build_figures(), rows, argv)
 
 
 if __name__ == "__main__":

@@ -39,10 +39,11 @@ import subprocess
 import sys
 
 from bench import goals, results
+from hal import board_check
 from sim.runner import Game
 from sim.script import parse
 
-BOARDS = ("pico", "pico_w", "pico_big", "esp32")
+BOARDS = board_check.board_names()
 LEVELS = ("typical", "max")
 PRESSES = 10_000
 GAMES = 100  # a board and level: half after power-on, half after a new game's setup

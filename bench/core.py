@@ -262,14 +262,9 @@ def rows(figures):
 
 
 def main(argv):
-    from bench import goals, results
+    from bench import results
 
-    figures = core_figures(quick="--quick" in argv)
-    goals.print_table(rows(figures))
-    if "--write" in argv:
-        results.update("core", figures)
-        print("written to bench/latest.json (core)")
-    return 0
+    return results.command("core", core_figures(quick="--quick" in argv), rows, argv)
 
 
 if __name__ == "__main__":

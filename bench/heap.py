@@ -40,9 +40,10 @@ sys.path.insert(0, ROOT)
 
 import boards  # noqa: E402
 from bench import goals, let_go_lines, results  # noqa: E402
+from hal import board_check  # noqa: E402
 from sim.latency import chip_of  # noqa: E402
 
-BOARDS = ("pico", "pico_big", "pico_w", "esp32")
+BOARDS = board_check.board_names()
 PATHS = ("mpy", "frozen")
 FREE_SHARE_PERCENT = 40  # of the real heap, left free after the boot and a game
 ESP32_HALL_FROZEN_GOAL = 40 * 1024

@@ -15,7 +15,6 @@ game and of each double fault's (the figures then say so: ``sample``),
 docs/power.md says what is proved and how.
 """
 
-import json
 import os
 import sys
 
@@ -93,7 +92,6 @@ def rows(figures):
 
 
 def main(argv):
-    write = "--write" in argv
     sample = None
     if "--sample" in argv:
         sample = int(argv[argv.index("--sample") + 1])
@@ -101,23 +99,14 @@ def main(argv):
     if "--double" in argv:
         double = int(argv[argv.index("--double") + 1])
     figures = journal_figures(double, sample)
-    from bench import goals
+    from bench import results
 
-    goals.print_table(rows(figures), 14)
     for port in ("rp2", "esp32"):
         for name in ("single", "double"):
             for kind, items in figures[port][name]["examples"].items():
                 print("%s %s %s: %s" % (port, name, kind, items[0]))
-    if write:
-        path = os.path.join(ROOT, "bench", "latest.json")
-        with open(path) as handle:
-            latest = json.load(handle)
-        latest["journal"] = figures
-        with open(path, "w") as handle:
-            json.dump(latest, handle, indent=2, sort_keys=True)
-            handle.write("\n")
-        print("journal written to bench/latest.json")
+    return results.command("journal", figures, rows, argv, 14)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

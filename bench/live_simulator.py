@@ -5,7 +5,9 @@ Both run under a virtual X server (Xvfb), on a machine that has run
 mapped (the window prints ``window open`` on its ``<Map>`` event), and the
 CPU seconds per wall second of the simulator while a game runs in real time,
 in the window and in the terminal (a pseudo-terminal), read from
-``/proc/PID/stat`` over a stretch of wall time.
+``/proc/PID/stat`` over a stretch of wall time. ``python -m bench.live_simulator``
+prints them against their goals; ``--write`` stores them under ``live_simulator``
+in bench/latest.json.
 """
 
 import os
@@ -176,7 +178,11 @@ def rows(figures):
     ]
 
 
-if __name__ == "__main__":
-    from bench import goals
+def main(argv):
+    from bench import results
 
-    goals.print_table(rows(live_simulator_figures()), 10)
+    return results.command("live_simulator", live_simulator_figures(), rows, argv, 10)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

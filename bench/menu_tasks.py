@@ -3,7 +3,8 @@
 Each procedure runs on a new simulated clock (no settings file: 90 min +
 30 s) by its documented key sequence (docs/menus.md), a press every 0.4 s
 and a long press held 2.1 s, and its result is checked on the clock before
-the figures count.
+the figures count. ``python -m bench.menu_tasks`` prints these figures against
+their goals; ``--write`` stores them under ``menu_tasks`` in bench/latest.json.
 
 The DGT 3000's figures come from its user manual (DGT, v1.0, July 2014,
 and the v0.1 draft) and a club's notes on it (Torbay Chess League, "How the
@@ -128,7 +129,13 @@ def rows(figures):
     return table
 
 
-if __name__ == "__main__":
-    from bench import goals
+def main(argv):
+    from bench import results
 
-    goals.print_table(rows(menu_task_figures()), 10)
+    return results.command("menu_tasks", menu_task_figures(), rows, argv, 10)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

@@ -1,5 +1,6 @@
 """Where the bench's figures come from and go: one MicroPython measurement run read as
-JSON, and one key of bench/latest.json replaced while the others stay."""
+JSON, one key of bench/latest.json replaced while the others stay, and the command
+every section of the bench has (``python -m bench.NAME [--write]``: ``command``)."""
 
 import json
 import os
@@ -20,6 +21,19 @@ def micropython_json(tree, module):
         check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def command(key, figures, rows, argv, value_width=12):
+    """A section's command line: its figures printed against their goals (``rows``
+    gives the table's rows) and, with ``--write`` in ``argv``, stored under ``key`` of
+    bench/latest.json alone. Returns the exit status, 0."""
+    from bench import goals
+
+    goals.print_table(rows(figures), value_width)
+    if "--write" in argv:
+        update(key, figures)
+        print("written to bench/latest.json (%s)" % key)
+    return 0
 
 
 def update(key, figures, path=LATEST):

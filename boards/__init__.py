@@ -20,3 +20,13 @@ def load(name):
     except ImportError:
         raise ValueError("no board definition boards/%s.py" % name)
     return module
+
+
+def input_pull(board):
+    """The levers' and keys' pull, ``"up"``, ``"down"`` or ``"none"``: the board's
+    ``INPUT_PULL``, else the one that holds an open contact at its idle level (up for
+    contacts that close to ground, ``ACTIVE_LOW``)."""
+    pull = getattr(board, "INPUT_PULL", None)
+    if pull is None:
+        return "up" if getattr(board, "ACTIVE_LOW", True) else "down"
+    return pull

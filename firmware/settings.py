@@ -2,8 +2,9 @@
 and the on/off switches.
 
 The settings file's reading, checking and writing (``firmware.settings_file``)
-is loaded only at boot, in the setup menus and for a settings push from the
-hall, and let go after them; ``Settings.apply`` and ``Settings.to_dict`` load it.
+is imported at boot, in the setup menus or for a settings push from the hall,
+whichever comes first, and stays loaded (nothing is let go: docs/architecture.md,
+"What the heap pays for"); ``Settings.apply`` and ``Settings.to_dict`` import it.
 """
 
 from firmware import timecontrol

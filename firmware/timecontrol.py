@@ -70,8 +70,9 @@ class TimeControl:
 def parse(text):
     """Parse a time control, or raise ValueError naming what is wrong.
 
-    The parser is ``firmware.control_parser``, loaded when a control is read
-    (at boot, in the menus) and let go with them: it takes no heap during a game.
+    The parser is ``firmware.control_parser``, imported when a control is first read
+    (at boot, or in the menus) and loaded from then on, as every module but the
+    journal's setup (docs/architecture.md, "What the heap pays for").
     """
     from firmware import control_parser
 

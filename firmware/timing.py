@@ -12,7 +12,7 @@ shows after ``elapsed`` ms, when the flag falls, what a completed move does,
 what the stage is, what a correction does. Nothing branches on the method
 (a method is its class); only the mode functions ask which mode is in force.
 Every operation allocates nothing (ticks and presses run under ``heap_lock``,
-tests/test_allocation.py, bench/methods_heap.py).
+tests/test_allocation.py, tests/mpy/methods_heap.py).
 
 The arithmetic is docs/spec/timing.md's, in integer milliseconds.
 """

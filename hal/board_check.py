@@ -282,7 +282,7 @@ def _check_polarity(board, problems):
     active_low = getattr(board, "ACTIVE_LOW", None)
     if not isinstance(active_low, bool):
         problems.append("ACTIVE_LOW %r is not True or False" % (active_low,))
-    pull = getattr(board, "INPUT_PULL", None)
+    pull = boards.input_pull(board)
     if pull not in PULLS:
         problems.append("INPUT_PULL %r is not one of %s" % (pull, ", ".join(PULLS)))
     elif (pull == "up" and active_low is False) or (pull == "down" and active_low is True):
@@ -356,7 +356,7 @@ def check(board):
         )
         return problems
     roles = _roles(board, problems)
-    pull = getattr(board, "INPUT_PULL", "up")
+    pull = boards.input_pull(board)
     used = {}
     for role, use, pin in roles:
         _check_pin(chip, role, use, pin, problems, pull)
@@ -410,6 +410,25 @@ def _check_network(chip, board, problems):
         problems.append("NETWORK %r is not True or False" % (network,))
     elif network and not chip.radio:
         problems.append("NETWORK is True but the %s has no radio" % chip.name)
+
+
+# The simulator's ideal board (boards/sim.py): no chip to deploy to.
+SIMULATOR = "sim"
+
+
+def board_names(simulated=False):
+    """The boards of boards/ by name, sorted: its files are the one list of them (the
+    Makefile, the tools, the tests and the manuals read it). ``simulated``: the
+    simulator's ``sim`` too. Host only (a board holds its own definition alone)."""
+    import os
+
+    folder = boards.__file__.rsplit("/", 1)[0]
+    found = sorted(
+        entry[:-3]
+        for entry in os.listdir(folder)
+        if entry.endswith(".py") and entry != "__init__.py"
+    )
+    return found if simulated else [name for name in found if name != SIMULATOR]
 
 
 def main(names):

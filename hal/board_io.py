@@ -4,13 +4,14 @@ indicators and watchdog.
 
 The only place besides the other `hal` modules that touches `machine`.
 Everything the interrupt handlers touch exists before they are enabled.
-Used at boot only (``hal.boot`` lets it go after): what stays is the
-``hal.hardware.Hardware`` it returns.
+Used at boot only (it stays loaded, as hal/boot.py says): what the clock uses
+after boot is the ``hal.hardware.Hardware`` it returns.
 """
 
 import machine
 from adafruit_ht16k33.ht16k33 import HT16K33
 
+import boards
 from firmware.input_codes import KEY_MINUS, KEY_SET, LONG_PRESS_MS, NAMES
 from hal.battery import Battery, NoBattery
 from hal.buzzer import Buzzer
@@ -95,9 +96,8 @@ def _set_cpu_freq(board):
 
 
 def _input_pull(board):
-    """The ``machine.Pin`` pull of the levers and keys (``INPUT_PULL``, else by polarity)."""
-    name = getattr(board, "INPUT_PULL", "up" if board.ACTIVE_LOW else "down")
-    attribute = _PULLS[name]
+    """The ``machine.Pin`` pull of the levers and keys (``boards.input_pull``)."""
+    attribute = _PULLS[boards.input_pull(board)]
     return getattr(machine.Pin, attribute) if attribute else None
 
 

@@ -97,7 +97,7 @@ class Storage:
         data = self.read_bytes(name)
         if data is None:
             return None
-        from firmware import strict_json  # loaded while files are read, let go after
+        from firmware import strict_json  # imported at the first read, loaded from then on
 
         return strict_json.loads(data)
 

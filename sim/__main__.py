@@ -54,6 +54,8 @@ def _latency(arguments):
 
 
 def main(argv=None):
+    from hal.board_check import board_names
+
     parser = argparse.ArgumentParser(prog="python -m sim", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="run clock scripts in virtual time")
@@ -88,8 +90,8 @@ def main(argv=None):
         "names",
         nargs="*",
         metavar="BOARD|LEVEL",
-        help="boards (pico, pico_w, pico_big, esp32: all without one) and levels "
-        "(typical, max, ideal: typical and max without one)",
+        help="boards (%s: all without one) and levels "
+        "(typical, max, ideal: typical and max without one)" % ", ".join(board_names()),
     )
     arguments = parser.parse_args(argv)
     if arguments.command == "latency":
@@ -102,7 +104,7 @@ def main(argv=None):
     from sim import code_cache
     from sim.runner import run_files
 
-    code_cache.install()  # each boot imports again what the firmware let go
+    code_cache.install()  # each boot imports the firmware again
     return run_files(arguments.files, rests=not arguments.every_tick, latency=arguments.latency)
 
 

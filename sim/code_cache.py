@@ -1,7 +1,7 @@
 """The firmware's compiled modules, kept for the life of a CPython process.
 
-The firmware lets modules go (``firmware.lifetime``) and imports them again when
-it needs them, and every boot of a simulated board does so: each import looks
+Every boot of a simulated board imports the firmware anew (and the journal store
+imports its setup again after letting it go, ``firmware.lifetime``): each import looks
 the module up on ``sys.path`` through every finder (pytest's among them under
 the tests) and reads and unmarshals its bytecode. ``install`` puts a finder
 first that serves the code object read the first time from the same file again
@@ -14,8 +14,8 @@ MicroPython has no ``importlib``: there ``install`` does nothing.
 import os
 import sys
 
-# The packages the firmware imports again (the board's own code), and the Adafruit
-# libraries it loads and lets go (every module named ``adafruit_...``).
+# The packages each boot imports again (the board's own code), and the Adafruit
+# libraries it loads (every module named ``adafruit_...``).
 PACKAGES = ("firmware", "hal", "boards")
 LIBRARIES = "adafruit_"
 

@@ -22,14 +22,14 @@ sim.latency_check ARG...``), with the same lines.
 import sys
 
 import boards
-from hal import latency_check
+from hal import board_check, latency_check
 from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 from sim.latency import LEVELS, ChipLatency
 from sim.world import chip_captures, fresh_flash, install_machine, remove_flash
 
-BOARDS = ("pico", "pico_w", "pico_big", "esp32")
+BOARDS = board_check.board_names()
 IDEAL = "ideal"
 
 

@@ -754,11 +754,12 @@ def main(argv):
     args = parser.parse_args(argv)
     from sim import code_cache
 
-    code_cache.install()  # each boot imports again what the firmware let go
+    code_cache.install()  # each boot imports the firmware again
     failed = False
     if args.agree:
-        differ = [row for row in agreement() if row[1] != row[2]]
-        print("flash model and littlefs: %d cut points differ" % len(differ))
+        rows = agreement()
+        differ = [row for row in rows if row[1] != row[2]]
+        print("flash model and littlefs: %d of %d cut points differ" % (len(differ), len(rows)))
         for limit, model, real in differ[:5]:
             print("  before change %d: model %s, littlefs %s" % (limit, model, real))
         return 1 if differ else 0

@@ -14,7 +14,7 @@ def run_cli(files, mpy=False, compiled=True):
     """Run ``python -m sim run [--mpy [--compiled]] FILES``; return (status, stdout, stderr).
     Inside MicroPython the firmware is loaded as the ``.mpy`` files of ``make mpy``, as
     a board loads it (``compiled_firmware``), unless ``compiled`` is False: then
-    MicroPython compiles the sources (again at each boot, for the modules let go)."""
+    MicroPython compiles the sources (again at each boot: a boot imports them anew)."""
     compiled = mpy and compiled
     if compiled:
         compiled_firmware()

@@ -1,6 +1,6 @@
 """Boot completes, with the defaults and an error code, for any content of any file.
 
-``bench.boot_fuzz`` mutates each file kind (random bytes, truncations, valid JSON
+``tests.mpy.boot_fuzz`` mutates each file kind (random bytes, truncations, valid JSON
 of the wrong shape, JSON nested thousands deep, numbers beyond 32 bits,
 journal slots re-sealed with random fields or extreme values) and boots the
 firmware on each: 1,000 mutated files on CPython, a seeded sample of 150
@@ -12,8 +12,8 @@ import json
 import os
 import subprocess
 
-from bench import boot_fuzz
 from firmware import files
+from tests.mpy import boot_fuzz
 from tests.scripting import ROOT, compiled_firmware
 
 SEED = 12
@@ -91,7 +91,7 @@ def test_micropython_boots_the_same_sample_alike():
     compiled_firmware()
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     lane = subprocess.Popen(
-        ["node", runner, "--compiled", "bench.boot_fuzz", str(SEED), str(MPY_COUNT)],
+        ["node", runner, "--compiled", "tests.mpy.boot_fuzz", str(SEED), str(MPY_COUNT)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -185,6 +185,8 @@ def broken_references():
                 continue  # a file name (``hall.json.bad``), checked above if it is one
             if (where.split(":")[0], dotted) in ELSEWHERE:
                 continue
+            if dotted.split(".")[-1] in ("NAME", "BOARD"):
+                continue  # a placeholder (``python -m bench.NAME``), as for paths
             if not module_exists(dotted, files):
                 problems.append("%s names the module %s" % (where, dotted))
     return problems
@@ -207,16 +209,17 @@ BY_CHANCE = {
     ("docs/build.md", "65.2"),  # the 18650 cell's length by its datasheet, not a case's height
 }
 # Figures that are set, not measured: what a run was given (clocks, presses, games),
-# the chips' and the standards' numbers the bench repeats, and the power budget's
+# the chips' and the standards' numbers the bench repeats, the power budget's
 # results, which docs/build.md and docs/boards.md carry from tools/power_budget.py
-# (tests/test_power_budget.py checks those tables).
+# (tests/test_power_budget.py checks those tables), and the case model's outer size,
+# which docs/boards.md states (tests/test_manual_case_facts.py checks it).
 SET_NOT_MEASURED = re.compile(
     r"(^|\.)(clocks|seconds|games|presses|moves|rounds|venues|group|repeat|cpus|pages"
     r"|endurance_cycles|real_heap_bytes|commit_bytes|largest_packet_accepted_bytes"
     r"|largest_free_block_bound_bytes|budget_bytes|bound_ms|goal_p99_ms|chip_heap_bytes"
     r"|hours_default_brightness|hours_full_brightness|battery_low_mv|tolerance_mm"
     r"|switch_force_n|lever_\w+|default_brightness|takeover_attempts"
-    r"|broker_max_connections|passes|cuts)$"
+    r"|broker_max_connections|passes|cuts|outer_mm)$"
 )
 _UNITS = (
     ("_ms", ("ms",)),

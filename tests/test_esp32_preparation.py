@@ -18,7 +18,7 @@ import pytest
 import boards
 from firmware import engine
 from firmware.timecontrol import parse as parse_control
-from hal import journal_setup
+from hal import board_check, journal_setup
 from sim.latency import chip_of
 from sim.runner import Game
 from sim.script import parse
@@ -52,7 +52,7 @@ def _prepared_at(game, limit_ms=60_000, step_ms=TICK_MS, now=0):
 # --- the board's property ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["pico", "pico_w", "pico_big", "esp32"])
+@pytest.mark.parametrize("name", board_check.board_names())
 def test_each_board_says_whether_its_levers_are_stamped_during_an_erase(name):
     """A board's ``LEVERS_STAMPED_IN_ERASE`` is its chip's data: an erase holds the pin
     handlers back on both chips (``FLASH_MASKS_INTERRUPTS``), and only the RP2040's

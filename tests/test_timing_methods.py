@@ -88,7 +88,7 @@ def test_every_method_ticks_and_moves_with_the_heap_locked_inside_micropython():
     compiled_firmware()
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "--compiled", "bench.methods_heap"],
+        ["node", runner, "--compiled", "tests.mpy.methods_heap"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -14,8 +14,9 @@ import os
 import sys
 
 import boards
+from hal import board_check
 
-CASE_BOARDS = ("pico", "pico_w", "pico_big", "esp32")
+CASE_BOARDS = board_check.board_names()
 PICTURES = os.path.join("docs", "pictures")
 VIEWS = ("front", "back", "below", "exploded", "cut")
 

@@ -3,7 +3,8 @@
 //   node tools/mpy/run.mjs [--compiled] [--heap=BYTES] MODULE [ARG ...]
 //
 // Copies firmware/, hal/, boards/, sim/, the measurements of bench/ that run in
-// here (BENCH_MODULES) and the Adafruit libraries the firmware uses into the
+// here (BENCH_MODULES), the tests' drivers of tests/mpy/ and the Adafruit
+// libraries the firmware uses into the
 // interpreter's file system, then calls MODULE.main(ARGS) and
 // exits with the status it returns. A main that returns a function instead
 // asks for a full garbage collection first: this port collects only between
@@ -28,14 +29,12 @@ const APP = "/app";
 // CPython and starts these through this file.
 const BENCH_MODULES = [
   "__init__.py",
-  "boot_fuzz.py",
   "boot_heap.py",
   "hall_alloc.py",
   "hall_heap.py",
   "hall_probe.py",
   "tournament_heap.py",
   "measure.py",
-  "methods_heap.py",
 ];
 
 function findSitePackages() {
@@ -105,6 +104,13 @@ for (const file of BENCH_MODULES) {
   // an older tree (the bench's first release) has its measurements in sim/ instead
   const source = path.join(root, "bench", file);
   if (fs.existsSync(source)) mp.FS.writeFile(`${APP}/bench/${file}`, fs.readFileSync(source));
+}
+// The tests' drivers that run in here as well as on CPython (tests/mpy/).
+const testDrivers = path.join(root, "tests", "mpy");
+if (fs.existsSync(testDrivers)) {
+  mp.FS.mkdirTree(`${APP}/tests`);
+  mp.FS.writeFile(`${APP}/tests/__init__.py`, fs.readFileSync(path.join(root, "tests", "__init__.py")));
+  copyTree(mp, testDrivers, `${APP}/tests/mpy`, ".py");
 }
 if (compiled) {
   copyTree(mp, path.join(mpyRoot, "lib"), APP, ".mpy");

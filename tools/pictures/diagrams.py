@@ -9,6 +9,7 @@ firmware uses. ``data_flow_svg()`` is the path of a lever press
 from its first contact edge to the display chip's memory.
 """
 
+import boards
 from tools.pictures.displays import number
 
 INK = "#1f2328"
@@ -30,7 +31,7 @@ INPUT_LABELS = (
     ("plus", "plus key"),
     ("minus", "minus key"),
 )
-_PIN_PREFIX = {"rp2040": "GP", "esp32": "GPIO"}
+_PIN_PREFIX = {"rp2040": "GP", "rp2040w": "GP", "esp32": "GPIO"}  # the Pico W: GP too
 _PULLS = {"up": "internal pull-up", "down": "internal pull-down"}
 _ROW = 34
 _TOP = 70
@@ -95,7 +96,7 @@ def pin_name(board, pin):
 def _right_rows(board):
     """(pin text, part text, kind) for the parts on the board's right-hand side."""
     closed = "to GND" if board.ACTIVE_LOW else "to 3V3"
-    pull = _PULLS.get(getattr(board, "INPUT_PULL", None), "external pull resistor")
+    pull = _PULLS.get(boards.input_pull(board), "external pull resistor")
     rows = []
     for name, label in INPUT_LABELS:
         if name in board.INPUTS:

@@ -15,8 +15,8 @@ was not touched, or an ``Err3``/``vEr3`` without the journal's files kept
 as ``NAME.bad`` (docs/power.md). The mutations come from a 32-bit xorshift
 generator and every file is built from fixed text, so CPython and
 MicroPython mutate the same bytes and must report the same outcomes:
-``python -m bench.boot_fuzz SEED COUNT`` or, inside MicroPython,
-``node tools/mpy/run.mjs bench.boot_fuzz SEED COUNT`` prints one JSON object.
+``python -m tests.mpy.boot_fuzz SEED COUNT`` or, inside MicroPython,
+``node tools/mpy/run.mjs tests.mpy.boot_fuzz SEED COUNT`` prints one JSON object.
 """
 
 import json
@@ -180,7 +180,7 @@ def _read(folder, name):
 
 
 def _boot_modules():
-    """The modules boot alone uses, which ``hal.boot`` lets go after each boot."""
+    """The modules boot alone uses (they stay loaded after it, as ``hal.boot`` says)."""
     from firmware.boot import documents, journal_read, resume
 
     return {"resume": resume, "journal_read": journal_read, "documents": documents}

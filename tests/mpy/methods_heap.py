@@ -1,5 +1,5 @@
 """Every timing method's tick and press allocate nothing: run inside MicroPython
-(``node tools/mpy/run.mjs --compiled bench.methods_heap``) by tests/test_timing_methods.py.
+(``node tools/mpy/run.mjs --compiled tests.mpy.methods_heap``) by tests/test_timing_methods.py.
 
 For each method and period mode, a game is played on the engine with the heap
 locked: moves, the stage and the display frame of both sides, the frame's next
