@@ -16,7 +16,7 @@ TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 # import would otherwise compile the source anew (half the time of the boot fuzz).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help
+.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help web web-serve
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
@@ -27,6 +27,8 @@ help:
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make case       BOARD=pico|pico_w|pico_big|esp32: the clock's CAD model, checked: STEP and STL (build/case/)"
 	@echo "make case-tools install build123d and its OpenCascade kernel (the case, its tests and pictures)"
+	@echo "make web        the clock in a web page: a static site in build/web/ (docs/web.md)"
+	@echo "make web-serve  make web, then serve it on http://127.0.0.1:8047/ (WEB_ADDRESS, WEB_PORT)"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
@@ -168,6 +170,17 @@ test: setup
 bench: mpy
 	$(PY) -m bench
 
+# The clock in a web page (docs/web.md): a static site, MicroPython's WebAssembly port
+# and the .mpy files of make mpy with the page's own; any static host serves it.
+WEB_ADDRESS ?= 127.0.0.1
+WEB_PORT    ?= 8047
+web: mpy
+	$(PY) -m web.build
+
+web-serve: web
+	@echo "the clock's page: http://$(WEB_ADDRESS):$(WEB_PORT)/ (Ctrl-C stops it)"
+	$(PY) -m http.server --bind $(WEB_ADDRESS) --directory build/web $(WEB_PORT)
+
 # The manuals' pictures: every procedure's displays from the HT16K33 chip model,
 # the wiring of each board, the data flow, the layers of the code (tools/pictures/,
 # tools/layers.py); tests compare them.
@@ -205,7 +218,7 @@ clean:
 # make latency-sim                            the same latency check on the simulated boards, with
 #                                             the chips' latencies (LATENCY_ARGS='pico max --mpy')
 MPREMOTE    := $(VENV)/bin/mpremote
-BOARD_NAMES := $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py))))
+BOARD_NAMES := $(filter-out __init__ sim browser,$(basename $(notdir $(wildcard boards/*.py))))
 BOARD_DIRS  := firmware hal boards lib
 
 .PHONY: deploy selftest board-args
@@ -219,6 +232,7 @@ board-args:
 	if [ $$bad = 1 ]; then \
 		if [ -z "$(BOARD)" ]; then echo "BOARD is not given." >&2; \
 		elif [ "$(BOARD)" = sim ]; then echo "BOARD=sim is the simulator: make sim runs it." >&2; \
+		elif [ "$(BOARD)" = browser ]; then echo "BOARD=browser is the web page: make web builds it." >&2; \
 		else echo "BOARD=$(BOARD) is not one of the boards of boards/." >&2; fi; \
 		echo "  BOARD must be one of: $(BOARD_NAMES)" >&2; \
 	fi; \

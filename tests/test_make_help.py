@@ -27,7 +27,9 @@ def test_every_target_is_in_make_help():
 
 
 def test_every_board_is_named_wherever_a_board_is_asked_for():
-    boards = {path.stem for path in (ROOT / "boards").glob("*.py")} - {"__init__", "sim"}
+    # the simulator's board and the web page's are no hardware to build, flash or test
+    not_hardware = {"__init__", "sim", "browser"}
+    boards = {path.stem for path in (ROOT / "boards").glob("*.py")} - not_hardware
     assert {"pico", "pico_w", "pico_big", "esp32"} <= boards
     asking = [line for line in help_lines() if "BOARD=" in line]
     assert len(asking) >= 3  # case, deploy, selftest

@@ -1,0 +1,211 @@
+// The page: loads MicroPython's WebAssembly port and the clock's modules, then either
+// plays the clock script of the address's #script= (virtual time, as python -m sim run)
+// or runs the live clock of the `browser` board (docs/web.md).
+import { loadMicroPython } from "./micropython.mjs";
+import { Face } from "./face.js";
+import { Practice } from "./practice.js";
+
+const HEAP_BYTES = 8 * 1024 * 1024; // the simulator's script heap (sim/__main__.py)
+const FLASH_KEY = "chess-clock.flash"; // the board's flash in the browser's storage
+const SAVE_EVERY_MS = 1000; // the flash kept, and a hidden tab's clock run, this often
+const $ = (id) => document.getElementById(id);
+const pageMs = () => Math.floor(performance.now());
+
+// The percent-encoded bytes of a fragment, as hex (they need not be UTF-8).
+function fragmentHex(text) {
+  const encoder = new TextEncoder();
+  let hex = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "%" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) {
+      hex += text.slice(i + 1, i + 3).toLowerCase();
+      i += 2;
+    } else {
+      for (const byte of encoder.encode(text[i])) hex += byte.toString(16).padStart(2, "0");
+    }
+  }
+  return hex;
+}
+
+async function loadFirmware() {
+  const [mp, listing, packed, shapes] = await Promise.all([
+    loadMicroPython({ heapsize: HEAP_BYTES, stdout: (l) => console.log(l), stderr: (l) => console.error(l) }),
+    fetch("files.json").then((r) => r.json()),
+    fetch("clock.bin").then((r) => r.arrayBuffer()),
+    fetch("geometry.json").then((r) => r.json()),
+  ]);
+  const bytes = new Uint8Array(packed);
+  let at = 0;
+  for (const [path, size] of listing) {
+    mp.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    mp.FS.writeFile(path, bytes.subarray(at, at + size));
+    at += size;
+  }
+  mp.FS.mkdirTree("/tmp");
+  mp.runPython('import sys\nsys.path.insert(0, "/app")');
+  return { mp, shapes };
+}
+
+// #script=: the script played, every printed line in #output, the last in #state
+// (the simulator's state line after "script: end: "); data-status: the exit status.
+function playScript(mp, hex) {
+  $("clock").hidden = true;
+  $("script-run").hidden = false;
+  const state = $("state");
+  delete document.body.dataset.status;
+  state.textContent = "";
+  const started = performance.now();
+  const [status, lines] = JSON.parse(mp.pyimport("web.page_script").play_hex(hex));
+  const last = lines.length ? lines[lines.length - 1] : "";
+  const end = "script: end: ";
+  $("output").textContent = lines.join("\n");
+  state.textContent = last.startsWith(end) ? last.slice(end.length) : last;
+  document.body.dataset.playedMs = String(Math.round(performance.now() - started));
+  document.body.dataset.status = String(status);
+}
+
+class LiveClock {
+  constructor(mp, shapes) {
+    this.module = mp.pyimport("web.page_clock");
+    this.lag = this.module.LAG_MS;
+    this.clock = null;
+    this.face = new Face(shapes.display, shapes.inputs, this);
+    this.frameAsked = false;
+  }
+
+  start(control, flash) {
+    if (this.clock) this.clock.close();
+    this.clock = this.module.PageClock(pageMs(), control || null);
+    if (flash) this.clock.restore(flash, pageMs());
+    this.save();
+    this.frame();
+  }
+
+  // the board run up to the page's clock less the lag, and drawn if anything changed
+  frame() {
+    const now = pageMs();
+    const frame = this.clock.advance_frame(now - this.lag);
+    if (frame) {
+      this.face.draw(frame, now);
+      if (!document.body.dataset.drawnMs) {
+        document.body.dataset.drawnMs = String(Math.round(performance.now()));
+      }
+    }
+  }
+
+  loop() {
+    const step = () => {
+      this.frame();
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+    // a hidden tab gets no frames: the clock still runs (its flag falls at its
+    // instant, its journal is written) and its flash is kept
+    setInterval(() => {
+      if (document.hidden) this.frame();
+      this.save();
+    }, SAVE_EVERY_MS);
+    document.addEventListener("visibilitychange", () => {
+      this.frame();
+      this.save();
+    });
+    window.addEventListener("pagehide", () => this.save());
+  }
+
+  save() {
+    const text = this.clock.flash_files();
+    if (!text) return;
+    try {
+      localStorage.setItem(FLASH_KEY, text);
+    } catch (error) {
+      $("status").textContent = `The flash could not be kept in this browser: ${error.message}`;
+    }
+  }
+
+  down(name, stamp) {
+    this.clock.down(name, stamp);
+    this.frame();
+  }
+
+  up(name, stamp) {
+    this.clock.up(name, stamp);
+    this.frame();
+  }
+
+  power(stamp) {
+    this.clock.power(stamp);
+    this.frame();
+    this.save();
+  }
+}
+
+function wireTools(live) {
+  $("new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const control = $("control").value.trim();
+    try {
+      live.start(control, null);
+      $("control").setCustomValidity("");
+    } catch (error) {
+      $("control").setCustomValidity(error.message);
+      $("control").reportValidity();
+    }
+  });
+  const show = (text) => {
+    const out = $("share-out");
+    out.hidden = false;
+    out.textContent = text;
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  };
+  $("share").addEventListener("click", () => {
+    const base = location.href.split("#")[0];
+    show(`${base}#state=${encodeURIComponent(live.clock.flash_text())}`);
+  });
+  $("record").addEventListener("click", () => show(live.clock.script_text()));
+}
+
+function registerOffline() {
+  if (!("serviceWorker" in navigator) || location.protocol === "file:") return;
+  fetch("offline.json", { cache: "no-cache" })
+    .then((r) => r.json())
+    .then((offline) => navigator.serviceWorker.register(`sw.js?v=${offline.version}`))
+    .catch(() => {}); // offline already, or no service worker: the page runs as it is
+}
+
+async function main() {
+  const { mp, shapes } = await loadFirmware();
+  $("loading").hidden = true;
+  const hash = location.hash;
+  if (hash.startsWith("#script=")) {
+    playScript(mp, fragmentHex(hash.slice("#script=".length)));
+    window.addEventListener("hashchange", () => {
+      if (location.hash.startsWith("#script=")) {
+        playScript(mp, fragmentHex(location.hash.slice("#script=".length)));
+      }
+    });
+    return;
+  }
+  $("clock").hidden = false;
+  const live = new LiveClock(mp, shapes);
+  let flash = localStorage.getItem(FLASH_KEY);
+  if (hash.startsWith("#state=")) {
+    flash = decodeURIComponent(hash.slice("#state=".length));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  try {
+    live.start(null, flash);
+  } catch (error) {
+    $("status").textContent = `The kept state could not be read (${error.message}): a new clock.`;
+    live.start(null, null);
+  }
+  wireTools(live);
+  live.loop();
+  window.clockPage = live; // for the tests and the figures (tests/test_web.py, bench/web.py)
+  new Practice($("practice"), live);
+  registerOffline();
+}
+
+main().catch((error) => {
+  $("loading").hidden = false;
+  $("loading").textContent = `The clock could not start: ${error.message}`;
+  document.body.dataset.error = error.message;
+});
