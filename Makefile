@@ -44,7 +44,7 @@ help:
 	@echo "make install-frozen BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
-	@echo "make scenarios  every clock script on CPython and inside MicroPython, compared line by line"
+	@echo "make scenarios  every clock script on CPython, inside MicroPython and in the web page, compared line by line"
 	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
 	@echo "make clean      remove build/ and the tools' caches"
 	@echo "make help       this list"
@@ -150,6 +150,7 @@ $(MPY_OUT)/%.mpy: %.py $(VENV)/.installed
 # each folder inside MicroPython; CI runs this after it).
 scenarios: setup mpy
 	SCENARIOS_MPY=all $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_scenarios.py
+	SCENARIOS_WEB=all $(PY) -m pytest -q tests/test_web_scripts.py
 
 # The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
 # one xdist_group, e.g. a shard of the scenario scripts, run on one worker). The time is

@@ -66,6 +66,16 @@ class SiteServer:
         self.close()
 
 
+def evaluate_awaited(page, expression):
+    """The value of ``expression`` in ``page`` once its promise settles (JSON's kinds)."""
+    result = page.call(
+        "Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True
+    )
+    if "exceptionDetails" in result:
+        raise RuntimeError("%s: %s" % (expression, result["exceptionDetails"]))
+    return result["result"].get("value")
+
+
 def script_fragment(data):
     """``#script=`` and the script's bytes percent-encoded, every byte but letters and digits."""
     return "#script=" + urllib.parse.quote(data, safe="")

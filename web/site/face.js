@@ -116,7 +116,11 @@ export class Face {
     button.addEventListener("pointerdown", (event) => {
       if (event.button !== 0) return;
       event.preventDefault();
-      button.setPointerCapture(event.pointerId);
+      try {
+        button.setPointerCapture(event.pointerId); // the release comes here, wherever it is
+      } catch {
+        // a pointer the browser no longer tracks: its release comes to the button itself
+      }
       this.press(name, Math.floor(event.timeStamp));
     });
     const release = (event) => this.release(name, Math.floor(event.timeStamp));
@@ -186,6 +190,11 @@ export class Face {
     document.getElementById("display_right").setAttribute("aria-label", `right display ${right.trim()}`);
     if (status !== this.status.textContent) this.status.textContent = status;
     this.announce(times, status, nowMs);
+  }
+
+  // a new clock: announced at once
+  reset() {
+    this.announced = { text: "", status: "", at: -Infinity };
   }
 
   // The times for a screen reader (aria-live polite): at once when the clock's state

@@ -76,6 +76,7 @@ class LiveClock {
     if (this.clock) this.clock.close();
     this.clock = this.module.PageClock(pageMs(), control || null);
     if (flash) this.clock.restore(flash, pageMs());
+    this.face.reset();
     this.save();
     this.frame();
   }
