@@ -50,7 +50,7 @@ SIM_MODULES = (
     "world",
 )
 LIVE_MODULES = ("__init__", "controls", "session")
-WEB_MODULES = ("__init__", "page_clock", "page_script")
+WEB_MODULES = ("__init__", "page_clock", "page_script", "exercises")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 CACHE_LIST = "offline.json"
 ICON_SIZES = (192, 512)

@@ -72,9 +72,11 @@ class LiveClock {
     this.frameAsked = false;
   }
 
-  start(control, flash) {
+  // a new clock: from a time control (null: the default), or from a clock script
+  // played in virtual time first (an exercise's setup); then on the kept flash
+  start(control, flash, script = null) {
     if (this.clock) this.clock.close();
-    this.clock = this.module.PageClock(pageMs(), control || null);
+    this.clock = this.module.PageClock(pageMs(), control || null, script);
     if (flash) this.clock.restore(flash, pageMs());
     this.face.reset();
     this.save();
@@ -201,7 +203,7 @@ async function main() {
   wireTools(live);
   live.loop();
   window.clockPage = live; // for the tests and the figures (tests/test_web.py, bench/web.py)
-  new Practice($("practice"), live);
+  new Practice($("practice"), live, mp.pyimport("web.exercises"));
   registerOffline();
 }
 
