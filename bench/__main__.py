@@ -206,6 +206,7 @@ SECTIONS = (
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
     ("hall_page", "hall_page", "hall_page_figures"),  # the hall's page on a phone and a wall
+    ("web", "web", "web_figures"),  # the clock in a web page: first draw, bytes, CPU, scripts
     ("journal", "journal", "journal_figures"),  # power cuts at every byte, real littlefs
     ("heap", "heap", "heap_section"),  # every board on its real heap, .mpy and frozen
     ("core", "core", "core_figures"),  # timing methods, mutation check, tick beside before

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from hall import screenshot as shots
-from tests import web_helpers
+from web import harness as web_helpers
 
 pytestmark = pytest.mark.xdist_group("web-page")
 PHONE = (390, 844)

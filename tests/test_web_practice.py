@@ -10,8 +10,8 @@ import pytest
 from hall import screenshot as shots
 from sim import runner
 from sim import script as script_module
-from tests import web_helpers
 from web import exercises
+from web import harness as web_helpers
 
 NAMES = [exercise.name for exercise in exercises.EXERCISES]
 

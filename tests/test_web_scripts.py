@@ -9,21 +9,12 @@ import os
 import pytest
 
 from hall import screenshot as shots
-from tests import web_helpers
 from tests.scripting import ROOT, scenario_names
+from web import harness as web_helpers
 
 pytestmark = pytest.mark.xdist_group("web-page")
-# A few scripts under make test, of different kinds: a game to its flag, an arbiter's
-# claim, a power cut and its resume, a malformed script (exit 2), a menu's key presses.
-SAMPLE = (
-    "tests/scenarios/arbiter/g5-postpone.clock",
-    "tests/scenarios/power/" + sorted(os.listdir(os.path.join(ROOT, "tests/scenarios/power")))[0],
-    "tests/scenarios/refused/"
-    + sorted(os.listdir(os.path.join(ROOT, "tests/scenarios/refused")))[0],
-    "tests/scenarios/menus/" + sorted(os.listdir(os.path.join(ROOT, "tests/scenarios/menus")))[0],
-)
 EVERY = os.environ.get("SCENARIOS_WEB") == "all"
-NAMES = scenario_names() if EVERY else list(SAMPLE)
+NAMES = scenario_names() if EVERY else list(web_helpers.SAMPLE)
 
 
 @pytest.fixture(scope="module")

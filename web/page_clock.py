@@ -1,6 +1,6 @@
 """The live clock of the web page: the `browser` board in real time, as the page drives it.
 
-The page (web/page.js) calls these with the browser's own clock, in whole
+The page (web/site/page.js) calls these with the browser's own clock, in whole
 milliseconds of ``performance.now()``: ``advance(page_ms)`` at each frame,
 ``down(name, stamp_ms)`` and ``up(name, stamp_ms)`` with an input event's
 ``timeStamp``. Virtual time is that clock moved to where the session began
@@ -23,6 +23,7 @@ import json
 import os
 
 from firmware import timecontrol
+from firmware.tickmath import ticks_diff
 from live.controls import shown_ram
 from live.session import LiveSession, header_text
 from sim import machine as sim_machine
@@ -31,6 +32,7 @@ from sim import vclock
 BOARD = "browser"
 DEFAULT_CONTROL = "300+3"
 LAG_MS = 30  # how far behind the page's clock each frame leaves the board (page.js)
+BLINK_PERIOD_MS = (0, 500, 1000, 2000)  # HT16K33 blink rates off, 2 Hz, 1 Hz, 0.5 Hz
 INPUT_NAMES = ("lever_left", "lever_right", "play", "set", "plus", "minus")
 
 
@@ -72,6 +74,7 @@ class PageClock:
         self.session.go_live_at(page_ms)
         self.late_ms = 0  # how much later than its event the last press was charged
         self.last_flash = None
+        self.flash_mark = None
         self.last_frame = None
 
     # --- hands ---------------------------------------------------------------
@@ -127,13 +130,37 @@ class PageClock:
         return "\t".join(parts)
 
     def advance_frame(self, page_ms):
-        """``advance(page_ms)``, then ``frame()`` if it changed since the last, else ""."""
+        """``advance(page_ms)``; then the page's ms before which nothing shown can change
+        (``next_change``), a tab, and ``frame()`` if it changed since the last, else ""."""
         self.advance(page_ms)
         frame = self.frame()
+        head = "%d\t" % self.next_change()
         if frame == self.last_frame:
-            return ""
+            return head
         self.last_frame = frame
-        return frame
+        return head + frame
+
+    def next_change(self):
+        """The page's ms of the board's next instant at which anything shown may change:
+        the app's next step (the tick it rests until, or the next tick when it does
+        not rest), the next contact transition, the next half of a display's blink. Until
+        then the page need not ask (a press asks at once)."""
+        session = self.session
+        board = session.board
+        now = vclock.now_ms()
+        due = now + board.board.TICK_MS
+        app = board.app
+        if board.powered and app is not None and app.rests:
+            wake = app.hardware.ticker.resting_until()
+            if wake is not None:
+                due = max(due, now + ticks_diff(wake, vclock.ticks_ms()))
+        if board.pending:
+            due = min(due, board.pending[0][0])
+        for chip in board.chips:
+            period = BLINK_PERIOD_MS[chip.blink_rate]
+            if period:
+                due = min(due, now + period // 2 - now % (period // 2))
+        return due - session.origin_ms + session.origin_page_ms
 
     def tone(self):
         pin = getattr(self.session.board.board, "BUZZER_PIN", None)
@@ -177,7 +204,13 @@ class PageClock:
         return json.dumps(files)
 
     def flash_files(self):
-        """``flash_text()``, or "" if unchanged since the last call."""
+        """``flash_text()``, or "" if unchanged since the last call (nothing written,
+        renamed or removed since: the flash's counts of them, read first)."""
+        flash = self.session.board.flash
+        mark = (flash.writes, flash.renames, flash.removes, flash.bytes_written)
+        if mark == self.flash_mark and self.last_flash is not None:
+            return ""
+        self.flash_mark = mark
         text = self.flash_text()
         if text == self.last_flash:
             return ""

@@ -69,7 +69,7 @@ class LiveClock {
     this.lag = this.module.LAG_MS;
     this.clock = null;
     this.face = new Face(shapes.display, shapes.inputs, this);
-    this.frameAsked = false;
+    this.nextChange = 0; // the page's ms before which nothing shown can change
   }
 
   // a new clock: from a time control (null: the default), or from a clock script
@@ -86,7 +86,10 @@ class LiveClock {
   // the board run up to the page's clock less the lag, and drawn if anything changed
   frame() {
     const now = pageMs();
-    const frame = this.clock.advance_frame(now - this.lag);
+    const answer = this.clock.advance_frame(now - this.lag);
+    const tab = answer.indexOf("\t");
+    this.nextChange = Number(answer.slice(0, tab));
+    const frame = answer.slice(tab + 1);
     if (frame) {
       this.face.draw(frame, now);
       if (!document.body.dataset.drawnMs) {
@@ -96,12 +99,16 @@ class LiveClock {
   }
 
   loop() {
+    // the board is asked again only when something shown may change (PageClock's
+    // next_change): a clock at rest between two changes of its displays costs the tab
+    // nothing; the change is drawn as soon as the board has made it
     const step = () => {
-      this.frame();
-      requestAnimationFrame(step);
+      if (pageMs() - this.lag >= this.nextChange) this.frame();
+      const wait = this.nextChange + this.lag - pageMs();
+      setTimeout(step, Math.max(1, Math.min(wait, SAVE_EVERY_MS)));
     };
-    requestAnimationFrame(step);
-    // a hidden tab gets no frames: the clock still runs (its flag falls at its
+    step();
+    // a hidden tab's timers are slowed: the clock still runs (its flag falls at its
     // instant, its journal is written) and its flash is kept
     setInterval(() => {
       if (document.hidden) this.frame();

@@ -1,5 +1,6 @@
-"""Helpers for the web page's tests and figures: the site built once (``make web``),
-served on the loopback from a thread, and opened in headless chromium (hall.devtools)."""
+"""The web page driven from Python, for its tests and figures: the site built once
+(``make web``), served on the loopback from a thread, clock scripts played in the
+page by its address's fragment and beside them on the simulator."""
 
 import fcntl
 import functools
@@ -13,10 +14,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SITE = os.path.join(ROOT, "build", "web")
 # The page has drawn its first clock, played its script, or failed to start.
 STARTED = (
-    "document.body.dataset.drawnMs || document.body.dataset.status !== undefined"
-    " || document.body.dataset.error"
+    "!!document.body && (!!document.body.dataset.drawnMs"
+    " || document.body.dataset.status !== undefined || !!document.body.dataset.error)"
 )
 _built = []
+# The scripts make test plays in the page, of different kinds: an arbiter's claim, a
+# power cut and its resume, a malformed script (exit 2), a menu's key presses.
+SAMPLE = (
+    "tests/scenarios/arbiter/g5-postpone.clock",
+    "tests/scenarios/power/after-press.clock",
+    "tests/scenarios/refused/older-edition-g4.clock",
+    "tests/scenarios/menus/brightness.clock",
+)
 
 
 def built_site():
