@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from hall import screenshot as shots
 from sim import runner
 from sim import script as script_module
 from web import exercises
@@ -67,25 +66,21 @@ def press(page, key, hold_s=0.1, gap_s=0.35):
 
 
 @pytest.mark.xdist_group("web-page")
-def test_an_exercise_done_with_the_keys_on_the_page_passes_its_check():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    from hall.devtools import Browser
-
-    with web_helpers.SiteServer() as server, Browser(shots.chromium(), timeout_s=60) as browser:
-        with browser.page(server.url + "index.html", (1920, 1080)) as page:
-            page.wait_for(web_helpers.STARTED, 60)
-            card = "document.getElementById('exercise-g5-reject')"
-            page.evaluate(card + ".querySelector('.set-up').click()")
-            assert "state=paused" in page.evaluate("window.clockPage.clock.state_line()")
-            page.evaluate(card + ".querySelector('.check').click()")
-            verdict = page.evaluate(card + ".querySelector('.verdict').textContent")
-            assert verdict.startswith("Not yet: right=0:16:30.000")  # nothing decided yet
-            press(page, "+", hold_s=2.2)  # the claim: drA
-            for _ in range(3):  # PoSt, Po 2, rEJ
-                press(page, "+")
-            press(page, "s")  # set confirms
-            page.evaluate(card + ".querySelector('.check').click()")
-            verdict = page.evaluate(card + ".querySelector('.verdict').textContent")
-            assert verdict.startswith("Right"), verdict
-            page.evaluate("localStorage.clear()")
+def test_an_exercise_done_with_the_keys_on_the_page_passes_its_check(web_site):
+    server, browser = web_site
+    with browser.page(server.url + "index.html", (1920, 1080)) as page:
+        page.wait_for(web_helpers.STARTED, 60)
+        card = "document.getElementById('exercise-g5-reject')"
+        page.evaluate(card + ".querySelector('.set-up').click()")
+        assert "state=paused" in page.evaluate("window.clockPage.clock.state_line()")
+        page.evaluate(card + ".querySelector('.check').click()")
+        verdict = page.evaluate(card + ".querySelector('.verdict').textContent")
+        assert verdict.startswith("Not yet: right=0:16:30.000")  # nothing decided yet
+        press(page, "+", hold_s=2.2)  # the claim: drA
+        for _ in range(3):  # PoSt, Po 2, rEJ
+            press(page, "+")
+        press(page, "s")  # set confirms
+        page.evaluate(card + ".querySelector('.check').click()")
+        verdict = page.evaluate(card + ".querySelector('.verdict').textContent")
+        assert verdict.startswith("Right"), verdict
+        page.evaluate("localStorage.clear()")

@@ -8,7 +8,6 @@ import os
 
 import pytest
 
-from hall import screenshot as shots
 from tests.scripting import ROOT, scenario_names
 from web import harness as web_helpers
 
@@ -18,16 +17,12 @@ NAMES = scenario_names() if EVERY else list(web_helpers.SAMPLE)
 
 
 @pytest.fixture(scope="module")
-def page():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    from hall.devtools import Browser
-
-    with web_helpers.SiteServer() as server, Browser(shots.chromium(), timeout_s=60) as browser:
-        data = b"control 60\nat 1 press right\n"
-        with browser.page(server.url + web_helpers.script_fragment(data), (800, 600)) as opened:
-            opened.wait_for(web_helpers.STARTED, 60)
-            yield opened
+def page(web_site):
+    server, browser = web_site
+    data = b"control 60\nat 1 press right\n"
+    with browser.page(server.url + web_helpers.script_fragment(data), (800, 600)) as opened:
+        opened.wait_for(web_helpers.STARTED, 60)
+        yield opened
 
 
 @pytest.mark.parametrize("name", NAMES)

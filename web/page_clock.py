@@ -27,6 +27,7 @@ from firmware.tickmath import ticks_diff
 from live.controls import shown_ram
 from live.session import LiveSession, header_text
 from sim import machine as sim_machine
+from sim import script as script_module
 from sim import vclock
 
 BOARD = "browser"
@@ -34,6 +35,18 @@ DEFAULT_CONTROL = "300+3"
 LAG_MS = 30  # how far behind the page's clock each frame leaves the board (page.js)
 BLINK_PERIOD_MS = (0, 500, 1000, 2000)  # HT16K33 blink rates off, 2 Hz, 1 Hz, 0.5 Hz
 INPUT_NAMES = ("lever_left", "lever_right", "play", "set", "plus", "minus")
+
+
+def control_problem(control):
+    """Why ``control`` is no time control the clock can play ("" if it is one), before
+    the clock in use is given up for it."""
+    if not control or control.split() != [control]:
+        return "a time control is one word, such as 300+3 or 40/5400+30:1800+30"
+    try:
+        script_module.parse(header_text(control, BOARD))
+    except script_module.ScriptError as error:
+        return error.message
+    return ""
 
 
 class PageSession(LiveSession):
@@ -67,7 +80,11 @@ class PageClock:
 
     def __init__(self, page_ms, control=None, script_text=None):
         if script_text is None:
-            script_text = header_text(control or DEFAULT_CONTROL, BOARD)
+            control = control or DEFAULT_CONTROL
+            problem = control_problem(control)
+            if problem:
+                raise ValueError(problem)
+            script_text = header_text(control, BOARD)
         self.session = PageSession(script_text, page_ms)
         self.lines = []  # what a starting script printed (a failed expect, say)
         self.session.play_script(self.lines.append)

@@ -149,16 +149,19 @@ class LiveClock {
 }
 
 function wireTools(live) {
+  $("control").addEventListener("input", () => $("control").setCustomValidity(""));
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
     const control = $("control").value.trim();
-    try {
-      live.start(control, null);
-      $("control").setCustomValidity("");
-    } catch (error) {
-      $("control").setCustomValidity(error.message);
+    // a control the clock cannot play is refused before the clock in use is given up
+    const problem = live.module.control_problem(control);
+    $("control").setCustomValidity(problem);
+    if (problem) {
       $("control").reportValidity();
+      $("status").textContent = `Not a time control: ${problem}`;
+      return;
     }
+    live.start(control, null);
   });
   const show = (text) => {
     const out = $("share-out");
