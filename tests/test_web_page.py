@@ -299,3 +299,16 @@ def test_a_control_the_clock_cannot_play_is_refused_and_the_game_goes_on(site):
     finally:
         page.evaluate("localStorage.clear()")
         page.close()
+
+
+@pytest.mark.parametrize("window", [PHONE, SCREEN])
+def test_axe_finds_no_accessibility_violation(site, window):
+    page = open_clock(site, window)
+    try:
+        page.evaluate("document.querySelector('#practice details').open = true")
+        found = web_helpers.axe_violations(page)
+        if found is None:
+            pytest.skip("axe-core is not installed: make setup")
+        assert found == []
+    finally:
+        page.close()

@@ -118,3 +118,24 @@ def last_state(lines):
     last = lines[-1] if lines else ""
     end = "script: end: "
     return last[len(end) :] if last.startswith(end) else last
+
+
+AXE = os.path.join(ROOT, "tools", "axe", "node_modules", "axe-core", "axe.min.js")
+AXE_RULES = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice")
+
+
+def axe_violations(page):
+    """axe-core's violations of WCAG 2.1 A and AA and its best practices in the open
+    page, as "rule (impact): n elements" lines; None if axe-core is not installed
+    (``make setup`` installs it in tools/axe)."""
+    if not os.path.exists(AXE):
+        return None
+    with open(AXE) as handle:
+        page.call("Runtime.evaluate", expression=handle.read())
+    found = evaluate_awaited(
+        page,
+        "axe.run(document, {runOnly: {type: 'tag', values: %s}}).then(r => r.violations"
+        ".map(v => v.id + ' (' + v.impact + '): ' + v.nodes.length + ' elements'))"
+        % (list(AXE_RULES),),
+    )
+    return found
