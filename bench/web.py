@@ -13,6 +13,9 @@
 - CPU of the tab: the main thread's busy time (the DevTools protocol's
   ``Performance.getMetrics``: ``TaskDuration``) over ``CPU_S`` of wall time, while
   a clock stands (set up, not started) and while it runs;
+- frames: how long after the board's instant of a possible change of its displays
+  (``PageClock.next_change``, the board run ``LAG_MS`` behind the page's clock) the
+  page drew it, over the running clock's ``CPU_S`` (``clockPage.lateness``);
 - charge error: ``PRESSES`` lever presses, each handled 0-60 ms after its event
   was made (the page busy meanwhile), the time charged against the time between
   the events' own timestamps (goal 0 ms);
@@ -121,8 +124,11 @@ def tab_cpu(page, running):
         return metrics["TaskDuration"]
 
     start_busy, start = busy(), time.monotonic()
+    page.evaluate("window.clockPage.lateness = []; window.clockPage.drawn = 0")
     time.sleep(CPU_S)
-    return round(100 * (busy() - start_busy) / (time.monotonic() - start), 2)
+    share = round(100 * (busy() - start_busy) / (time.monotonic() - start), 2)
+    late = sorted(page.evaluate("window.clockPage.lateness"))
+    return share, late
 
 
 def charge_errors(page):
@@ -267,8 +273,12 @@ def web_figures(every=True):
         )
         with _browser() as browser:
             page = _open(browser, server.url + "index.html")
-            figures["tab_cpu_standing_percent"] = tab_cpu(page, running=False)
-            figures["tab_cpu_running_percent"] = tab_cpu(page, running=True)
+            figures["tab_cpu_standing_percent"], _ = tab_cpu(page, running=False)
+            figures["tab_cpu_running_percent"], late = tab_cpu(page, running=True)
+            figures["frames_running"] = len(late)
+            figures["frame_late_median_ms"] = late[len(late) // 2]
+            figures["frame_late_p99_ms"] = late[(len(late) * 99) // 100]
+            figures["frame_late_worst_ms"] = late[-1]
             figures["charge_error_worst_ms"] = charge_errors(page)
             page.evaluate("localStorage.clear()")
             page.close()
@@ -298,6 +308,17 @@ def rows(figures):
         ("web: bytes of the whole site (build/web)", figures["site_bytes"], "<= 1,500,000"),
         ("web: tab CPU, a clock standing, %", figures["tab_cpu_standing_percent"], "report"),
         ("web: tab CPU, a clock running, %", figures["tab_cpu_running_percent"], "report"),
+        (
+            "web: a running clock's change drawn after its instant, ms (median, p99, worst)",
+            "%d, %d, %d"
+            % (
+                figures["frame_late_median_ms"],
+                figures["frame_late_p99_ms"],
+                figures["frame_late_worst_ms"],
+            ),
+            "p99 <= 16 (one refresh at 60 Hz)",
+            figures["frame_late_p99_ms"],
+        ),
         (
             "web: charge error of a press against its event timestamp, ms",
             figures["charge_error_worst_ms"],

@@ -8,6 +8,7 @@ import { Practice } from "./practice.js";
 const HEAP_BYTES = 8 * 1024 * 1024; // the simulator's script heap (sim/__main__.py)
 const FLASH_KEY = "chess-clock.flash"; // the board's flash in the browser's storage
 const SAVE_EVERY_MS = 1000; // the flash kept, and a hidden tab's clock run, this often
+const LATENESS_KEPT = 1000;
 const $ = (id) => document.getElementById(id);
 const pageMs = () => Math.floor(performance.now());
 
@@ -70,6 +71,10 @@ class LiveClock {
     this.clock = null;
     this.face = new Face(shapes.display, shapes.inputs, this);
     this.nextChange = 0; // the page's ms before which nothing shown can change
+    this.lateness = []; // the last LATENESS_KEPT frames' lateness (bench/web.py)
+    this.drawn = 0;
+    this.looping = false;
+    this.timer = null;
   }
 
   // a new clock: from a time control (null: the default), or from a clock script
@@ -96,18 +101,35 @@ class LiveClock {
         document.body.dataset.drawnMs = String(Math.round(performance.now()));
       }
     }
+    this.schedule();
+  }
+
+  // the next look at the board, at its next possible change: a press or a new clock
+  // that brings the change nearer asks again at once (frame calls this)
+  schedule() {
+    if (!this.looping) return;
+    clearTimeout(this.timer);
+    const wait = this.nextChange + this.lag - pageMs();
+    this.timer = setTimeout(() => this.step(), Math.max(1, Math.min(wait, SAVE_EVERY_MS)));
+  }
+
+  step() {
+    const late = pageMs() - this.lag - this.nextChange;
+    if (late >= 0) {
+      // how long after the board's instant of a possible change it was drawn (ms)
+      this.lateness[this.drawn++ % LATENESS_KEPT] = late;
+      this.frame();
+    } else {
+      this.schedule();
+    }
   }
 
   loop() {
     // the board is asked again only when something shown may change (PageClock's
     // next_change): a clock at rest between two changes of its displays costs the tab
     // nothing; the change is drawn as soon as the board has made it
-    const step = () => {
-      if (pageMs() - this.lag >= this.nextChange) this.frame();
-      const wait = this.nextChange + this.lag - pageMs();
-      setTimeout(step, Math.max(1, Math.min(wait, SAVE_EVERY_MS)));
-    };
-    step();
+    this.looping = true;
+    this.step();
     // a hidden tab's timers are slowed: the clock still runs (its flag falls at its
     // instant, its journal is written) and its flash is kept
     setInterval(() => {
