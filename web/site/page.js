@@ -5,7 +5,11 @@ import { loadMicroPython } from "./micropython.mjs";
 import { Face } from "./face.js";
 import { Practice } from "./practice.js";
 
-const HEAP_BYTES = 8 * 1024 * 1024; // the simulator's script heap (sim/__main__.py)
+// The interpreter's heap: a script's, as the simulator's (sim/__main__.py: collections
+// cost little); the live clock's smaller, so that a collection, which runs between two
+// calls from the page, is short beside a display refresh.
+const SCRIPT_HEAP_BYTES = 8 * 1024 * 1024;
+const LIVE_HEAP_BYTES = 2 * 1024 * 1024;
 const FLASH_KEY = "chess-clock.flash"; // the board's flash in the browser's storage
 const SAVE_EVERY_MS = 1000; // the flash kept, and a hidden tab's clock run, this often
 const LATENESS_KEPT = 1000;
@@ -27,9 +31,9 @@ function fragmentHex(text) {
   return hex;
 }
 
-async function loadFirmware() {
+async function loadFirmware(heapsize) {
   const [mp, listing, packed, shapes] = await Promise.all([
-    loadMicroPython({ heapsize: HEAP_BYTES, stdout: (l) => console.log(l), stderr: (l) => console.error(l) }),
+    loadMicroPython({ heapsize, stdout: (l) => console.log(l), stderr: (l) => console.error(l) }),
     fetch("files.json").then((r) => r.json()),
     fetch("clock.bin").then((r) => r.arrayBuffer()),
     fetch("geometry.json").then((r) => r.json()),
@@ -207,10 +211,11 @@ function registerOffline() {
 }
 
 async function main() {
-  const { mp, shapes } = await loadFirmware();
-  $("loading").hidden = true;
   const hash = location.hash;
-  if (hash.startsWith("#script=")) {
+  const scripted = hash.startsWith("#script=");
+  const { mp, shapes } = await loadFirmware(scripted ? SCRIPT_HEAP_BYTES : LIVE_HEAP_BYTES);
+  $("loading").hidden = true;
+  if (scripted) {
     playScript(mp, fragmentHex(hash.slice("#script=".length)));
     window.addEventListener("hashchange", () => {
       if (location.hash.startsWith("#script=")) {
