@@ -312,3 +312,32 @@ def test_axe_finds_no_accessibility_violation(site, window):
         assert found == []
     finally:
         page.close()
+
+
+# every change of the tone the page's buzzer is given, in window.tones
+RECORD_TONES = """
+(() => {
+  const buzzer = window.clockPage.face.buzzer;
+  const sound = buzzer.sound.bind(buzzer);
+  window.tones = [];
+  buzzer.sound = (hz) => {
+    if (hz !== buzzer.tone) window.tones.push(hz);
+    sound(hz);
+  };
+})()
+"""
+
+
+def test_the_buzzer_plays_the_flags_pattern_at_its_tones(site):
+    page = open_clock(site)
+    try:
+        page.evaluate(RECORD_TONES)
+        page.evaluate("window.clockPage.start('1', null)")
+        page.evaluate(PRESS_LATE % ("lever_right", 0))
+        page.wait_for("window.tones.length >= 6", 10)  # 2000 Hz thrice, rests between
+        # the first flag's pattern (firmware/sound.py: FIRST_FLAG), as the PWM played it
+        assert page.evaluate("window.tones.slice(0, 6)") == [2000, 0, 2000, 0, 2000, 0]
+        assert page.evaluate("window.clockPage.face.buzzer.context !== null")  # Web Audio
+    finally:
+        page.evaluate("localStorage.clear()")
+        page.close()
