@@ -26,8 +26,9 @@
 - checks: every control named, axe-core's violations of WCAG 2.1 A and AA and
   of its best practices (tools/axe, pinned; the practice's first exercise
   opened), the screen reader's live region polite, the smallest touch target
-  (CSS px), the manifest's installable fields and icons, the service worker in
-  control, and an offline reload that starts the clock.
+  (CSS px), the manifest's installable fields and icons, chromium's own
+  installability errors (the DevTools protocol's ``Page.getInstallabilityErrors``),
+  the service worker in control, and an offline reload that starts the clock.
 
 ``--pictures`` writes the README's screenshots (``PICTURES``); ``--write`` stores the
 figures under ``web`` of bench/latest.json.
@@ -226,6 +227,8 @@ def checks(browser, server):
         and {"192x192", "512x512"} <= icons
     )
     web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => 1)")
+    errors = page.call("Page.getInstallabilityErrors")["installabilityErrors"]
+    found["chromium_installability_errors"] = [error["errorId"] for error in errors]
     page.call("Page.reload")
     page.wait_for(web_helpers.STARTED, 120)
     found["service_worker_in_control"] = page.evaluate(
@@ -341,6 +344,11 @@ def rows(figures):
             "web: manifest installable (name, start, standalone, 192 and 512 px icons)",
             checks_found["manifest_installable"],
             "yes",
+        ),
+        (
+            "web: chromium's installability errors (Page.getInstallabilityErrors)",
+            checks_found["chromium_installability_errors"],
+            "none",
         ),
         (
             "web: service worker in control after a reload",

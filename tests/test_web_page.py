@@ -244,6 +244,9 @@ def test_the_page_is_installable_and_opens_offline(site):
         sizes = {icon["sizes"] for icon in manifest["icons"] if icon["type"] == "image/png"}
         assert {"192x192", "512x512"} <= sizes
         web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => true)")
+        # chromium's own verdict: what it would refuse to install the page for
+        assert page.call("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        assert page.call("Page.getAppManifest").get("errors") == []
         page.call("Page.reload")
         page.wait_for("document.readyState === 'complete' && !!document.body", 60)
         page.wait_for(web_helpers.STARTED, 60)
