@@ -344,3 +344,21 @@ def test_the_buzzer_plays_the_flags_pattern_at_its_tones(site):
     finally:
         page.evaluate("localStorage.clear()")
         page.close()
+
+
+KEY = "document.dispatchEvent(new KeyboardEvent(%r, {key: %r, bubbles: true}))"
+
+
+def test_the_window_keys_press_the_levers_and_keys(site):
+    page = open_clock(site, SCREEN)
+    try:
+        page.evaluate("window.clockPage.start('600', null)")
+        for key, wanted in (("l", "left"), ("a", "right"), (" ", "none")):  # space: pause
+            page.evaluate(KEY % ("keydown", key))
+            page.evaluate(KEY % ("keyup", key))
+            page.wait_for("performance.now() > 200 + %d" % page.evaluate("performance.now()"))
+            assert fields(state_line(page))["running"] == wanted, key
+        assert fields(state_line(page))["state"] == "paused"
+    finally:
+        page.evaluate("localStorage.clear()")
+        page.close()
