@@ -362,3 +362,39 @@ def test_the_window_keys_press_the_levers_and_keys(site):
     finally:
         page.evaluate("localStorage.clear()")
         page.close()
+
+
+def test_a_new_build_replaces_the_offline_copy(site, tmp_path):
+    import json
+    import shutil
+
+    server, browser = site
+    folder = tmp_path / "web"
+    shutil.copytree(web_helpers.built_site(), folder)
+    with web_helpers.SiteServer(str(folder)) as copy:  # an origin of its own
+        page = browser.page(copy.url + "index.html", PHONE)
+        try:
+            page.wait_for(web_helpers.STARTED, 60)
+            web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => 1)")
+            page.call("Page.reload")  # opened again: from the worker's copy
+            page.wait_for(web_helpers.STARTED, 60)
+            assert page.evaluate("navigator.serviceWorker.controller !== null")
+            offline = json.loads((folder / "offline.json").read_text())
+            # a new build: its page says so, its digest names a new version
+            (folder / "index.html").write_text(
+                (folder / "index.html").read_text().replace("<h1>Chess clock</h1>", "<h1>New</h1>")
+            )
+            offline["version"] = "0123456789abcdef"
+            (folder / "offline.json").write_text(json.dumps(offline))
+            for _ in range(2):  # the new worker installs, then serves the next opening
+                page.call("Page.reload")
+                page.wait_for(web_helpers.STARTED, 60)
+                web_helpers.evaluate_awaited(
+                    page,
+                    "navigator.serviceWorker.getRegistration().then(r => r && r.active &&"
+                    " r.active.scriptURL.includes('0123456789abcdef') ||"
+                    " new Promise(done => setTimeout(done, 3000)))",
+                )
+            assert page.evaluate("document.querySelector('h1').textContent") == "New"
+        finally:
+            page.close()

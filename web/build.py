@@ -248,6 +248,8 @@ def build(out=OUT):
     for size in ICON_SIZES:
         with open(os.path.join(out, "icon-%d.png" % size), "wb") as handle:
             handle.write(icon_png(size))
+    # offline.json itself is never kept: the page always asks the network for it, and
+    # so learns of a new build while the worker of the old one serves it
     names = sorted(name for name in os.listdir(out) if name != CACHE_LIST)
     digest = hashlib.sha256()
     for name in names:
