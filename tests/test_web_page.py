@@ -386,14 +386,19 @@ def test_a_new_build_replaces_the_offline_copy(site, tmp_path):
             )
             offline["version"] = "0123456789abcdef"
             (folder / "offline.json").write_text(json.dumps(offline))
-            for _ in range(2):  # the new worker installs, then serves the next opening
+            # the opening that learns of the build registers its worker, which installs
+            # (a copy of every file) and serves the openings after it
+            deadline = time.monotonic() + 60
+            shown = None
+            while shown != "New" and time.monotonic() < deadline:
                 page.call("Page.reload")
                 page.wait_for(web_helpers.STARTED, 60)
+                shown = page.evaluate("document.querySelector('h1').textContent")
                 web_helpers.evaluate_awaited(
                     page,
                     "navigator.serviceWorker.getRegistration().then(r => r && r.active &&"
                     " r.active.scriptURL.includes('0123456789abcdef') ||"
-                    " new Promise(done => setTimeout(done, 3000)))",
+                    " new Promise(done => setTimeout(done, 1000)))",
                 )
             assert page.evaluate("document.querySelector('h1').textContent") == "New"
         finally:

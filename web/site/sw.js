@@ -8,7 +8,8 @@ self.addEventListener("install", (event) => {
     (async () => {
       const offline = await (await fetch("offline.json", { cache: "no-cache" })).json();
       const cache = await caches.open(CACHE);
-      await cache.addAll(offline.files);
+      // from the server, never the browser's HTTP cache: it may hold the last build's
+      await cache.addAll(offline.files.map((file) => new Request(file, { cache: "reload" })));
       await self.skipWaiting();
     })(),
   );
