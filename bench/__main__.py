@@ -207,6 +207,7 @@ SECTIONS = (
     ("capture_sweep", "capture_sweep", "capture_sweep_figures"),  # resume and lever in an erase
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
     ("hall_page", "hall_page", "hall_page_figures"),  # the hall's page on a phone and a wall
+    ("web", "web", "web_figures"),  # the clock in a web page: first draw, bytes, CPU, scripts
     ("journal", "journal", "journal_figures"),  # power cuts at every byte, real littlefs
     ("heap", "heap", "heap_section"),  # every board on its real heap, .mpy and frozen
     ("core", "core", "core_figures"),  # timing methods, mutation check, tick beside before

@@ -413,13 +413,14 @@ def _check_network(chip, board, problems):
 
 
 # The simulator's ideal board (boards/sim.py): no chip to deploy to.
-SIMULATOR = "sim"
+SIMULATED = ("sim", "browser")  # the simulator's board and the web page's: no hardware
 
 
 def board_names(simulated=False):
     """The boards of boards/ by name, sorted: its files are the one list of them (the
     Makefile, the tools, the tests and the manuals read it). ``simulated``: the
-    simulator's ``sim`` too. Host only (a board holds its own definition alone)."""
+    simulator's ``sim`` and the web page's ``browser`` too. Host only (a board holds
+    its own definition alone)."""
     import os
 
     folder = boards.__file__.rsplit("/", 1)[0]
@@ -428,7 +429,7 @@ def board_names(simulated=False):
         for entry in os.listdir(folder)
         if entry.endswith(".py") and entry != "__init__.py"
     )
-    return found if simulated else [name for name in found if name != SIMULATOR]
+    return found if simulated else [name for name in found if name not in SIMULATED]
 
 
 def main(names):

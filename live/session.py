@@ -65,16 +65,14 @@ class _SessionPlayer(Player):
 class LiveSession:
     """The clock on the simulated board, following a wall clock from ``go_live()``."""
 
-    def __init__(
-        self, script_text, board_name="sim", speed=1, clock=time.monotonic, hall_file=None
-    ):
+    def __init__(self, script_text, board_name="sim", speed=1, clock=None, hall_file=None):
         if not speed > 0:
             raise ValueError("the speed factor must be above 0, got %r" % (speed,))
         self.script_text = script_text
         self.script = script_module.parse(script_text)  # ScriptError if malformed
         self.board_name = board_name
         self.speed = speed
-        self.clock = clock
+        self.clock = clock or time.monotonic  # MicroPython's time has none: the page's own
         self.game = Game(self.script, board_name)
         self.held = {}  # name -> (virtual ms its contact closed, order of the press)
         self.presses = []  # (virtual ms, order, statement) of the live presses

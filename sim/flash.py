@@ -371,6 +371,7 @@ class Flash:
         self.writes = 0
         self.bytes_written = 0
         self.renames = 0
+        self.removes = 0
         self.latency = None  # the chip's latency model (sim.latency), if the board has one
 
     def _check(self):
@@ -461,6 +462,7 @@ class Flash:
 
     def remove(self, path):
         self._operation()
+        self.removes += 1
         if path in self.device_files:
             del self.device_files[path]
             return

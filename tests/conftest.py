@@ -98,3 +98,19 @@ def boot_files(flash_with):
         return board, folder
 
     return boot
+
+
+@pytest.fixture(scope="session")
+def web_site():
+    """(server, browser) for the web page's tests: build/web/ built and served on the
+    loopback (web/harness.py), and one headless chromium for all of them (its start
+    costs seconds); skips, naming the target that installs chromium, without it."""
+    from hall import screenshot
+
+    if screenshot.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    from hall.devtools import Browser
+    from web import harness
+
+    with harness.SiteServer() as server, Browser(screenshot.chromium(), timeout_s=60) as browser:
+        yield server, browser

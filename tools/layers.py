@@ -27,7 +27,7 @@ LAYERS = (
     ("boards",),
     ("hal",),
     ("sim",),
-    ("live", "tools", "bench", "hall"),
+    ("live", "tools", "bench", "hall", "web"),
 )
 _BUILT_IN = ("micropython", "sys", "gc", "json", "struct", "array")
 # What the bottom layers may import from outside the repository's folders.
@@ -50,6 +50,7 @@ JOBS = {
     "tools": "the board's main.py, checks, pictures",
     "bench": "the measurements of make bench",
     "hall": "the tournament hall on the host",
+    "web": "the clock in a web page",
 }
 
 

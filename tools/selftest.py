@@ -45,7 +45,7 @@ SCRIPTS = "tests/scenarios"
 RUNNER = "sim/runner.py"
 LIST_FILE = "scripts.txt"  # the scripts to play, one a line, for the board's entry
 FIRMWARE_DIRS = ("firmware", "hal", "boards", "lib")
-NOT_BOARDS = ("__init__", "sim")
+NOT_BOARDS = ("__init__", "sim", "browser")  # the simulator's and the web page's: no hardware
 
 
 def board_names():
