@@ -1,12 +1,11 @@
 """A message longer than one pass's write goes out in consecutive passes of the main
-loop, not one pass a tick (hal/mqtt.py ``writing``, hal/runtime.py ``loop``).
+loop, not one pass a wake (hal/mqtt.py ``writing``, hal/runtime.py ``turn``).
 
-On a board the loop idles until the next interrupt, the tick every 20 ms: a
-349-byte message written 96 bytes a pass took four ticks, 60-80 ms, before it
-was even on the network. Each pass stays bounded (``WRITE_CHUNK``); only the
+A loop that slept between passes until its next step (a second, at rest) would
+hold a 349-byte message written 96 bytes a pass for seconds before it was even
+on the network. Each pass stays bounded (``WRITE_CHUNK``); only the
 wait between passes goes."""
 
-import sys
 import types
 
 import pytest
@@ -125,20 +124,20 @@ class _Hall:
         return self.parts > 0
 
 
-def test_the_main_loop_does_not_idle_while_the_link_writes(monkeypatch):
+def test_the_main_loop_does_not_sleep_while_the_link_writes(monkeypatch):
     hall = _Hall(parts=4)
-    polls_at_idle = []
+    polls_at_sleep = []
 
-    def idle():
-        polls_at_idle.append(hall.polls)
-        if len(polls_at_idle) == 2:
+    def wait(app):
+        polls_at_sleep.append(hall.polls)
+        if len(polls_at_sleep) == 2:
             raise _Done
 
-    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(idle=idle))
+    hardware = types.SimpleNamespace(sleep=types.SimpleNamespace(wait=wait))
     monkeypatch.setattr(runtime, "service", lambda app, hardware: False)
     with pytest.raises(_Done):
-        runtime.loop(None, None, hall)
-    assert polls_at_idle == [4, 5]  # four passes back to back, then one a tick
+        runtime.loop(None, hardware, hall)
+    assert polls_at_sleep == [4, 5]  # four passes back to back, then one a wake
 
 
 def test_the_clocks_socket_sends_each_part_without_waiting_for_an_ack():
