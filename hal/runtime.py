@@ -24,16 +24,20 @@ def service(app, hardware):
 def turn(app, hardware, hall=None):
     """One turn of the main loop: a pass; if it stepped nothing, the hall's link (if
     any) gets one bounded turn (hal.hall_link), never inside a pass, and the loop
-    sleeps until it has work. While the link is writing a message the loop does not
+    sleeps until it has work: the app's next step, the link's (``deadline``), an
+    input. While the link is writing a message the loop does not
     sleep: the next pass gives the link its next turn, so a message is on its way
     within a few passes. True if the app stepped (the loop turns again at once)."""
     if service(app, hardware):
         return True
+    until = None
     if hall is not None:
-        hall.poll(app, ticks_ms())
+        now = ticks_ms()
+        hall.poll(app, now)
         if hall.writing():
             return False
-    hardware.sleep.wait(app)
+        until = hall.deadline()
+    hardware.sleep.wait(app, until)
     return False
 
 

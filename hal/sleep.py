@@ -35,6 +35,9 @@ import io
 
 from micropython import const
 
+from firmware.tickmath import ticks_diff
+from hal import tick_source
+
 _POLL_REQUEST = const(3)  # MP_STREAM_POLL: the request select.poll makes
 _POLLIN = const(1)  # select.POLLIN on both ports
 
@@ -74,8 +77,9 @@ class Sleep:
         poller.register(self.wake, _POLLIN)
         self.poller = poller
 
-    def wait(self, app):
-        """Sleep until ``app``'s next step is due or an input comes that it acts on."""
+    def wait(self, app, until=None):
+        """Sleep until ``app``'s next step is due or an input comes that it acts on, or
+        until tick ``until`` if that comes first (the hall link's next timed work)."""
         self.wake.serve(app)
         poller = self.poller
         if poller is None:
@@ -83,4 +87,10 @@ class Sleep:
 
             self.watch_with(select.poll())
             poller = self.poller
-        poller.ipoll(self.ticker.ms_left())
+        timeout = self.ticker.ms_left()
+        if until is not None:
+            # (one come already is not: the link just had its turn, and found it must wait)
+            left = ticks_diff(until, tick_source.source.ticks_ms())
+            if left > 0 and (timeout < 0 or left < timeout):
+                timeout = left
+        poller.ipoll(timeout)

@@ -55,7 +55,7 @@ def test_the_old_loop_idling_wakes_every_millisecond(monkeypatch):
     """The model counts machine.idle()'s wakes: the old loop, per state, far past."""
     import machine
 
-    monkeypatch.setattr(hal_sleep.Sleep, "wait", lambda self, app: machine.idle())
+    monkeypatch.setattr(hal_sleep.Sleep, "wait", lambda self, app, until=None: machine.idle())
     for state in JUDGED:
         wakes = wakeups.wakes_per_second(state, "sim")
         assert wakes >= 900, (state, wakes)
