@@ -72,6 +72,7 @@ SELFTEST_RUNNER = [
     "runner.py",
     "script.py",
     "vclock.py",
+    "wakes.py",
     "world.py",
 ]
 if os.environ.get("CLOCK_SELFTEST"):
