@@ -74,6 +74,7 @@ class App:
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
         self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
+        self.screen_shown = False  # a menu's or arbiter's screen up, both displays took it
         self.deadlines = Deadlines(hardware.ticker)  # when it steps next (firmware.deadlines)
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
@@ -252,24 +253,30 @@ class App:
     def _full_deadline(self, now):
         """The first tick at which a full step may do something, the earliest of the
         parts' deadlines but the light step's (``_light_deadline``); ``now`` (the next
-        tick) while a part is busy: a key is held or settling, a screen or message is
-        up, the buzzer sounds, the battery is low, or the times are not as drawn. What
-        comes by itself is each part's own: the times' next change (``redraw_at``, a
-        flag included), the journal's entry, the countdown of the warning beeps, a
-        display's own (``deadline``). At most ``_FULL_MAX_MS`` ahead."""
+        tick) while a part is busy: a key is held or settling, a boot message is up,
+        the buzzer sounds, the battery is low, or the times are not as drawn and no
+        screen stands over them (one drawn and taken by both displays, the clock not
+        running). What comes by itself is each part's own: a screen's (a menu's
+        message or blink, an arbiter's message), the times' next change
+        (``redraw_at``, a flag included), the journal's entry or ring block, the
+        countdown of the warning beeps, a display's own (``deadline``). At most
+        ``_FULL_MAX_MS`` ahead."""
         hardware = self.hardware
         inputs = hardware.inputs
         if (
             self.waiting_key >= 0
             or self.notices is not None
-            or self.menu.screens is not None
             or inputs.pending()
             or inputs.settling()
             or hardware.buzzer.busy()
             or hardware.battery.is_low()
-            or not self.times_hold(now)
         ):
             return now
+        screen = self.menu.deadline(now)  # (screens kept while the times show: None)
+        if not self.times_hold(now):
+            if not self.screen_shown or self.clock.state == _RUNNING:
+                return now
+            screen = earlier(screen, self.arbiter.deadline())
         wait = _FULL_MAX_MS
         due = self.redraw_at
         if due is not None:
@@ -277,7 +284,7 @@ class App:
         if self.journal is not None:
             wait = self.journal.quiet_ms(now, wait)
         wait = self.sound.quiet_ms(self.clock, self.settings, now, wait)
-        due = ticks_add(now, wait) if wait > 0 else now
+        due = earlier(ticks_add(now, wait) if wait > 0 else now, screen)
         displays = hardware.displays
         return earlier(earlier(due, displays[0].deadline()), displays[1].deadline())
 
@@ -381,7 +388,13 @@ class App:
             self._draw_again()
         if self._screen_up(now):
             self.drawn = -1  # the times are drawn afresh when it goes
+            # a menu's or an arbiter's screen rests until its own deadline; PrEP steps at
+            # every tick, so its end (``ready_at``) is seen within one
+            self.screen_shown = (
+                not self.preparing and displays[0].took_last() and displays[1].took_last()
+            )
             return
+        self.screen_shown = False
         if self.times_hold(now):
             self._turn_mark(now)
             return
