@@ -94,3 +94,28 @@ def test_a_bounce_edge_of_a_disarmed_input_does_not_wake_the_loop():
     assert waits.deadline() == 2_001
     assert waits.interrupt(2_010) is True and waits.count == 12  # 10 ms of idling
     assert sim_machine.waits() is not waits  # the board's own are kept apart
+
+
+def test_the_sleep_on_micropythons_own_poll():
+    """hal.sleep on the interpreter's select.poll and io.IOBase (sim/sleep_probe.py):
+    the timeout when nothing is ready, at once for an input or a due step, and no
+    allocation after the first wait."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    from tests.scripting import ROOT
+
+    if shutil.which("node") is None:
+        pytest.skip("no node: make setup installs the MicroPython lane")
+    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
+    done = subprocess.run(
+        ["node", runner, "sim.sleep_probe"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    asked = figures["asked_ms"]
+    assert figures["slept_ms"] >= asked
+    assert figures["input_ms"] < asked and figures["due_ms"] < asked
+    assert figures["waits_under_heap_lock"] is True
