@@ -21,7 +21,7 @@
 #
 # Nothing from micropython-lib: the tournament hall's MQTT client is the
 # clock's own (hal/mqtt.py, docs/hall.md). Everything else is built into
-# MicroPython (machine, micropython, time, os, json, array, select, socket,
+# MicroPython (machine, micropython, time, os, io, json, array, select, socket,
 # network, and ssl for the hall link's TLS).
 #
 # The build runs this file with the manifest functions (metadata, include,
@@ -72,6 +72,7 @@ SELFTEST_RUNNER = [
     "runner.py",
     "script.py",
     "vclock.py",
+    "wakes.py",
     "world.py",
 ]
 if os.environ.get("CLOCK_SELFTEST"):

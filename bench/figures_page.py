@@ -138,6 +138,39 @@ def _tls_rows():
     return rows
 
 
+def _wakeup_rows():
+    """The main loop's wake-ups a second and the CPU they imply, per board and state
+    (``bench/wakeups.py``, the model's)."""
+    from bench import wakeups
+
+    rows = []
+    for board in wakeups.BOARDS:
+        for state in wakeups.STATES:
+            cpu = board in wakeups.CPU_BOARDS
+            goal = wakeups.GOALS.get(state)
+            path = "wakeups.%s.%s." % (board, state)
+            rows.append(
+                (
+                    "wake-ups a second, `%s`, %s" % (board, state.replace("_", " ")),
+                    path + "wakes_per_s",
+                    "",
+                    "report" if goal is None else "≤ %d" % goal,
+                )
+            )
+            if not cpu:
+                continue
+            rows.append(
+                (
+                    "CPU at 48 MHz, `%s`, %s (wake-ups x the port's pass)"
+                    % (board, state.replace("_", " ")),
+                    path + "cpu_percent",
+                    "%",
+                    "report",
+                )
+            )
+    return rows
+
+
 SECTIONS = (
     (
         "The firmware inside MicroPython",
@@ -198,6 +231,16 @@ SECTIONS = (
                 "report",
             ),
         ),
+    ),
+    (
+        "The main loop's wake-ups (model)",
+        "The simulated board's main loop sleeps as the rp2 port does"
+        " (`sim/wakes.py`: until the app's next step or an input, [architecture.md]"
+        "(architecture.md#how-the-board-sleeps)) and counts each wake, per state with"
+        " nothing pressed (`python -m bench.wakeups`). The CPU share takes each wake"
+        " at the ~25 K cycles a pass took on the rp2 port (the old loop, measured"
+        " under rp2040js): model figures until the port's lane measures the new loop.",
+        tuple(_wakeup_rows()),
     ),
     (
         "Timing and the simulator",

@@ -8,8 +8,8 @@ collection) and what boot allocated on the way, CPU microseconds per tick
 per display frame, and the last 10 s of a game with the warning beeps,
 the flag's pattern and the running side's LED, and a time control passed with
 its mark and tone, run under the heap lock. The tick
-and frame costs include the simulated timer and the HT16K33 model, which
-on a board are hardware, so they are an upper bound of the firmware's own.
+and frame costs include the simulated sleep's poll and the HT16K33 model, which
+on a board are the port's and hardware, so they are an upper bound of the firmware's own.
 """
 
 import gc
@@ -24,6 +24,8 @@ from sim import vclock
 from sim.world import SimBoard, fresh_flash
 
 _TICKS = 2000
+_POLL_REQUEST = 3  # MP_STREAM_POLL, what select.poll asks hal.sleep.Wake
+_POLLIN = 1
 # The clock reads whole ms here: runs of 10,000 ticks (a tenth of a second or more)
 # make that 1 % of a run or less.
 _TIMED_TICKS = 10_000
@@ -40,10 +42,12 @@ def _real_us():
     return time.time_ns() // 1000
 
 
-def _tick(board, ticker, hardware, runtime):
+def _tick(board, hardware, runtime):
+    """A tick later: the main loop's turn there (a step if one is due), its sleep, and
+    what the sleep's poll asks (``hal.sleep.Wake``)."""
     vclock.set_now(vclock.now_ms() + board.board.TICK_MS)
-    ticker.fire()
-    runtime.service(board.app, hardware)
+    runtime.turn(board.app, hardware)
+    hardware.sleep.wake.ioctl(_POLL_REQUEST, _POLLIN)
 
 
 def _press(board, pin, runtime, hardware):
@@ -51,41 +55,41 @@ def _press(board, pin, runtime, hardware):
     runtime.service(board.app, hardware)
 
 
-def _release(board, pin, runtime, hardware, timer):
+def _release(board, pin, runtime, hardware):
     sim_machine.drive(pin, 1)
     index = 0
     while index < 3:  # the contact is quiet again: re-armed on the following ticks
-        _tick(board, timer, hardware, runtime)
+        _tick(board, hardware, runtime)
         index += 1
 
 
-def _ticks(board, timer, hardware, runtime):
+def _ticks(board, hardware, runtime):
     """(bytes allocated per tick over ``_TICKS`` ticks, CPU µs per tick: the best of
     three runs of ``_TIMED_TICKS``, whether the ticks run under ``heap_lock``), after
     ``_WARM_MS`` of ticks."""
     began = _real_us()
     while _real_us() - began < _WARM_MS * 1000:
         for _ in range(100):
-            _tick(board, timer, hardware, runtime)
+            _tick(board, hardware, runtime)
     gc.collect()
     gc.disable()
     start = gc.mem_alloc()
     for _ in range(_TICKS):
-        _tick(board, timer, hardware, runtime)
+        _tick(board, hardware, runtime)
     allocated = gc.mem_alloc() - start
     gc.enable()
     tick_us = None
     for _ in range(3):
         began = _real_us()
         for _ in range(_TIMED_TICKS):
-            _tick(board, timer, hardware, runtime)
+            _tick(board, hardware, runtime)
         spent = (_real_us() - began) / _TIMED_TICKS
         tick_us = spent if tick_us is None else min(tick_us, spent)
     locked = True
     micropython.heap_lock()
     try:
         for _ in range(_TICKS):
-            _tick(board, timer, hardware, runtime)
+            _tick(board, hardware, runtime)
     except MemoryError:
         locked = False
     micropython.heap_unlock()
@@ -100,18 +104,17 @@ def _measure(board, boot):
     from hal import runtime
 
     hardware = board.app.hardware
-    timer = sim_machine.timers()[0]
     left = board.board.INPUTS["lever_left"]
     right = board.board.INPUTS["lever_right"]
     # start the game: right's press starts left's clock
     _press(board, right, runtime, hardware)
-    _release(board, right, runtime, hardware, timer)
+    _release(board, right, runtime, hardware)
 
     # ticks of the running game: as the board runs them (most at rest), then with a
     # step at every tick (``App.rests`` off), the busiest the tick can be
-    tick_bytes, tick_us, tick_locked = _ticks(board, timer, hardware, runtime)
+    tick_bytes, tick_us, tick_locked = _ticks(board, hardware, runtime)
     board.app.allow_rest(False)
-    step_bytes, step_us, step_locked = _ticks(board, timer, hardware, runtime)
+    step_bytes, step_us, step_locked = _ticks(board, hardware, runtime)
     board.app.allow_rest(True)
     tick_bytes = max(tick_bytes, step_bytes)
     tick_locked = tick_locked and step_locked
@@ -126,7 +129,7 @@ def _measure(board, boot):
         start = gc.mem_alloc()
         _press(board, pin, runtime, hardware)
         press_total += gc.mem_alloc() - start
-        _release(board, pin, runtime, hardware, timer)
+        _release(board, pin, runtime, hardware)
     gc.enable()
     moves_before = board.app.clock.moves()
 
@@ -139,7 +142,7 @@ def _measure(board, boot):
         except MemoryError:
             press_locked = False
         micropython.heap_unlock()
-        _release(board, pin, runtime, hardware, timer)
+        _release(board, pin, runtime, hardware)
     moves_after = board.app.clock.moves()
 
     # one display frame: render a side and send it (forced to differ)
@@ -201,15 +204,14 @@ def _passing_control():
 
     hardware = board.app.hardware
     board.app.settings.sound = True
-    timer = sim_machine.timers()[0]
     left = board.board.INPUTS["lever_left"]
     right = board.board.INPUTS["lever_right"]
     for pin in (right, left, right, left, right):  # left is White; two moves each
         _press(board, pin, runtime, hardware)
-        _release(board, pin, runtime, hardware, timer)
+        _release(board, pin, runtime, hardware)
     started = hardware.buzzer.started
     locked_presses = (left, right, left)  # left's 4th move ends its period 1
-    if not _locked_presses(board, locked_presses, runtime, hardware, timer):
+    if not _locked_presses(board, locked_presses, runtime, hardware):
         return "MemoryError"
     shown = ht16k33.decode_seg7x4(board.chips[0].ram)
     tones = hardware.buzzer.started - started
@@ -217,7 +219,7 @@ def _passing_control():
     return {"left_display": shown, "tones": tones}
 
 
-def _locked_presses(board, pins, runtime, hardware, timer):
+def _locked_presses(board, pins, runtime, hardware):
     """Press and release each of ``pins`` with the heap locked; False (the hardware
     stopped) if anything allocated."""
     gc.collect()
@@ -225,7 +227,7 @@ def _locked_presses(board, pins, runtime, hardware, timer):
     try:
         for pin in pins:
             _press(board, pin, runtime, hardware)
-            _release(board, pin, runtime, hardware, timer)
+            _release(board, pin, runtime, hardware)
     except MemoryError:
         micropython.heap_unlock()
         hardware.stop()
@@ -244,13 +246,12 @@ def _ring_presses():
 
     hardware = board.app.hardware
     store = board.app.journal.store
-    timer = sim_machine.timers()[0]
     sides = (board.board.INPUTS["lever_right"], board.board.INPUTS["lever_left"])
     _press(board, sides[0], runtime, hardware)  # left is White: its clock starts
-    _release(board, sides[0], runtime, hardware, timer)
+    _release(board, sides[0], runtime, hardware)
     before = store.next
     presses = [sides[(number + 1) % 2] for number in range(20)]
-    if not _locked_presses(board, presses, runtime, hardware, timer):
+    if not _locked_presses(board, presses, runtime, hardware):
         return "MemoryError"
     hardware.stop()
     return store.next - before
@@ -313,10 +314,9 @@ def _sounding_ticks():
     hardware = board.app.hardware
     board.app.settings.sound = True
     board.app.settings.warn_last10 = True
-    timer = sim_machine.timers()[0]
     right = board.board.INPUTS["lever_right"]
     _press(board, right, runtime, hardware)
-    _release(board, right, runtime, hardware, timer)
+    _release(board, right, runtime, hardware)
     pwm = sim_machine.pwm_of(board.board.BUZZER_PIN)
     led = sim_machine.Pin(board.board.LED_LEFT)
     started = hardware.buzzer.started
@@ -328,7 +328,7 @@ def _sounding_ticks():
     micropython.heap_lock()
     try:
         for _ in range(ticks):
-            _tick(board, timer, hardware, runtime)
+            _tick(board, hardware, runtime)
             if pwm.duty:
                 sounding += 1
             lit &= led.value()

@@ -77,6 +77,8 @@ BATTERY_LOW_HALL_MV = 3860
 NETWORK = True
 # The watchdog resets a board whose main loop stopped for this long.
 WATCHDOG_MS = 5000
+# The timer the latency self-test drives its probes with (hal/latency_check.py); the
+# main loop needs none: it sleeps until the app's next step on a 20 ms grid (hal/ticker.py).
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"

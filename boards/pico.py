@@ -76,6 +76,8 @@ BATTERY_ADC_FULL_SCALE_MV = 3300
 BATTERY_LOW_MV = 3450
 # The watchdog resets a board whose main loop stopped for this long (RP2040: <= 8388).
 WATCHDOG_MS = 5000
+# The timer the latency self-test drives its probes with (hal/latency_check.py); the
+# main loop needs none: it sleeps until the app's next step on a 20 ms grid (hal/ticker.py).
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"

@@ -4,10 +4,10 @@
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
 both displays when what they show changes (a tick on which nothing changes
-only steps the buzzer, the battery and the journal). Each step also works out
-the first tick at which anything can change, and rests until then: the
-hardware's ticker passes over the ticks before it (``_rest_until``). During a
-game it allocates nothing.
+only steps the buzzer, the battery and the journal). Each step also asks its
+parts when each next needs a step and hands the answers to ``firmware.deadlines``,
+which tells the board's ticker the earliest: the board sleeps until then or
+until an input. During a game it allocates nothing.
 
 Levers and the play/pause key act at their first edge; ``set``, ``plus``
 and ``minus`` act as short presses (at release) or long presses (held 2 s),
@@ -31,13 +31,13 @@ from firmware import claims as claims_module
 from firmware import engine, frames
 from firmware import menu_gate as menu_module
 from firmware.arbiter import Arbiter
+from firmware.deadlines import Deadlines, earlier
 from firmware.input_codes import KEY_PLAY, KEY_SET, LEVER_LEFT, LEVER_RIGHT, PENDING, SHORT
 from firmware.sound import Sound
 from firmware.tickmath import ticks_add, ticks_diff
 
 _FIRST_KEY = KEY_SET
-REST_MAX_MS = const(1000)  # the longest rest: a step at least once a second (hal.watchdog)
-_QUIET_MAX_MS = const(60_000)  # a full step at least once a minute, whatever the parts say
+_FULL_MAX_MS = const(60_000)  # a full step at least once a minute, whatever the parts say
 _FRAME_SIZE = const(5)  # frames.FRAME_SIZE
 _TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's
 _TICKS_HALF = const(1 << 29)
@@ -74,8 +74,8 @@ class App:
         self.drawn = -1  # the clock's change count the times were drawn at (-1: draw them)
         self.redraw_at = None  # the tick they may change at (None: not while it stands)
         self.mark_at = None  # the tick the running mark turns at (None: not while it stands)
-        self.rests = True  # rest over the ticks that change nothing (``_rest_until``)
-        self.quiet_at = None  # the first a full step is due at (``_light_step`` before it)
+        self.screen_shown = False  # a menu's or arbiter's screen up, both displays took it
+        self.deadlines = Deadlines(hardware.ticker)  # when it steps next (firmware.deadlines)
         # A board whose levers wait for an erase prepares the journal's ring before a game
         # may start (hal.journal_store): the blocks still to add (the ``PrEP`` screen), the
         # count last drawn, and the first step after the last block: a lever stamped at or
@@ -90,7 +90,7 @@ class App:
         on the same clock, claims and arbiter (the setup menus; the boot path may
         use it too). The event log goes on across games."""
         left, right = settings.controls()
-        self._rest_until(None)
+        self.deadlines.at_once()
         self.claims.configure(settings.quickplay, settings.edition, settings.penalty_ms)
         self.clock.configure(left, right)
         self.arbiter.reset()
@@ -132,10 +132,9 @@ class App:
             self.hall.renumber(board, user)
 
     def allow_rest(self, allowed):
-        """Whether the app may rest over ticks that change nothing (``_rest_until``);
+        """Whether the app may rest over ticks that change nothing (``firmware.deadlines``);
         without it every tick is a step (the simulator's every-tick lane, the bench)."""
-        self.rests = allowed
-        self._rest_until(None)
+        self.deadlines.allow(allowed)
 
     def new_game(self):
         """A new game with the settings in force (after the game, or the arbiter's
@@ -154,8 +153,10 @@ class App:
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
         the journal are stepped, and the running mark turned if it is due. A wake
-        before ``quiet_at`` is the mark's or the battery's (``_light_step``)."""
-        if self.quiet_at is not None and self._light_step(now):
+        before the next full step's deadline is the mark's or the battery's
+        (``_light_step``)."""
+        deadlines = self.deadlines
+        if deadlines.light(now) and self._light_step(now):
             return
         hardware = self.hardware
         inputs = hardware.inputs
@@ -193,25 +194,23 @@ class App:
             # ticks_diff(now, due) >= 0, without its call: this runs at every step
             if due is not None and (now - due) & _TICKS_MAX < _TICKS_HALF:
                 self._turn_mark(now)
-        if self.rests:  # (else the ticker was told once: ``allow_rest``)
-            quiet = self._quiet_until(now)
-            self.quiet_at = quiet
-            self._rest_until(None if quiet is None else self._next_wake(now, quiet))
+        deadlines.plan(now, self._full_deadline(now), self._light_deadline())
+
+    def input_waits(self):
+        """True if an input waits that a step would act on now: an edge in the ring,
+        unless a menu key holds the later ones back until its press is classified
+        (then the next tick's step classifies it: ``_full_deadline``)."""
+        return self.waiting_key < 0 and self.hardware.inputs.pending()
 
     def _light_step(self, now):
-        """At a step before ``quiet_at`` with no input come and the times as drawn,
-        take the battery's reading and turn the running mark if either is due, and
-        rest again: the last full step found every other part quiet up to
-        ``quiet_at`` (``_quiet_until``), and only an input or a change of the clock
-        (a flag falls at ``redraw_at``, itself a part) ends that. A reading that
-        finds the pack low ends it too: the step goes on as a full one (False)."""
-        quiet = self.quiet_at
-        # ticks_diff(now, quiet) >= 0, without its call: this runs at most wakes
-        if (
-            (now - quiet) & _TICKS_MAX < _TICKS_HALF
-            or self.drawn != self.clock.changes
-            or self.hardware.inputs.pending()
-        ):
+        """At a step before the next full step's deadline with no input come and the
+        times as drawn, take the battery's reading and turn the running mark if
+        either is due, and rest again: the last full step found every other part
+        quiet up to that deadline (``_full_deadline``), and only an input or a change
+        of the clock (a flag falls at ``redraw_at``, itself a part) ends that. A
+        reading that finds the pack low ends it too: the step goes on as a full one
+        (False)."""
+        if self.drawn != self.clock.changes or self.hardware.inputs.pending():
             return False
         battery = self.hardware.battery
         due = battery.next_reading()
@@ -220,22 +219,13 @@ class App:
             if battery.is_low():
                 return False
         self._turn_mark(now)
-        self._rest_until(self._next_wake(now, quiet))
+        self.deadlines.rest_light(now, self._light_deadline())
         return True
 
-    def _next_wake(self, now, quiet):
-        """The first tick a step is due at: the earliest of ``quiet``, the mark's turn
-        (``mark_at``), the battery's next reading, and ``REST_MAX_MS`` after ``now``."""
-        wake = ticks_add(now, REST_MAX_MS)
-        if ticks_diff(quiet, wake) < 0:
-            wake = quiet
-        due = self.mark_at
-        if due is not None and ticks_diff(due, wake) < 0:
-            wake = due
-        due = self.hardware.battery.next_reading()  # (None: no battery sense)
-        if due is not None and ticks_diff(due, wake) < 0:
-            wake = due
-        return wake
+    def _light_deadline(self):
+        """The deadline of the parts a light step serves: the running mark's turn
+        (``mark_at``) and the battery's next reading (None: no battery sense)."""
+        return earlier(self.mark_at, self.hardware.battery.next_reading())
 
     def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the
@@ -260,48 +250,47 @@ class App:
             return True
         return False
 
-    def _rest_until(self, wake):
-        """Rest until tick ``wake``: the hardware's ticker passes over the ticks before it
-        (``hal.ticker``); None: a step at the next tick, and no light one before a full
-        one (``quiet_at``). Settings put in force and a message from outside a step end
-        a rest this way at once."""
-        if wake is None:
-            self.quiet_at = None
-        self.hardware.ticker.rest_until(wake)
-
-    def _quiet_until(self, now):
-        """The first tick after ``now`` at which a full step may do something, if the
-        steps before it would do no more than turn the running mark and read the
-        battery (``_light_step``); else None. Nothing waits (no key, screen, message,
-        sound, settling contact or low battery) and the times are drawn; what comes by
-        itself is each part's own: the times' next change (``redraw_at``, a flag
-        included), the journal's entry, the countdown of the warning beeps. At most
-        ``_QUIET_MAX_MS`` ahead."""
+    def _full_deadline(self, now):
+        """The first tick at which a full step may do something, the earliest of the
+        parts' deadlines but the light step's (``_light_deadline``); ``now`` (the next
+        tick) while a part is busy: a key is held or settling, a boot message is up,
+        the buzzer sounds, the battery is low, or the times are not as drawn and no
+        screen stands over them (one drawn and taken by both displays, the clock not
+        running). What comes by itself is each part's own: a screen's (a menu's
+        message or blink, an arbiter's message), the times' next change
+        (``redraw_at``, a flag included), the journal's entry or ring block, the
+        countdown of the warning beeps, a display's own (``deadline``). At most
+        ``_FULL_MAX_MS`` ahead."""
         hardware = self.hardware
         inputs = hardware.inputs
         if (
             self.waiting_key >= 0
             or self.notices is not None
-            or self.menu.screens is not None
             or inputs.pending()
             or inputs.settling()
             or hardware.buzzer.busy()
             or hardware.battery.is_low()
-            or not self.times_hold(now)
         ):
-            return None
-        wait = _QUIET_MAX_MS
+            return now
+        screen = self.menu.deadline(now)  # (screens kept while the times show: None)
+        if not self.times_hold(now):
+            if not self.screen_shown or self.clock.state == _RUNNING:
+                return now
+            screen = earlier(screen, self.arbiter.deadline())
+        wait = _FULL_MAX_MS
         due = self.redraw_at
         if due is not None:
             wait = min(wait, ticks_diff(due, now))
         if self.journal is not None:
             wait = self.journal.quiet_ms(now, wait)
         wait = self.sound.quiet_ms(self.clock, self.settings, now, wait)
-        return ticks_add(now, wait) if wait > 0 else None
+        due = earlier(ticks_add(now, wait) if wait > 0 else now, screen)
+        displays = hardware.displays
+        return earlier(earlier(due, displays[0].deadline()), displays[1].deadline())
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
-        self._rest_until(None)
+        self.deadlines.at_once()
         if self.notices is None:
             from firmware.notices import Notices
 
@@ -399,7 +388,13 @@ class App:
             self._draw_again()
         if self._screen_up(now):
             self.drawn = -1  # the times are drawn afresh when it goes
+            # a menu's or an arbiter's screen rests until its own deadline; PrEP steps at
+            # every tick, so its end (``ready_at``) is seen within one
+            self.screen_shown = (
+                not self.preparing and displays[0].took_last() and displays[1].took_last()
+            )
             return
+        self.screen_shown = False
         if self.times_hold(now):
             self._turn_mark(now)
             return

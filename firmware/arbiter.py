@@ -276,6 +276,10 @@ class Arbiter(Screen):
         self.claims.note(now, "lever-while-paused", index)
         self.refuse("lever-left" if index == LEVER_LEFT else "lever-right", now)
 
+    def deadline(self):
+        """The tick a message screen times out at, or None (the others wait for keys)."""
+        return self.message_until if self.screen == MESSAGE else None
+
     def tick(self, now):
         """Let a message screen time out."""
         if self.screen == MESSAGE and ticks_diff(now, self.message_until) >= 0:

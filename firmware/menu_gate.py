@@ -68,5 +68,10 @@ class Menu:
             return
         screens.tick(now)
 
+    def deadline(self, now):
+        """The tick the menus' screens next change by themselves at, or None."""
+        screens = self.screens
+        return None if screens is None else screens.deadline(now)
+
     def draw(self, frame, side, now):
         self.screens.draw(frame, side, now)

@@ -21,6 +21,7 @@ from hal.hardware import Hardware
 from hal.i2c_bus import I2CBus
 from hal.keys import KeyButtons
 from hal.leds import StatusLeds
+from hal.sleep import Sleep
 from hal.storage import Storage
 from hal.tick_source import ticks_ms
 from hal.ticker import Ticker
@@ -47,6 +48,7 @@ def build(board, filesystem, flash_root=None):
     )
     bus = I2CBus(i2c)
     big = getattr(board, "DISPLAY_KIND", "0.56in") == "1.2in"
+    ticker = Ticker(board.TICK_MS)
     return Hardware(
         inputs=inputs,
         keys=keys,
@@ -54,7 +56,7 @@ def build(board, filesystem, flash_root=None):
             SegmentDisplay(bus, board.DISPLAY_LEFT, HT16K33, big),
             SegmentDisplay(bus, board.DISPLAY_RIGHT, HT16K33, big),
         ),
-        ticker=Ticker(machine.Timer(board.TIMER_ID), board.TICK_MS),
+        ticker=ticker,
         storage=Storage(flash_root or board.FLASH_ROOT, filesystem),
         buzzer=Buzzer(machine.Pin(board.BUZZER_PIN), machine.PWM),
         battery=_battery(board),
@@ -63,6 +65,7 @@ def build(board, filesystem, flash_root=None):
         ),
         watchdog=Watchdog(machine.WDT, board.WATCHDOG_MS),
         network=bool(getattr(board, "NETWORK", False)),
+        sleep=Sleep(ticker),
     )
 
 

@@ -86,6 +86,11 @@ class SegmentDisplay:
                 self.errors += 1
                 self.driver = None  # set up again, at this brightness, on a later frame
 
+    def deadline(self):
+        """The tick this display next needs a step at by itself, or None (never): it
+        is sent a frame only when the app draws one."""
+        return None
+
     def took_last(self):
         """Whether the display took the last frame sent (else it is sent again)."""
         return self.valid

@@ -193,6 +193,19 @@ class HallLink:
             self.reason = "reconnect"
             self.client.drop("wifi")
 
+    def deadline(self):
+        """The tick of the link's next timed work, or None: the end of a backoff while
+        it is down, the heartbeat while it is up. The client's own timers (a ping after
+        ``hal.mqtt.PING_MS`` of silence, an answer or a stalled queue given
+        ``ANSWER_MS`` or ``STALL_MS``) are seconds long and served at the main loop's
+        wakes, at least one a second (``firmware.deadlines.REST_MAX_MS``)."""
+        state = self.client.state
+        if state == mqtt.DOWN:
+            return self.retry_at if self.retry_pending else None
+        if state == mqtt.UP:
+            return self.beat_at
+        return None
+
     def writing(self):
         """True while a message is part written and the socket took bytes at the last
         poll: the main loop polls again at once rather than a tick later, so a message

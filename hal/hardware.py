@@ -2,7 +2,8 @@
 
 ``inputs`` (the lever and key edges), ``keys``, ``displays``, ``ticker``,
 ``storage``, ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main
-loop; ``network``, whether the board has one (its ``NETWORK``).
+loop, which sleeps in ``sleep`` between passes; ``network``, whether the board
+has one (its ``NETWORK``).
 """
 
 import machine
@@ -10,11 +11,22 @@ import machine
 
 class Hardware:
     """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
-    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop;
-    ``network`` is True on a board with a network."""
+    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop, which
+    sleeps in ``sleep``; ``network`` is True on a board with a network."""
 
     def __init__(
-        self, inputs, keys, displays, ticker, storage, buzzer, battery, leds, watchdog, network
+        self,
+        inputs,
+        keys,
+        displays,
+        ticker,
+        storage,
+        buzzer,
+        battery,
+        leds,
+        watchdog,
+        network,
+        sleep,
     ):
         self.inputs = inputs
         self.keys = keys
@@ -26,11 +38,13 @@ class Hardware:
         self.leds = leds
         self.watchdog = watchdog
         self.network = network
+        self.sleep = sleep
 
     def start(self):
-        """Enable the interrupts (the lever and key edges, then the tick) and the watchdog."""
+        """Enable the lever and key edges' interrupts, start the tick grid and the
+        watchdog."""
         self.inputs.enable(machine.Pin)
-        self.ticker.start(machine.Timer)
+        self.ticker.start()
         self.watchdog.start()
 
     def stop(self):

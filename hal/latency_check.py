@@ -289,7 +289,7 @@ def setup(board, files, flash_root=None, seed=SEED, presses=PRESSES, ring_blocks
     check = LatencyCheck(
         hardware.inputs,
         probes,
-        hardware.ticker.timer,
+        machine.Timer(board.TIMER_ID),
         machine.Timer,
         hardware.displays,
         journal,

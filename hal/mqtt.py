@@ -161,8 +161,8 @@ class Client:
     def writing(self):
         """True while bytes are queued and the last poll's write moved some: a poll
         right away goes on writing (the main loop gives it the next pass instead of
-        idling to the next tick). A stream that took nothing: False, so a full
-        network stack is not asked again before the next tick."""
+        sleeping to its next wake). A stream that took nothing: False, so a full
+        network stack is not asked again before the next wake."""
         return self.wrote and self.out_end != self.out_start
 
     def room(self):

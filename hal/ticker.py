@@ -1,60 +1,71 @@
-"""The periodic tick: a ``machine.Timer`` whose handler only counts.
+"""The board's tick grid and the tick of the app's next step.
 
-The main loop takes a tick (``take``) to run a step of the app: lets flags fall
-and redraws the displays. The app says after each step until when it rests
-(``rest_until``: nothing can change before that tick); the ticks before it are
-passed over right here, each for one read of the tick counter, so a clock at
-rest costs its main loop that read and nothing more (``hal.runtime``).
+The app steps on a grid of ticks ``period_ms`` apart (20 ms), as a periodic
+timer would give them, but no timer runs: after each step the app says until
+when it rests (``wake_at``: the earliest of its parts' deadlines,
+``firmware.deadlines``), and the ticker keeps the first tick of the grid at or
+after it. The main loop sleeps until that tick or an input (``ms_left``,
+``hal.sleep``) and steps when it has come (``take``). Keeping the grid makes a
+resting board step at the very instants the every-tick reference does (the
+simulator's every-tick lane), so resting changes nothing the clock shows.
+
+Nothing here allocates: every value is a small int.
 """
 
-from micropython import const
-
+from firmware.tickmath import ticks_add, ticks_diff
 from hal import tick_source
-
-_TICKS_MAX = const((1 << 30) - 1)  # firmware.tickmath's period, less one
-_TICKS_HALF = const(1 << 29)
+from hal.tick_source import ticks_ms
 
 
 class Ticker:
-    """A periodic timer that raises ``due`` every ``period_ms``."""
+    """The grid of ticks every ``period_ms`` and the one the app next steps at."""
 
-    def __init__(self, timer, period_ms):
-        self.timer = timer
+    def __init__(self, period_ms):
         self.period_ms = period_ms
-        self.due = 0
-        self.wake_at = None  # the app rests until this tick (None: a step at every tick)
-        self.handler = self.on_tick  # bound once: the handler allocates nothing
+        self.grid = 0  # a tick of the grid at or before the last call
+        self.due_at = None  # the tick of the next step (None: stopped, or taken)
 
-    def start(self, timer_class):
-        self.timer.init(mode=timer_class.PERIODIC, period=self.period_ms, callback=self.handler)
+    def start(self):
+        """The grid starts now; the first step is at its next tick."""
+        self.grid = ticks_ms()
+        self.wake_at(None)
 
-    def on_tick(self, timer):
-        """Timer interrupt handler."""
-        self.due += 1
+    def wake_at(self, tick):
+        """The app's next step is due at the first tick of the grid at or after
+        ``tick`` and after now; None: at the next tick of the grid."""
+        now = tick_source.source.ticks_ms()  # ``tick_source.ticks_ms``, without its call
+        period = self.period_ms
+        last = ticks_add(now, -(ticks_diff(now, self.grid) % period))  # the grid's, <= now
+        self.grid = last  # kept recent: within a rest of now, far inside the ticks' range
+        ahead = period if tick is None else ticks_diff(tick, last)
+        if ahead <= 0:
+            ahead = period  # a deadline come already: the next tick
+        else:
+            ahead = (ahead + period - 1) // period * period
+        self.due_at = ticks_add(last, ahead)
 
-    def rest_until(self, tick):
-        """The app rests until ``tick`` (None: it does not rest): the ticks before it
-        are passed over (``take``)."""
-        self.wake_at = tick
+    def next_step(self):
+        """The tick of the app's next step, or None (stopped)."""
+        return self.due_at
 
-    def resting_until(self):
-        """The tick the app rests until, or None."""
-        return self.wake_at
+    def ms_left(self):
+        """The milliseconds from now to the step's tick (0: it has come), or -1: none
+        is due (the main loop sleeps until an input)."""
+        due = self.due_at
+        if due is None:
+            return -1
+        left = ticks_diff(due, tick_source.source.ticks_ms())
+        return left if left > 0 else 0
 
     def take(self):
-        """True (and clear) if a tick came since the last call and the app does not
-        rest at it: the ticks before ``wake_at`` are taken and passed over."""
-        if not self.due:
+        """True (and taken) if the step's tick has come: the app steps, and says again
+        when it rests (``wake_at``)."""
+        due = self.due_at
+        if due is None or ticks_diff(tick_source.source.ticks_ms(), due) < 0:
             return False
-        self.due = 0
-        wake = self.wake_at
-        if wake is None:
-            return True
-        # ticks_diff(now, wake) < 0, without its call: this runs at every tick at rest
-        if (tick_source.source.ticks_ms() - wake) & _TICKS_MAX >= _TICKS_HALF:
-            return False
-        self.wake_at = None
+        self.due_at = None
         return True
 
     def stop(self):
-        self.timer.deinit()
+        """No more steps (the hardware stops)."""
+        self.due_at = None

@@ -1,6 +1,6 @@
 """The watchdog: ``machine.WDT``, fed by every step of the app (``hal.runtime``).
 
-The app steps at least once every ``firmware.app.REST_MAX_MS`` (1 s) however
+The app steps at least once every ``firmware.deadlines.REST_MAX_MS`` (1 s) however
 long it rests, so the watchdog guards the app's steps, not only a loop that
 turns: if the main loop hangs, the tick stops, or the app stops stepping (a
 rest that never ends), the watchdog resets the board; the boot path then
@@ -13,7 +13,7 @@ at least ``MIN_MS``, twice the longest rest.
 from micropython import const
 
 TIMEOUT_MS = const(5000)
-MIN_MS = const(2000)  # twice firmware.app.REST_MAX_MS
+MIN_MS = const(2000)  # twice firmware.deadlines.REST_MAX_MS
 RP2040_MAX_MS = const(8388)
 
 

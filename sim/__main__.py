@@ -68,7 +68,7 @@ def main(argv=None):
     run.add_argument(
         "--every-tick",
         action="store_true",
-        help="run a main-loop step at every tick, none passed over as resting",
+        help="run a main-loop step at every tick, none slept over as resting",
     )
     run.add_argument(
         "--latency",

@@ -21,6 +21,7 @@ positional calls only.
 """
 
 from sim import vclock as _vclock
+from sim import wakes as _wakes
 
 PWRON_RESET = 1
 HARD_RESET = 2
@@ -56,6 +57,7 @@ class _Board:
         self.clock = None  # the simulator's ms clock, time-stamps watchdog feeds
         self.latency = None  # the chip's latency model (sim.latency): times each I2C frame
         self.wire = None  # wire(input id, level): what carries a jumpered output's level
+        self.waits = _wakes.Waits()  # how the main loop waits, and its wakes (sim.wakes)
 
 
 _board = _Board()
@@ -481,7 +483,19 @@ def freq(value=None):
 
 
 def idle():
-    pass
+    """``machine.idle()``: the main loop waits for an interrupt or 1 ms (``sim.wakes``)."""
+    _board.waits.idle(_vclock.now_ms())
+
+
+def waits():
+    """The main loop's waits and wakes (``sim.wakes.Waits``), since ``reset``."""
+    return _board.waits
+
+
+def sleep_poll():
+    """A ``select.poll`` stand-in for the main loop's sleep (``hal.sleep``), whose
+    waits ``waits()`` counts."""
+    return _wakes.Poll(_board.waits, _vclock.now_ms)
 
 
 def lightsleep(ms=None):
@@ -529,6 +543,7 @@ def reset(keep_contacts=False):
     _board.clock = None
     _board.latency = None
     _board.wire = None
+    _board.waits = _wakes.Waits()
 
 
 def drive(pin_id, level):

@@ -182,6 +182,15 @@ class _Passes:
         finally:
             recorder.end(look(recorder.board))
 
+    def turn(self, app, hardware, hall=None):
+        """The main loop's turn (``hal.runtime.turn``), its pass looked at around it."""
+        recorder = self.recorder
+        recorder.begin(look(recorder.board))
+        try:
+            return self.runtime.turn(app, hardware, hall)
+        finally:
+            recorder.end(look(recorder.board))
+
 
 class _Log(list):
     """The flash's operations, each with the pass it fell in."""

@@ -42,7 +42,7 @@ ARBITER = ("claim", "decide", "add", "setmoves")
 _MAX_BOUNCE_MS = 50
 
 # Limits: every well-formed script ends within seconds on both lanes. The board
-# passes over the ticks its clock rests at, so virtual time is cheap: 24 hours,
+# sleeps over the ticks its clock rests at, so virtual time is cheap: 24 hours,
 # any game the clock can play, take seconds; each timed statement costs more.
 MAX_BYTES = 1_000_000  # a script file
 MAX_LINE_BYTES = 1000  # a line, its line end aside

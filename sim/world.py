@@ -4,10 +4,11 @@
 board definition with the simulator's `machine` module, then advances
 virtual time event by event: contact transitions and timer ticks fire the
 firmware's own interrupt handlers, and after each one the main loop runs a
-pass, as it would on the board. Ticks at which the app rests (the ticker's
-``resting_until``), which the board's ticker passes over, are passed over in one go
-(``_pass_over``); with ``rests=False`` the app never rests and every tick
-runs a step, the reference the resting is checked against.
+pass, as it would on the board. Between passes the main loop sleeps (``hal.sleep``:
+until the app's next step or an input), modelled as the port sleeps
+(``sim.wakes``): the board wakes at the sleep's timeout, or at an interrupt that
+left an input, and each wake is counted. With ``rests=False`` the app never rests
+and every tick runs a step, the reference the resting is checked against.
 
 With ``latency`` ("typical" or "max") the board is its chip, not an ideal
 one: ``sim.latency.ChipLatency`` times the flash writes, I2C frames,
@@ -21,12 +22,13 @@ asked) every edge is served at its instant.
 import os
 import sys
 
-from firmware.tickmath import ticks_add, ticks_diff
+from firmware.tickmath import ticks_add
 from sim import flash as sim_flash
 from sim import ht16k33, vclock
 from sim import machine as sim_machine
 
 _LATCHED = -2  # a pending entry's level: a held-back interrupt served at its time
+_TURNS_AT_ONCE = 8  # a loop with work left after this many steps at one instant waits
 PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's contact closed
 _flash_count = [0]
 
@@ -175,8 +177,11 @@ class SimBoard:
         self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms
+        sleep = self.app.hardware.sleep
+        sleep.watch_with(sim_machine.sleep_poll())
         self.app.step(vclock.ticks_ms())
         self.stepped_at = vclock.now_ms()
+        sleep.wait(self.app)  # the main loop's first wait
         return self.app
 
     def _chip_ticks(self):
@@ -276,11 +281,25 @@ class SimBoard:
 
     def run_due(self, until_ms):
         """Fire every contact transition and timer tick due up to ``until_ms``, in order."""
+        waits = sim_machine.waits()
+        if self.powered and self.app is not None and waits.sleeping():
+            # what came between two calls (the hall link's turn, given by the caller,
+            # a push or a message) comes before the loop's sleep on the board
+            self.app.hardware.sleep.wait(self.app)
         while True:
             timer = sim_machine.next_timer(vclock.now_ms())
             contact_at = self.pending[0][0] if self.pending else None
             timer_at = timer.next_due if timer is not None else None
-            if (
+            wake_at = waits.deadline() if self.powered else None
+            if wake_at is not None:  # a loop held in a C call wakes at its end
+                wake_at = self._held_until(max(wake_at, vclock.now_ms()))
+                if (contact_at is not None and contact_at <= wake_at) or (
+                    timer_at is not None and timer_at <= wake_at
+                ):
+                    wake_at = None  # an interrupt comes first
+            if wake_at is not None and wake_at <= until_ms:
+                vclock.set_now(wake_at)
+            elif (
                 contact_at is not None
                 and contact_at <= until_ms
                 and (timer_at is None or contact_at <= timer_at)
@@ -296,8 +315,6 @@ class SimBoard:
                 else:
                     sim_machine.drive(pin, level)
             elif timer_at is not None and timer_at <= until_ms:
-                if self._pass_over(timer, contact_at, until_ms):
-                    continue
                 held = self._held_until(timer_at)
                 if held > timer_at:  # the main loop is in a C call: the tick waits for its end
                     following = timer_at + timer.period_ms
@@ -312,18 +329,29 @@ class SimBoard:
                 timer.fire()
             else:
                 break
-            if self.powered and self._held_until(vclock.now_ms()) <= vclock.now_ms():
-                try:
-                    latency = self.latency
-                    if latency is not None:
-                        latency.begin_pass(vclock.now_ms())
-                    if self.runtime.service(self.app, self.app.hardware):
-                        self.stepped_at = vclock.now_ms()
-                    if latency is not None:  # the loop's next turn: the hall link's poll
-                        latency.after_pass(self.app, vclock.now_ms(), vclock.ticks_ms())
-                except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
-                    self.power_off()
+            now = vclock.now_ms()
+            if self.powered and self._held_until(now) <= now and waits.interrupt(now):
+                self._turn()
         vclock.set_now(until_ms)
+
+    def _turn(self):
+        """The main loop woke: a pass, again at once if it stepped, then its sleep."""
+        try:
+            latency = self.latency
+            if latency is not None:
+                latency.begin_pass(vclock.now_ms())
+            runtime = self.runtime
+            app = self.app
+            turns = 0
+            # a turn that stepped is followed at once by the next, which sleeps unless
+            # work is left (a loop with work left after so many waits for the next event)
+            while turns < _TURNS_AT_ONCE and runtime.turn(app, app.hardware):
+                self.stepped_at = vclock.now_ms()
+                turns += 1
+            if latency is not None:  # the loop's next turn: the hall link's poll
+                latency.after_pass(self.app, vclock.now_ms(), vclock.ticks_ms())
+        except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
+            self.power_off()
 
     def _held_until(self, time_ms):
         """Until when the main loop is held in the C calls it made (the chip's model), or
@@ -358,40 +386,6 @@ class SimBoard:
             self._insert((stamp, sequence, pin, _LATCHED))
         return True
 
-    def _pass_over(self, timer, contact_at, until_ms):
-        """If the app rests at ``timer``'s next tick, move time and the timer past
-        every tick it rests at, before the next contact event and up to
-        ``until_ms``; nothing happens at those ticks (``hal.runtime.service`` passes
-        them over, the watchdog unfed until the next step). True if any was passed."""
-        app = self.app
-        if not self.powered or app is None or not app.rests:
-            return False  # (the every-tick lane: a step at each tick)
-        hardware = app.hardware
-        inputs = hardware.inputs
-        if timer is not hardware.ticker.timer or inputs.pending():
-            return False
-        now = vclock.now_ms()
-        ticks_now = vclock.ticks_ms()
-        first = timer.next_due
-        wake = hardware.ticker.resting_until()
-        if wake is None or ticks_diff(ticks_add(ticks_now, first - now), wake) >= 0:
-            return False  # the app does not rest at the next tick
-        last = now + ticks_diff(wake, ticks_now) - 1  # resting up to here
-        if contact_at is not None and contact_at - 1 < last:
-            last = contact_at - 1
-        for other in sim_machine.timers():
-            if other is not timer and other.next_due is not None and other.next_due - 1 < last:
-                last = other.next_due - 1
-        if until_ms < last:
-            last = until_ms
-        if last < first:
-            return False
-        period = timer.period_ms
-        count = (last - first) // period + 1
-        vclock.set_now(first + (count - 1) * period)
-        timer.next_due = first + count * period
-        return True
-
     def settle(self):
         """A pass of the main loop at the current instant (it runs all the time), unless
         one has run at this instant already: at any instant the board is in the state
@@ -404,6 +398,7 @@ class SimBoard:
                 self.latency.begin_pass(vclock.now_ms())
             try:
                 self.app.step(vclock.ticks_ms())
+                self.app.hardware.sleep.wait(self.app)  # and sleeps again, until its new deadline
             except sim_flash.PowerCut:
                 self.power_off()
 

@@ -269,7 +269,7 @@ def test_the_link_is_no_step_of_the_apps_the_main_loop_gives_it_its_turn():
     loop = next(
         node
         for node in ast.walk(ast.parse(runtime))
-        if isinstance(node, ast.FunctionDef) and node.name == "loop"
+        if isinstance(node, ast.FunctionDef) and node.name == "turn"
     )
     assert {"poll", "writing"} <= calls_on(ast.unparse(loop), "hall")
 

@@ -37,6 +37,7 @@ BUILT_IN = {
     "errno",
     "esp32",
     "gc",
+    "io",  # io.IOBase, the main loop's sleep stream (hal/sleep.py): MICROPY_PY_IO_IOBASE
     "json",
     "machine",
     "micropython",

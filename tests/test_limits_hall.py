@@ -246,6 +246,18 @@ def sent(link, app, stream, now):
             return
 
 
+def test_the_links_deadline_is_its_heartbeat_while_up_and_its_backoff_while_down():
+    """``HallLink.deadline``: the main loop sleeps no longer than to it (hal/runtime.py)."""
+    from hal import hall_link
+
+    link, app, stream = connected_link()
+    assert link.deadline() == 20 + hall_link.HEARTBEAT_MS  # the heartbeat after "boot"
+    assert link.poll(app, 20 + hall_link.HEARTBEAT_MS) is True
+    assert link.deadline() == 20 + 2 * hall_link.HEARTBEAT_MS
+    link._fail(40_000)  # the connection lost at 40 s: a backoff of 1 s
+    assert link.deadline() == 40_000 + hall_link.FIRST_BACKOFF_MS
+
+
 def test_a_heartbeat_goes_30_s_after_the_last_message_and_not_a_ms_before():
     from hal import hall_link
 

@@ -1,12 +1,11 @@
 """A message longer than one pass's write goes out in consecutive passes of the main
-loop, not one pass a tick (hal/mqtt.py ``writing``, hal/runtime.py ``loop``).
+loop, not one pass a wake (hal/mqtt.py ``writing``, hal/runtime.py ``turn``).
 
-On a board the loop idles until the next interrupt, the tick every 20 ms: a
-349-byte message written 96 bytes a pass took four ticks, 60-80 ms, before it
-was even on the network. Each pass stays bounded (``WRITE_CHUNK``); only the
+A loop that slept between passes until its next step (a second, at rest) would
+hold a 349-byte message written 96 bytes a pass for seconds before it was even
+on the network. Each pass stays bounded (``WRITE_CHUNK``); only the
 wait between passes goes."""
 
-import sys
 import types
 
 import pytest
@@ -124,21 +123,24 @@ class _Hall:
     def writing(self):
         return self.parts > 0
 
+    def deadline(self):
+        return None
 
-def test_the_main_loop_does_not_idle_while_the_link_writes(monkeypatch):
+
+def test_the_main_loop_does_not_sleep_while_the_link_writes(monkeypatch):
     hall = _Hall(parts=4)
-    polls_at_idle = []
+    polls_at_sleep = []
 
-    def idle():
-        polls_at_idle.append(hall.polls)
-        if len(polls_at_idle) == 2:
+    def wait(app, until):
+        polls_at_sleep.append(hall.polls)
+        if len(polls_at_sleep) == 2:
             raise _Done
 
-    monkeypatch.setitem(sys.modules, "machine", types.SimpleNamespace(idle=idle))
+    hardware = types.SimpleNamespace(sleep=types.SimpleNamespace(wait=wait))
     monkeypatch.setattr(runtime, "service", lambda app, hardware: False)
     with pytest.raises(_Done):
-        runtime.loop(None, None, hall)
-    assert polls_at_idle == [4, 5]  # four passes back to back, then one a tick
+        runtime.loop(None, hardware, hall)
+    assert polls_at_sleep == [4, 5]  # four passes back to back, then one a wake
 
 
 def test_the_clocks_socket_sends_each_part_without_waiting_for_an_ack():
@@ -162,3 +164,49 @@ def test_the_broker_sends_each_message_without_waiting_for_an_ack():
 
     text = broker_conf.conf_text("p", "a", [(1883, "127.0.0.1", 10, None)])
     assert "set_tcp_nodelay true" in text.splitlines()
+
+
+class _Timed(_Hall):
+    """A link done writing whose next timed work is at ``due``."""
+
+    def __init__(self, due):
+        super().__init__(parts=0)
+        self.due = due
+
+    def deadline(self):
+        return self.due
+
+
+def _sleep_timeout(link, step_in_ms):
+    """The timeout the main loop's sleep asks of its poll, the app's next step
+    ``step_in_ms`` on and the link's ``link``."""
+    from hal import sleep as hal_sleep
+    from hal import tick_source
+
+    class Ticker:
+        def ms_left(self):
+            return step_in_ms
+
+    class Poll:
+        def register(self, stream, mask):
+            pass
+
+        def ipoll(self, timeout):
+            asked.append(timeout)
+
+    asked = []
+    sleep = hal_sleep.Sleep(Ticker())
+    sleep.watch_with(Poll())
+    hardware = types.SimpleNamespace(sleep=sleep)
+    now = tick_source.ticks_ms()
+    link.due = None if link.due is None else link.due + now
+    runtime.turn(None, hardware, link)
+    return asked[0]
+
+
+def test_the_loop_sleeps_to_the_links_deadline_when_it_comes_first(monkeypatch):
+    monkeypatch.setattr(runtime, "service", lambda app, hardware: False)
+    assert _sleep_timeout(_Timed(300), 1_000) in (299, 300)  # the link's heartbeat first
+    assert _sleep_timeout(_Timed(5_000), 1_000) == 1_000  # the app's step first
+    assert _sleep_timeout(_Timed(None), 1_000) == 1_000  # nothing timed: the app's
+    assert _sleep_timeout(_Timed(-5), 1_000) == 1_000  # come already: no spinning on it

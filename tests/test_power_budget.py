@@ -154,3 +154,16 @@ def test_docs_carry_the_budget_tables():
         assert power_budget.table(boards.load(name)) in text, name
     for name in power_budget.HALL_BOARDS:
         assert power_budget.table(boards.load(name), radio_on=True) in text, name
+
+
+def test_the_chip_idles_as_its_figure_says_by_the_models_wake_ups():
+    """The rp2040's draw is a figure for MicroPython idling: the main loop, which sleeps
+    until its next step, keeps the core busy at most LOOP_CPU_MAX_PERCENT in play, by
+    the model's wake-ups (bench/wakeups.py) and the port's cost of a pass; the old loop,
+    a wake every millisecond, took 45 % on the port."""
+    from bench import wakeups
+
+    for state in ("running", "last_10s"):
+        share = wakeups.cpu_percent(wakeups.wakes_per_second(state, "pico"))
+        assert share <= power_budget.LOOP_CPU_MAX_PERCENT, (state, share)
+    assert wakeups.cpu_percent(1000) > power_budget.LOOP_CPU_MAX_PERCENT  # machine.idle()'s

@@ -1,11 +1,11 @@
-"""The main loop passes over the ticks at which the clock rests, and that changes nothing.
+"""The board sleeps over the ticks at which the clock rests, and that changes nothing.
 
-``App.resting`` says a step would change nothing at a tick; ``hal.runtime.service``
-then skips the step (the watchdog is fed at the next), and the simulated board passes over
-such ticks in one go. Random games are played twice on the whole simulated board,
-once with a step at every tick and once resting, and compared at many instants:
-the displays, the times, the flags, the buzzer, the LEDs, the battery reading and
-every byte the clock wrote to its flash. The scenario scripts make the same
+After each step the app says when it next needs one (``firmware.deadlines``); the
+board's loop sleeps until then or an input (``hal.runtime``, ``hal.sleep``), and the
+watchdog is fed at the next step. Random games are played twice on the whole
+simulated board, once with a step at every tick and once resting, and compared at many
+instants: the displays, the times, the flags, the buzzer, the LEDs, the battery
+reading and every byte the clock wrote to its flash. The scenario scripts make the same
 comparison across lanes (tests/test_scenarios.py).
 """
 
@@ -167,12 +167,18 @@ def test_a_running_clock_steps_a_few_times_a_second_not_fifty(boot_board):
 
 
 def rests_at(booted, tick):
-    """Whether the board's ticker passes over a tick at ``tick`` (the app rests there)."""
-    wake = booted.hardware.ticker.resting_until()
+    """Whether the board sleeps on past ``tick``: its next step is due later."""
+    wake = booted.hardware.ticker.next_step()
     return wake is not None and ticks_diff(tick, wake) < 0
 
 
-def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_board):
+def steps_at_the_next_tick(booted):
+    """Whether the board's next step is at the next tick of its grid (it does not rest)."""
+    wake = booted.hardware.ticker.next_step()
+    return wake is not None and 0 < ticks_diff(wake, vclock.ticks_ms()) <= TICK_MS
+
+
+def test_a_wake_before_the_step_is_unfed_and_an_input_always_steps(boot_board):
     from hal import runtime
 
     booted = boot_board("300+2")
@@ -185,7 +191,6 @@ def test_a_tick_at_rest_is_passed_over_unfed_and_an_input_always_steps(boot_boar
     app.step = lambda now: (steps.append(now), real_step(now))
     wdt = sim_machine.watchdog()
     fed = wdt.feeds
-    hardware.ticker.on_tick(None)
     assert rests_at(booted, vclock.ticks_ms())
     assert runtime.service(app, hardware) is False
     assert steps == [] and wdt.feeds == fed  # the next step feeds the watchdog
@@ -201,16 +206,16 @@ def test_the_rest_ends_at_its_tick_and_not_one_before(boot_board):
     booted.press("lever_right")
     booted.run_to(1_010)
     hardware = booted.hardware
-    wake = hardware.ticker.resting_until()
-    assert wake is not None
+    wake = hardware.ticker.next_step()
+    assert wake is not None and ticks_diff(wake, vclock.ticks_ms()) > TICK_MS
     steps = []
     real_step = booted.app.step
     booted.app.step = lambda now: (steps.append(now), real_step(now))
     vclock.set_now(vclock.now_ms() + ticks_diff(wake, vclock.ticks_ms()) - 1)
-    hardware.ticker.on_tick(None)  # a tick 1 ms before the wake: passed over
+    assert hardware.ticker.ms_left() == 1  # 1 ms before the wake: no step
     assert runtime.service(booted.app, hardware) is False and steps == []
     vclock.set_now(vclock.now_ms() + 1)
-    hardware.ticker.on_tick(None)  # at the wake: the step
+    assert hardware.ticker.ms_left() == 0  # at the wake: the step
     assert runtime.service(booted.app, hardware) is True and steps == [wake]
 
 
@@ -219,19 +224,20 @@ def test_settings_and_messages_from_outside_end_a_rest(boot_board):
     booted = boot_board("300+2")
     booted.run_to(2_000)
     app = booted.app
-    assert rests_at(booted, vclock.ticks_ms())
+    assert not steps_at_the_next_tick(booted)
     app.apply_settings(app.settings)
-    assert not rests_at(booted, vclock.ticks_ms()) and app.quiet_at is None
+    assert steps_at_the_next_tick(booted) and not app.deadlines.light(vclock.ticks_ms())
     booted.run_to(4_000)
-    assert rests_at(booted, vclock.ticks_ms())
+    assert not steps_at_the_next_tick(booted)
     app.notice("Err4")
-    assert not rests_at(booted, vclock.ticks_ms()) and app.quiet_at is None
+    assert steps_at_the_next_tick(booted) and not app.deadlines.light(vclock.ticks_ms())
 
 
 def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
-    """Before ``quiet_at`` only the mark and the battery are stepped (``App._light_step``),
-    but a change of the clock made outside a step (not through the app, which would end
-    the rest at once) is drawn at the next step all the same, light or not."""
+    """Before the full step's deadline only the mark and the battery are stepped
+    (``App._light_step``), but a change of the clock made outside a step (not through
+    the app, which would end the rest at once) is drawn at the next step all the same,
+    light or not."""
     booted = boot_board("300+2")
     booted.press("lever_right")
     app = booted.app
@@ -240,12 +246,11 @@ def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
     booted.run_to(at)
 
     def light_wake_ahead():
-        wake = ticker.resting_until()
+        wake = ticker.next_step()
         return (
-            app.quiet_at is not None
-            and wake is not None
+            wake is not None
             and ticks_diff(wake, vclock.ticks_ms()) >= TICK_MS
-            and ticks_diff(app.quiet_at, wake) > 0
+            and app.deadlines.light(wake)
         )
 
     while not light_wake_ahead():
@@ -253,7 +258,7 @@ def test_a_change_of_the_clock_between_steps_is_drawn_at_the_next(boot_board):
         booted.run_to(at)
     app.clock.pause(vclock.ticks_ms())
     assert app.drawn != app.clock.changes
-    booted.run_to(at + ticks_diff(ticker.resting_until(), vclock.ticks_ms()))
+    booted.run_to(at + ticks_diff(ticker.next_step(), vclock.ticks_ms()))
     assert app.drawn == app.clock.changes
 
 

@@ -1,6 +1,6 @@
 """Every clock script of tests/scenarios (its topic folders) and of docs/pictures holds,
 on CPython and inside MicroPython alike: CPython runs a step at every tick and reads the
-state line before every statement (tests/test_observation.py), MicroPython passes over
+state line before every statement (tests/test_observation.py), MicroPython sleeps over
 the ticks the clock rests at, as the board does, and looks only where the script says,
 and it prints the same lines.
 

@@ -6,7 +6,7 @@ import pytest
 
 from boards import esp32, pico
 from firmware import engine
-from firmware.app import REST_MAX_MS
+from firmware.deadlines import REST_MAX_MS
 from firmware.tickmath import ticks_add
 from hal import board_check
 from hal.watchdog import MIN_MS, RP2040_MAX_MS, TIMEOUT_MS, Watchdog
@@ -125,7 +125,8 @@ def test_an_app_that_stops_stepping_starves_it(boot_board):
     booted.press("lever_right")
     booted.run_to(10_000)
     wdt = sim_machine.watchdog()
-    booted.app._next_wake = lambda now, quiet: ticks_add(now, 1 << 28)  # three days on
+    ticker = booted.hardware.ticker
+    booted.app.deadlines.plan = lambda now, full, light: ticker.wake_at(ticks_add(now, 1 << 28))
     booted.run_to(20_000)
     assert wdt.last_feed_ms <= 10_000 + REST_MAX_MS  # the step that began the long rest
     assert vclock.now_ms() - wdt.last_feed_ms > wdt.timeout_ms

@@ -35,7 +35,19 @@ OUTSIDE = {
     "firmware": _BUILT_IN,  # no machine, no time: the core never reads a clock
     "boards": (),  # data: nothing at all
     "hal": _BUILT_IN
-    + ("os", "time", "errno", "select", "socket", "random", "machine", "network", "rp2", "esp32")
+    + (
+        "os",
+        "time",
+        "errno",
+        "io",
+        "select",
+        "socket",
+        "random",
+        "machine",
+        "network",
+        "rp2",
+        "esp32",
+    )
     + ("ssl",),  # the hall link's TLS (hal/tls_stream.py)
 }
 OUTSIDE_PREFIXES = {"hal": ("adafruit_",)}

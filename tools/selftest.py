@@ -88,7 +88,7 @@ def check_arguments(board, port, scripts):
     return problems
 
 
-def _sim_imports(path):
+def sim_imports(path):
     """The sim/ modules that the module at ``path`` imports."""
     import ast
 
@@ -113,12 +113,13 @@ def _sim_imports(path):
     return found
 
 
-def runner_modules():
-    """The sim/ modules the runner needs on the board (it and what it imports, to the end)."""
-    needed = {"sim/__init__.py", RUNNER}
-    todo = [RUNNER]
+def runner_modules(starts=(RUNNER,)):
+    """The sim/ modules the runner needs on the board (it and what it imports, to the
+    end); ``starts``: the modules to follow instead, and what they import."""
+    needed = {"sim/__init__.py"} | {path for path in starts if path.startswith("sim/")}
+    todo = list(starts)
     while todo:
-        for module in _sim_imports(todo.pop()):
+        for module in sim_imports(todo.pop()):
             if module not in needed:
                 needed.add(module)
                 todo.append(module)

@@ -37,18 +37,20 @@ PORT_PACKAGE = os.path.join(
 )
 SITE = os.path.join(ROOT, "web", "site")
 APP = "/app"  # where the page's interpreter finds the clock's modules
-# The simulator's modules the page runs: the board in its world and the script runner
-# (the rest of sim/ is the host's: power sweeps, latency checks, network faults).
-SIM_MODULES = (
-    "__init__",
-    "flash",
-    "ht16k33",
-    "machine",
-    "runner",
-    "script",
-    "vclock",
-    "world",
-)
+# The simulator's modules the page runs: the board in its world and the script runner,
+# and what they import, to the end (the rest of sim/ is the host's: power sweeps,
+# latency checks, network faults), found by following the imports.
+PAGE_STARTS = ("sim/runner.py", "live/session.py", "web/page_clock.py", "web/page_script.py")
+
+
+def sim_modules():
+    """The names of the sim/ modules the page's Python imports, directly or not."""
+    from tools import selftest
+
+    found = selftest.runner_modules(PAGE_STARTS)
+    return tuple(sorted(os.path.basename(path)[:-3] for path in found if path.startswith("sim/")))
+
+
 LIVE_MODULES = ("__init__", "controls", "session")
 WEB_MODULES = ("__init__", "page_clock", "page_script", "exercises")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
@@ -86,7 +88,7 @@ def python_files():
             if name.endswith(".mpy"):
                 disk = os.path.join(base, name)
                 files.append((APP + "/" + os.path.relpath(disk, lib), disk))
-    for folder, modules in (("sim", SIM_MODULES), ("live", LIVE_MODULES), ("web", WEB_MODULES)):
+    for folder, modules in (("sim", sim_modules()), ("live", LIVE_MODULES), ("web", WEB_MODULES)):
         for module in modules:
             source = os.path.join(ROOT, folder, module + ".py")
             target = os.path.join(COMPILED, folder, module + ".mpy")

@@ -167,8 +167,8 @@ class PageClock:
         now = vclock.now_ms()
         due = now + board.board.TICK_MS
         app = board.app
-        if board.powered and app is not None and app.rests:
-            wake = app.hardware.ticker.resting_until()
+        if board.powered and app is not None:
+            wake = app.deadlines.resting_until()
             if wake is not None:
                 due = max(due, now + ticks_diff(wake, vclock.ticks_ms()))
         if board.pending:

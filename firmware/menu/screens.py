@@ -352,6 +352,23 @@ class MenuScreens(Screen):
         if self.unlock_from is not None and ticks_diff(now, self.unlock_from) > UNLOCK_MS:
             self.unlock_from = None
 
+    def deadline(self, now):
+        """The tick at which ``tick`` next changes something by itself, or None: a
+        message's end, the cursor's next blink (every 500 ms from the last key), the
+        end of the unlock's window."""
+        screen = self.screen
+        due = None
+        if screen == MESSAGE:
+            due = self.until
+        elif screen == BUILD:
+            due = ticks_add(self.since, (ticks_diff(now, self.since) // 500 + 1) * 500)
+        unlock = self.unlock_from
+        if unlock is not None:
+            end = ticks_add(unlock, UNLOCK_MS + 1)
+            if due is None or ticks_diff(end, due) < 0:
+                due = end
+        return due
+
     def draw(self, frame, side, now):
         """Draw side ``side`` (0 left, 1 right) of the current screen into ``frame``."""
         screen = self.screen
