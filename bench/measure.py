@@ -246,12 +246,12 @@ def _ring_presses():
     sides = (board.board.INPUTS["lever_right"], board.board.INPUTS["lever_left"])
     _press(board, sides[0], runtime, hardware)  # left is White: its clock starts
     _release(board, sides[0], runtime, hardware, timer)
-    before = store.next
+    before = store.ring.next
     presses = [sides[(number + 1) % 2] for number in range(20)]
     if not _locked_presses(board, presses, runtime, hardware, timer):
         return "MemoryError"
     hardware.stop()
-    return store.next - before
+    return store.ring.next - before
 
 
 def _sounding_ticks():

@@ -170,6 +170,8 @@ class BlockDevice:
         flash = self.flash
         if not flash.powered:
             raise OSError(5)
+        if flash.latency is not None:  # the read, and the Python over what it read
+            flash.latency.device_read()
         size = len(buf)
         buf[:size] = flash.read(block, offset, size)
 

@@ -1,16 +1,16 @@
-"""The ESP32 is never silently late: no game starts while its journal's ring is prepared.
+"""No game starts while its journal's ring is prepared, on any board: the ring comes first.
 
-On the ESP32 a flash erase (up to 0.4 s) holds the levers' soft pin handlers
-back and nothing else stamps them (boards/chips/esp32.py), so a press that
-starts a game inside an erase would be charged late. Issue 33, item 4: while
-the ring is being prepared the clock shows a preparation screen and does not
-start a game; the blocks are erased back to back; the ring is sized to what
-the time control can need (a rapid game waits about a second, not the 48 s
-of a full ring of 96 blocks at 0.5 s each); a press meanwhile is refused
-visibly (the arbiter's refusal: ``no`` and the reason for 3 s), not charged
-late. The RP2040 boards, whose PIO stamps the levers during an erase, and the
-ideal ``sim`` board keep preparing their whole ring while the clock stands,
-and a game may start at any time.
+A flash erase holds the main loop (45 to 50 ms typically, 0.4 s at most): on the
+RP2040 the whole core (no display, no key stamped: boards/chips/rp2040.py), on
+the ESP32 the levers' soft handlers too (a press inside it would be charged
+late). So no erase may fall in a game (running or paused): the ring is sized to
+what the time control can need, its blocks erased back to back before the
+start, the first at boot, while the clock shows ``PrEP`` and the blocks left; a
+start press meanwhile, or stamped at or before the first step after the last
+block, is refused visibly (the arbiter's refusal: ``no`` and the reason for
+3 s), never charged. The ideal simulated board's flash takes no time: its ring
+is whole before any input is read. Issue 43, item 3; docs/power.md, "Before
+the start".
 """
 
 import pytest
@@ -24,7 +24,7 @@ from sim.runner import Game
 from sim.script import parse
 
 TICK_MS = 20
-FULL_RING_BLOCKS = 96  # boards/esp32.py, boards/pico.py
+FULL_RING_BLOCKS = 128  # boards/esp32.py, boards/pico.py
 
 
 class _Clock:
@@ -64,27 +64,33 @@ def test_each_board_says_whether_its_levers_are_stamped_during_an_erase(name):
     assert board.LEVERS_STAMPED_IN_ERASE == (captured or not chip.FLASH_MASKS_INTERRUPTS)
 
 
-def test_only_the_esp32_prepares_its_ring_before_a_game_may_start():
-    assert boards.load("esp32").LEVERS_STAMPED_IN_ERASE is False
-    assert boards.load("sim").LEVERS_STAMPED_IN_ERASE is True  # the ideal board
-
-
 # --- the ring's size --------------------------------------------------------------
 
 
-def test_a_rapid_game_needs_a_ring_of_23_blocks():
+def test_a_rapid_game_needs_a_ring_of_24_blocks():
     """15+10: each side can use 15 min + 100 x 10 s = 1,900 s, an entry every 4.9 s of
-    it at most (388) and one a move (100): 976 entries, 22 blocks of 45, and one more
-    for pauses, flags and the arbiter: 23, not the full ring of 96."""
-    assert journal_setup.ring_need(_Clock("900+10"), FULL_RING_BLOCKS) == 23
+    it at most (388) and one a move (100): 976 entries, 22 blocks of 45, one more
+    for pauses, flags and the arbiter's entries, one for the event log: 24, not the
+    full ring of 128."""
+    assert journal_setup.ring_need(_Clock("900+10"), FULL_RING_BLOCKS) == 24
 
 
 def test_a_delay_runs_the_clock_without_charging_it():
     """15 min with a 10 s simple delay: each move may run 10 s more than it charges, as
-    with 15+10: the same 23 blocks. Sudden death 15 min: 2 x (100 + 184) = 568
-    entries, 13 blocks, 14."""
-    assert journal_setup.ring_need(_Clock("900d10"), FULL_RING_BLOCKS) == 23
-    assert journal_setup.ring_need(_Clock("900"), FULL_RING_BLOCKS) == 14
+    with 15+10: the same 24 blocks. Bronstein 10 s the same. Sudden death 15 min:
+    2 x (100 + 184) = 568 entries, 13 blocks, 15."""
+    assert journal_setup.ring_need(_Clock("900d10"), FULL_RING_BLOCKS) == 24
+    assert journal_setup.ring_need(_Clock("900b10"), FULL_RING_BLOCKS) == 24
+    assert journal_setup.ring_need(_Clock("900"), FULL_RING_BLOCKS) == 15
+
+
+def test_a_classical_control_and_its_periods():
+    """FIDE's classical control: 90 min for 40 moves, then 30 min, 30 s a move from the
+    first: 100 moves take 2 h + 100 x 30 s = 10,200 s, 2,082 entries every 4.9 s, and
+    100 moves: 2 x 2,182 = 4,364 entries, 97 blocks, 99. With the 30 s from move 41
+    only: 9,000 s, 1,837 entries, 2 x 1,937 = 3,874, 87 blocks, 89."""
+    assert journal_setup.ring_need(_Clock("40/5400+30:1800+30"), FULL_RING_BLOCKS) == 99
+    assert journal_setup.ring_need(_Clock("40/5400:1800+30"), FULL_RING_BLOCKS) == 89
 
 
 def test_an_hourglass_takes_the_whole_ring():
@@ -93,48 +99,49 @@ def test_an_hourglass_takes_the_whole_ring():
 
 
 def test_the_ring_stops_at_the_boards_maximum():
-    """9,898 s a side needs exactly 96 blocks (2 x (100 + 2,020) = 4,240 entries, 95
-    blocks, and one); 10,045 s needs 97 (2 x (100 + 2,050) = 4,300 entries, 96, and
-    one): the board's 96 at most."""
-    assert journal_setup.ring_need(_Clock("9898"), FULL_RING_BLOCKS) == 96
-    assert journal_setup.ring_need(_Clock("9898"), 200) == 96
-    assert journal_setup.ring_need(_Clock("10045"), 200) == 97
-    assert journal_setup.ring_need(_Clock("10045"), FULL_RING_BLOCKS) == FULL_RING_BLOCKS
+    """13,401 s a side needs exactly 128 blocks (2 x (100 + 2,735) = 5,670 entries, 126
+    blocks, and two); 13,402 s needs 129 (2 x (100 + 2,736) = 5,672 entries, 127, and
+    two): the board's 128 at most."""
+    assert journal_setup.ring_need(_Clock("13401"), FULL_RING_BLOCKS) == 128
+    assert journal_setup.ring_need(_Clock("13401"), 200) == 128
+    assert journal_setup.ring_need(_Clock("13402"), 200) == 129
+    assert journal_setup.ring_need(_Clock("13402"), FULL_RING_BLOCKS) == FULL_RING_BLOCKS
 
 
 def test_two_controls_add_both_sides_needs():
-    """Time odds: 900+10 against 300: 488 + (100 + 62) = 650 entries, 15 blocks, 16."""
-    assert journal_setup.ring_need(_Clock("900+10", "300"), FULL_RING_BLOCKS) == 16
+    """Time odds: 900+10 against 300: 488 + (100 + 62) = 650 entries, 15 blocks, 17."""
+    assert journal_setup.ring_need(_Clock("900+10", "300"), FULL_RING_BLOCKS) == 17
 
 
 # --- the preparation before the start -----------------------------------------------
 
 
-def test_the_esp32_shows_the_preparation_and_the_blocks_left():
-    """At power-on: ``PrEP`` on the left, the 23 blocks of a 15+10 ring on the right;
-    the blocks are erased back to back, one a main-loop pass (20 ms apart on the ideal
-    board, not 0.5 s): the times show within 23 passes."""
-    game = _game("900+10")
+@pytest.mark.parametrize("name", ["esp32", "pico"])
+def test_the_board_shows_the_preparation_and_the_blocks_left(name):
+    """At power-on, with the chip's typical figures: the first of the 24 blocks of a
+    15+10 ring erased at boot, then ``PrEP`` on the left and the 23 left on the right,
+    counting down, one block a main-loop step; then the times."""
+    game = _game("900+10", name, "typical")
     try:
         assert dict(game.values())["display"] == "PrEP|  23"
-        game.run_to(200)
+        game.run_to(300)
         shown = dict(game.values())["display"]
         assert shown.startswith("PrEP|") and 0 < int(shown[5:]) < 23
-        ready = _prepared_at(game, now=200)
-        assert ready <= 23 * TICK_MS
-        game.run_to(ready + TICK_MS)
+        ready = _prepared_at(game, now=300)
+        game.run_to(ready + 1_000)
         assert dict(game.values())["display"] == "15.10|15.10"
         store = game.board.app.journal.store
-        assert len(store.blocks) == 23 and not store.is_preparing()
+        assert len(store.ring.blocks) == 24 and not store.is_preparing()
     finally:
         game.close()
 
 
-def test_a_press_during_the_preparation_is_refused_visibly_and_starts_nothing():
+@pytest.mark.parametrize("name", ["esp32", "pico"])
+def test_a_press_during_the_preparation_is_refused_visibly_and_starts_nothing(name):
     """A lever at 100 ms: the game does not start, nothing is charged, and the displays
     say ``no`` and ``PrEP`` (the arbiter's refusal) for 3 s; a press once the times
     show starts the game at its edge."""
-    game = _game("900+10")
+    game = _game("900+10", name, "typical")
     try:
         game.run_to(100)
         game.act("press", ["right"])
@@ -154,27 +161,34 @@ def test_a_press_during_the_preparation_is_refused_visibly_and_starts_nothing():
         game.close()
 
 
-def test_a_rapid_game_waits_about_a_second_at_the_esp32s_typical_figures():
-    """23 blocks, each a 50 ms sector erase (GD25Q32C, typical) and its page programs,
-    back to back: about a second (under 2 s), where the full ring at a block every
-    0.5 s took 48 s."""
-    game = _game("900+10", latency="typical")
+@pytest.mark.parametrize("name", ["esp32", "pico"])
+def test_a_rapid_game_waits_under_3_s_at_the_typical_figures(name):
+    """24 blocks, each a sector erase (45 ms on the Pico's W25Q16JV, 50 ms on the
+    GD25Q32C) and its page programs, back to back, then the ring located once: under
+    3 s (issue 43's goal), where the Pico's ring at a block every 1.16 s took 28 s."""
+    game = _game("900+10", name, "typical")
     try:
         ready = _prepared_at(game, step_ms=10)
+        held = game.board.latency.busy_until_ms()
     finally:
         game.close()
-    assert 23 * 50 <= ready <= 2_000
+    assert 24 * 45 <= ready <= max(ready, held) <= 3_000
 
 
-def test_a_press_inside_the_last_blocks_erase_is_refused_not_charged_late():
+@pytest.mark.parametrize("name", ["esp32", "pico"])
+def test_a_press_inside_the_last_blocks_erase_is_refused_not_charged(name):
     """At the maxima each block's erase holds the main loop 0.4 s. A lever closed 100 ms
-    into the last block's erase is stamped when its handler runs, after the erase,
-    once no block is left: that press must not start the game (it would be charged
-    some 300 ms late): it is refused, and the next press starts it."""
-    game = _game("300", latency="max")
+    into the last block's erase (the PIO stamps it there on the Pico; the ESP32's
+    handler when the erase is over) falls before the first step after the last block:
+    that press must not start the game (the core was erasing, and on the ESP32 it would
+    be charged some 300 ms late): it is refused, and the next press starts it."""
+    game = _game("300", name, "max")
     try:
         store = game.board.app.journal.store
         now = 0
+        while store.start_wait() > 1:
+            now += 1
+            game.run_to(now)
         while store.start_wait():
             now += 1
             game.run_to(now)
@@ -194,41 +208,45 @@ def test_a_press_inside_the_last_blocks_erase_is_refused_not_charged_late():
         game.close()
 
 
-def test_a_restored_game_is_not_held_by_a_preparation():
+@pytest.mark.parametrize("name", ["esp32", "pico"])
+def test_a_restored_game_is_not_held_by_a_preparation(name):
     """A game that comes back after a power cut goes on with its ring: no erase while
     it stands paused, and ``play`` resumes it at once."""
-    game = _game("300")
+    game = _game("300", name, "typical")
     try:
-        ready = _prepared_at(game)
-        game.run_to(ready + 100)
+        ready = _prepared_at(game) + 1_000
+        game.run_to(ready)
         game.act("press", ["right"])
-        game.run_to(ready + 1_100)
+        game.run_to(ready + 1_000)
         game.act("press", ["left"])
         game.run_to(ready + 2_000)
         game.act("power", ["off"])
         game.run_to(ready + 3_000)
+        erases = game.board.latency.erases
         game.act("power", ["on"])
         store = game.board.app.journal.store
         assert game.board.app.clock.state == engine.PAUSED
-        assert not store.is_preparing() and store.start_wait() == 0
+        assert not store.is_preparing() and game.board.app.journal.start_wait() == 0
         game.run_to(ready + 6_100)
         game.act("key", ["play"])
         game.run_to(ready + 6_200)
         assert dict(game.values())["state"] == "running"
+        assert game.board.latency.erases == erases  # not one at the boot, nor paused
     finally:
         game.close()
 
 
-@pytest.mark.parametrize("name", ["sim", "pico"])
-def test_the_rp2040_boards_and_the_ideal_board_start_at_once(name):
-    """A press at power-on starts the game there: the levers are stamped during an
-    erase, so the ring is prepared whole (``JOURNAL_RING_BLOCKS``), a block every
-    0.5 s, while the clock stands, and no preparation screen is shown."""
+@pytest.mark.parametrize("name", ["sim", "pico", "esp32"])
+def test_the_ideal_board_starts_at_once(name):
+    """Without the chip's latencies the flash takes no time: the ring, sized to the
+    control (at most the board's), is whole at power-on, no preparation screen is
+    shown, and a press at once starts the game."""
     game = _game("900+10", board_name=name)
     try:
         store = game.board.app.journal.store
-        assert store.wanted == boards.load(name).JOURNAL_RING_BLOCKS
-        assert store.start_wait() == 0
+        assert store.wanted == min(24, boards.load(name).JOURNAL_RING_BLOCKS)
+        assert len(store.ring.blocks) == store.wanted
+        assert game.board.app.journal.start_wait() == 0
         assert dict(game.values())["display"] == "15.10|15.10"
         game.act("press", ["right"])
         game.run_to(100)
@@ -242,10 +260,9 @@ def test_a_sample_of_the_benchs_games_on_the_esp32_at_the_maxima():
     power-on and after a new game's setup, at the esp32's maxima. A start press while
     the ring is prepared is refused and pressed again 0.5 s later; every press of
     play is charged within the issue's goal (3.5 ms) and none is lost. The ring of
-    43 blocks (2 x (100 + 837) entries, 42 blocks, and one) takes at least its
-    erases, 43 x 0.4 s = 17.2 s, and less than 0.5 s a block with its 16 page
-    programs (3.2 ms each): under 21.5 s, where the full ring at a block every
-    0.5 s took 48 s."""
+    44 blocks (2 x (100 + 837) entries, 42 blocks, and two) takes at least its
+    erases, 44 x 0.4 s = 17.6 s, and less than 0.5 s a block with its page programs
+    and the ring's one scan."""
     from bench.chip import play
 
     errors, counted = play("esp32", "max", presses=100, games=4)
@@ -253,31 +270,32 @@ def test_a_sample_of_the_benchs_games_on_the_esp32_at_the_maxima():
     assert max(errors) <= 3.5 and counted["presses_lost"] == 0
     assert counted["erases_in_play"] == 0
     assert counted["starts_refused"] >= 1
-    assert 17_200 <= counted["longest_start_wait_ms"] < 21_500
+    assert 17_600 <= counted["longest_start_wait_ms"] < 22_000
 
 
 def test_a_longer_control_chosen_in_setup_grows_the_ring_before_the_start():
-    """The ring of 5 min (9 blocks: 2 x (100 + 62) entries, 8 blocks, and one) is ready;
-    15+10 chosen then needs 23: ``PrEP`` with the 14 blocks left, and a start press is
-    refused until they are erased."""
+    """The ring of 5 min (10 blocks: 2 x (100 + 62) entries, 8 blocks, and two) is
+    ready; 15+10 chosen then needs 24: ``PrEP`` with the 14 blocks left (one erased in
+    the step that set the game up), and a start press is refused until they are."""
     from firmware.settings import Settings
 
-    game = _game("300")
+    game = _game("300", "pico", "typical")
     try:
-        ready = _prepared_at(game)
+        ready = _prepared_at(game) + 1_000
+        game.run_to(ready)
         store = game.board.app.journal.store
-        assert len(store.blocks) == 9
+        assert len(store.ring.blocks) == 10
         settings = Settings()
         settings.control_left = settings.control_right = "900+10"
         game.board.app.apply_settings(settings)
         game.run_to(ready + TICK_MS)
-        assert store.wanted == 23
-        game.run_to(ready + 2 * TICK_MS)
+        assert store.wanted == 24
+        game.run_to(ready + 200)
         assert dict(game.values())["display"].startswith("PrEP|  1")
         game.act("press", ["right"])
-        game.run_to(ready + 100)
+        game.run_to(ready + 300)
         assert dict(game.values())["state"] == "setup"
-        _prepared_at(game, now=ready + 100)
-        assert len(store.blocks) == 23
+        _prepared_at(game, now=ready + 300)
+        assert len(store.ring.blocks) == 24
     finally:
         game.close()
