@@ -204,6 +204,7 @@ SECTIONS = (
     ("live_simulator", "live_simulator", "live_simulator_figures"),  # make sim, its CPU
     ("power", "power", "power_figures"),  # the journal: writes, wear, restored error
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
+    ("preparation", "preparation", "preparation_figures"),  # the ring before the start
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
     ("hall_page", "hall_page", "hall_page_figures"),  # the hall's page on a phone and a wall
     ("journal", "journal", "journal_figures"),  # power cuts at every byte, real littlefs

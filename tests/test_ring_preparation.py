@@ -299,3 +299,16 @@ def test_a_longer_control_chosen_in_setup_grows_the_ring_before_the_start():
         assert len(store.ring.blocks) == 24
     finally:
         game.close()
+
+
+def test_the_benchs_figures_meet_the_goals_on_the_pico_over_littlefs():
+    """bench/preparation.py on the pico's model over the real littlefs: a rapid game
+    (15+10, 24 blocks) waits under 3 s from a new game's setup at the typical figures,
+    and a game in progress at the maxima has no erase and no frame later than 50 ms
+    after the one before (a 20 ms tick and a page program, I2C frames)."""
+    from bench import preparation
+
+    wait_ms, blocks = preparation.wait_to_start("pico", "rp2", "typical", "900+10")
+    assert blocks == 24 and 24 * 45 <= wait_ms <= preparation.GOAL_RAPID_WAIT_MS
+    hold_ms, erases = preparation.game_holds("pico", "rp2", "max")
+    assert erases == 0 and preparation.TICK_MS + hold_ms <= preparation.GOAL_GAP_MS
