@@ -312,3 +312,48 @@ def test_the_benchs_figures_meet_the_goals_on_the_pico_over_littlefs():
     assert blocks == 24 and 24 * 45 <= wait_ms <= preparation.GOAL_RAPID_WAIT_MS
     hold_ms, erases = preparation.game_holds("pico", "rp2", "max")
     assert erases == 0 and preparation.TICK_MS + hold_ms <= preparation.GOAL_GAP_MS
+
+
+def _burst_at_the_end_of_the_preparation(offset_ms, board_name="pico", latency="max"):
+    """A lever burst as the ring's last block is prepared (left, then right 50 ms
+    later, inside its erase and scan), then left again ``offset_ms`` after the first
+    step past the last block (``App.ready_at``, the refusal's edge). The values 1 s on,
+    and the edge."""
+    game = _game("300", board_name, latency)
+    try:
+        app = game.board.app
+        now = 0
+        while app.journal.start_wait():
+            now += 1
+            game.run_to(now)
+        busy = game.board.latency.busy_until_ms() if latency else now
+        game.run_to(busy - 100)
+        game.act("hold", ["lever_left", 30])
+        game.run_to(busy - 50)
+        game.act("hold", ["lever_right", 30])
+        now = busy - 50
+        ready = None
+        while ready is None:
+            now += 1
+            game.run_to(now)
+            ready = app.ready_at
+        game.run_to(max(now, ready + offset_ms))
+        game.act("hold", ["lever_left", 30])
+        game.run_to(ready + 1_000)
+        return dict(game.values()), ready
+    finally:
+        game.close()
+
+
+def test_a_lever_burst_as_the_preparation_ends_starts_the_game_just_past_the_edge():
+    """The Pico at the maxima (issue 44's lead: a lever burst in setup during the ring's
+    preparation started no game where the ideal board started one). The presses of the
+    burst inside the last block's erase are refused (``no`` / ``PrEP``), as is one
+    stamped at the first step after it; one a millisecond later starts the game at its
+    edge, the message still up: left pressed, right runs from it, 0.999 s at 1 s."""
+    values, _ready = _burst_at_the_end_of_the_preparation(0)
+    assert values["state"] == "setup" and values["display"] == "no  |PrEP"
+    assert (values["left"], values["right"]) == (300_000, 300_000)
+    values, _ready = _burst_at_the_end_of_the_preparation(1)
+    assert values["state"] == "running" and values["running"] == "right"
+    assert (values["left"], values["right"]) == (300_000, 299_001)
