@@ -1,19 +1,20 @@
-"""What the journal store does while the clock stands: a new game's header, the event log, the ring.
+"""What the journal store does before a start, or paused: a game's header, event log, ring.
 
 Loaded by a step of ``hal.journal_store.JournalStore`` and let go after, so
 that nothing of it stays on the heap in play: ``begin_game`` (the header, the
 event log set aside), ``append_event`` (arbiter actions: the clock is
-paused), ``open_slot`` and the ring's finding (boot), and the journal's ring
-below. It reads the store and hands back what it found; the store keeps it.
+paused; into the ring's event block, ``program_event``), ``open_slot`` and
+the ring's finding (boot), and the journal's ring below. It reads the store and
+hands back what it found; the store keeps it.
 
 The journal's ring: entries programmed into flash erased before the game,
-never erased in play.
+never erased in the game (hal/journal_ring.py says where each slot lies).
 
 A littlefs file, ``game.jr`` (``firmware.files.JOURNAL_RING``), of up to
-``JOURNAL_RING_BLOCKS`` blocks (boards/*.py) is written through the
-filesystem while the clock stands, a block at a time (``add_block``: a new
-file at a new game's setup, then one block appended at each main-loop step
-while the clock is set up, paused or over): every byte 0xFF but a marker at the
+``JOURNAL_RING_BLOCKS`` blocks (boards/*.py), sized to the game's control
+(``ring_need``), is written through the filesystem before the start, a block
+at a time (``add_block``: a new file at a new game's setup, then the blocks
+appended back to back while the clock is set up): every byte 0xFF but a marker at the
 start of each block's data (``MAGIC``, the ring's random nonce, the block's
 index in the file). littlefs erases each block as it allocates it, and then
 leaves the blocks of a file that is not written again where they are (it
@@ -40,15 +41,17 @@ The ring's invariants (each checked in tests/test_journal_ring_faults.py):
 1. Found as committed. The ring the store programs is the ring ``locate``
    finds from what littlefs committed: the nonce read through the file, one
    device block for each whole block of the file's committed size, each the
-   one block of the device whose marker holds that nonce and index. After
-   each block added ``add_ring_block`` locates the ring as a boot would, and
-   the store keeps it only if it finds the blocks it had plus the new one;
+   one block of the device whose marker holds that nonce and index. Once the
+   last block wanted is added ``add_ring_block`` locates the ring as a boot
+   would, and the store keeps it only if it finds the blocks it had plus the
+   new ones;
    otherwise the entries go to the slot files and the next setup starts a
    fresh ring.
 2. No stale copy. A block whose append a power cut stopped before
    littlefs's commit is a block littlefs holds free, but it keeps the
-   marker: before a block is appended, every device block marked with the
-   ring's nonce and an index at or past the committed count is erased
+   marker: before a block is appended to a ring found at boot (once a
+   preparation: a new ring has a new nonce), every device block marked with
+   the ring's nonce and an index at or past the committed count is erased
    (``clear_stale``), so an append never leaves two blocks with one index.
    A cut during that erase leaves the block erased or still stale, and the
    next preparation erases it again: the preparation can be cut at any byte

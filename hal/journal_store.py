@@ -11,13 +11,15 @@
   slot with a good checksum and the header's game id is the game.
 - ``events.log``: one JSON line per event-log entry (arbiter actions, which
   happen while the clock is paused), appended before the entry that counts
-  it, so a cut leaves at most a partial last line, which is not counted.
-  A new game moves it to ``events.old``.
+  it, so a cut leaves at most a partial last line, which is not counted;
+  only the lines the ring has no room for. A new game moves the game's
+  lines, the ring's and the file's, to ``events.old``.
 
-On a board with ``JOURNAL_RING_BLOCKS`` the entries go to the journal's ring
-instead (programmed by ``write_record``, found and prepared by ``hal.journal_setup``): flash
-erased while the clock stands and only programmed in play, so that no erase
-holds a press back while a clock runs.
+On a board with ``JOURNAL_RING_BLOCKS`` the entries, and the event log's
+lines, go to the journal's ring instead (programmed by ``write_record`` and
+``append_event``, found and prepared by ``hal.journal_setup``, addressed by
+``hal.journal_ring``): flash erased before the start and only programmed in
+the game, so that no erase holds the main loop or a press back in a game.
 The slots take the entries again if the ring is full or cannot be found.
 
 No erase falls while a game is in progress (running or paused), on any board:

@@ -35,8 +35,11 @@ inside any call, at its end. The chip latches the line's interrupt and
 runs the handler once, which reads the level the line has then: a press
 held for less than what is left of the call is not seen at all. (The
 main loop's passes at the ticks that fall inside a call are not held back:
-they change no stamp; the journal's ring adds a block only every 25 passes,
-0.5 s, after an erase of at most 0.4 s.) ``sim.world.SimBoard`` applies
+they change no stamp; the journal's ring adds its blocks before a game's
+start only, one a pass.) A block device read (the ring's scans) costs the
+CPU ``DEVICE_READ_US`` (boards/chips/, calibrated on the port), the
+interrupts on; ``in_game`` counts the erases and the main loop's longest hold
+while a game is in progress, running or paused. ``sim.world.SimBoard`` applies
 this when it is given a model (``latency=``); clock scripts run without one
 unless the runner is asked for it (docs/spec/scripts.md).
 """
