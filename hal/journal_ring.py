@@ -59,6 +59,29 @@ class Ring:
         self.event_at = 0
         self.event_torn = False
 
+    def renew(self, nonce):
+        """A fresh ring's ``nonce``, its blocks to come (none located yet)."""
+        self.forget()
+        self.nonce = nonce
+
+    def adopt(self, found, have):
+        """Take ``found`` (``(device, blocks, nonce)``, as a boot finds the ring) as this
+        ring grown by its new blocks, the slots used kept, if it is: the same nonce,
+        the ``have`` blocks located before first, and more. Else forget the ring (the
+        entries go to the slot files) and return False."""
+        if (
+            found is None
+            or found[2] != self.nonce
+            or len(found[1]) <= have
+            or tuple(found[1][:have]) != tuple(self.blocks)
+        ):
+            self.forget()
+            return False
+        used = self.next
+        self.take(*found)
+        self.next = used
+        return True
+
     def forget(self):
         """No ring any more: the entries go to the slot files until one is prepared."""
         self.device = None
@@ -79,6 +102,21 @@ class Ring:
     def event_room(self, size):
         """Whether ``size`` more bytes of event lines fit in the ring's event block."""
         return self.event_block >= 0 and self.event_at + size <= EVENT_BYTES
+
+    def take_event(self, size):
+        """The byte, within the event block, at which ``size`` bytes of event lines go,
+        now counted used (a program cut short leaves them torn), or -1: no room."""
+        if not self.event_room(size):
+            return -1
+        at = PAGE_BYTES + self.event_at
+        self.event_at += size
+        self.event_torn = False
+        return at
+
+    def found_events(self, size, torn):
+        """Boot found ``size`` bytes of event lines, the last one cut short if ``torn``."""
+        self.event_at = size
+        self.event_torn = torn
 
     def is_full(self):
         """Whether every slot is used (or there is no ring): the next entry has no slot."""

@@ -246,44 +246,25 @@ def newest_entry(ring, whole):
     return None
 
 
-def add_ring_block(store):
-    """Add one block to ``store``'s ring (the clock is set up; littlefs erases a block),
-    or start a new ring with one if it has none, counting it in ``store.added``; once
-    the ring has the blocks ``store.wanted``, locate it as a boot would and keep it in
-    ``store.ring`` if it is the store's ring with the blocks added (invariants 1 and 2).
-    None: blocks are still to add; True: the ring is whole and kept; False: it is not
-    the ring the store knows, and is forgotten (the entries go to the slot files)."""
-    ring = store.ring
-    files = store.storage.files
-    path = store.storage.path(JOURNAL_RING)
-    have = ring.block_count()
-    count = have + store.added
-    if count < store.wanted:
-        if count == 0:
-            ring.nonce = random.getrandbits(30)
-            store.cleared = True  # a new nonce: no stale copy can hold it
-        elif not store.cleared:  # a ring found at boot: a cut append may have left copies
-            clear_stale(ring.device or device_of(files), ring.nonce, count)
-            store.cleared = True
-        add_block(files, path, count, ring.nonce)
-        store.added += 1
-        if count + 1 < store.wanted:
-            return None
-    found = locate(files, path)  # as a boot would find it, once per preparation
-    store.added = 0
-    blocks = ring.blocks
-    if (
-        found is None
-        or found[2] != ring.nonce
-        or len(found[1]) <= have
-        or tuple(found[1][:have]) != tuple(blocks)
-    ):
-        ring.forget()
-        return False
-    used_slots = ring.next
-    ring.take(*found)
-    ring.next = used_slots
-    return True
+def new_nonce():
+    """A fresh ring's random nonce (its markers tell it from an older ring's)."""
+    return random.getrandbits(30)
+
+
+def clear_stale_of(storage, ring, count):
+    """``clear_stale`` for ``ring`` on ``storage``'s device, ``count`` blocks committed."""
+    clear_stale(ring.device or device_of(storage.files), ring.nonce, count)
+
+
+def add_ring_block(storage, nonce, index):
+    """Append the ring file's block ``index`` marked with ``nonce`` (the clock is set up;
+    littlefs erases the block it allocates); block 0 starts a new file."""
+    add_block(storage.files, storage.path(JOURNAL_RING), index, nonce)
+
+
+def locate_ring(storage):
+    """The ring file on ``storage`` as a boot would find it (``locate``), or None."""
+    return locate(storage.files, storage.path(JOURNAL_RING))
 
 
 def event_line(game, entry, clock):
@@ -307,11 +288,9 @@ def program_event(store, line):
     a torn one on a line of its own); False if the ring has no room for it."""
     ring = store.ring
     data = (("\n" if ring.event_torn else "") + line + "\n").encode()
-    if not ring.event_room(len(data)):
+    at = ring.take_event(len(data))  # from the block's page 1; a cut leaves it torn
+    if at < 0:
         return False
-    at = PAGE_BYTES + ring.event_at  # the area starts at the block's page 1
-    ring.event_at += len(data)  # a program cut short leaves it used, torn
-    ring.event_torn = False
     if not store.whole_pages:
         ring.device.writeblocks(ring.event_block, data, at)
         return True
@@ -343,8 +322,7 @@ def find_events(ring):
     """Where ``ring``'s event lines end (boot): the next line goes there, on a line of
     its own if the last one was cut short."""
     text = event_text(ring)
-    ring.event_at = len(text)
-    ring.event_torn = len(text) > 0 and text[len(text) - 1] != 0x0A
+    ring.found_events(len(text), len(text) > 0 and text[len(text) - 1] != 0x0A)
 
 
 def begin_game(store, clock, claims, game, played):

@@ -192,15 +192,31 @@ class JournalStore:
 
     def prepare_block(self):
         """Add one block to the ring (littlefs erases it), or start a new ring with one if
-        there is none; once the ring has the blocks wanted, keep it only if a boot would
-        find it as the store holds it (invariants 1 and 2, hal.journal_setup)."""
+        there is none; once the ring has the blocks wanted, keep it only if a boot
+        would find it as the store holds it (invariants 1 and 2, hal.journal_setup)."""
         self.preparing = False  # unless the block is added (and the ring found as it is)
+        ring = self.ring
+        have = ring.block_count()
+        count = have + self.added
         setup = _setup()
         try:
-            whole = setup.add_ring_block(self)
+            if count < self.wanted:
+                if count == 0:
+                    ring.renew(setup.new_nonce())
+                    self.cleared = True  # a new nonce: no stale copy can hold it
+                elif not self.cleared:  # a ring found at boot: a cut append may have left copies
+                    setup.clear_stale_of(self.storage, ring, count)
+                    self.cleared = True
+                setup.add_ring_block(self.storage, ring.nonce, count)
+                self.added += 1
+                if count + 1 < self.wanted:
+                    self.preparing = True
+                    return
+            found = setup.locate_ring(self.storage)  # as a boot would, once a preparation
         finally:
             _let_go_setup()
-        self.preparing = whole is None
+        self.added = 0
+        ring.adopt(found, have)
 
     def begin_game(self, clock, claims, game, played):
         """A new game with ``clock``'s controls and ``claims``' settings: return its id.
