@@ -201,3 +201,42 @@ def test_every_step_of_the_store_lets_its_setup_code_go(tmp_path):
     assert gone()
     store.drop_ring()
     assert gone()
+
+
+def test_a_time_correction_in_a_paused_game_is_programmed_into_the_ring_and_kept():
+    """The arbiter adds a minute to left while the game stands paused: the event-log line
+    is programmed into the ring's last block (no littlefs append: no erase), a boot after
+    a power cut reads it back with the game, and the next game's setup keeps it in
+    events.old."""
+    from firmware import files
+    from hal.storage import Storage
+    from sim.runner import Game
+    from sim.script import parse as parse_script
+
+    game = Game(parse_script("control 300+3\nat 0 add left +1:00\n"), board_name="pico")
+    try:
+        add = game.script.statements[0][3]
+        game.act("press", ["right"])
+        game.run_to(2_000)
+        game.act("pause", [])
+        game.run_to(3_000)
+        erases = game.board.flash.device.erases
+        game.act("add", add)
+        game.run_to(game.board.stepped_at + 1_000)
+        store = game.board.app.journal.store
+        assert b'"add", "left 60000"' in store.event_text()
+        assert game.board.flash.device.erases == erases
+        storage = Storage(game.flash, game.board.flash)
+        assert not storage.read_bytes(files.EVENTS)
+        game.power(False)
+        game.power(True)
+        assert game.board.app.clock.shown_ms(0, 0) == 303_000 - 2_000 + 60_000
+        assert [what for _, what, _ in game.board.app.claims.log][:1] == ["add"]
+        store = game.board.app.journal.store  # the booted board's
+        assert b'"add", "left 60000"' in store.event_text()
+        game.board.app.new_game()
+        game.run_to(game.board.stepped_at + 1_000)
+        assert b'"add", "left 60000"' in storage.read_bytes(files.OLD_EVENTS)
+        assert store.ring.event_at == 0 and not store.event_text()
+    finally:
+        game.close()
