@@ -206,6 +206,7 @@ SECTIONS = (
     ("chip", "chip", "chip_figures"),  # the charge error on each board's chip model
     ("capture_sweep", "capture_sweep", "capture_sweep_figures"),  # resume and lever in an erase
     ("wakeups", "wakeups", "wakeup_figures"),  # the main loop's wake-ups per state (model)
+    ("preparation", "preparation", "preparation_figures"),  # the ring before the start
     ("menu_tasks", "menu_tasks", "menu_task_figures"),  # the setup menus beside the DGT 3000
     ("hall_page", "hall_page", "hall_page_figures"),  # the hall's page on a phone and a wall
     ("web", "web", "web_figures"),  # the clock in a web page: first draw, bytes, CPU, scripts

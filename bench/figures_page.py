@@ -477,6 +477,111 @@ SECTIONS = (
         ),
     ),
     (
+        "Before the start, and in a game",
+        "No erase falls while a game is in progress: the journal's ring is prepared"
+        ' before the start (`bench/preparation.py`, [power.md](power.md) "Before the'
+        ' start"), on the chip models over the real littlefs; a frame is due at each'
+        " 20 ms tick, and the gap is the tick and the longest hold of the main loop.",
+        (
+            (
+                "Pico: longest gap between due frames in a game, typical",
+                "preparation.pico.longest_frame_gap_in_game_ms.typical",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "Pico: erases while a game is in progress, typical",
+                "preparation.pico.erases_in_game.typical",
+                "",
+                "0",
+            ),
+            (
+                "Pico: wait from a new game's setup to a start, 15+10, typical",
+                "preparation.pico.wait_to_start_ms.rapid.typical",
+                "ms",
+                "≤ 3,000 ms",
+            ),
+            (
+                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, typical",
+                "preparation.pico.wait_to_start_ms.classical.typical",
+                "ms",
+                "report",
+            ),
+            (
+                "Pico: longest gap between due frames in a game, datasheet maxima",
+                "preparation.pico.longest_frame_gap_in_game_ms.max",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "Pico: erases while a game is in progress, datasheet maxima",
+                "preparation.pico.erases_in_game.max",
+                "",
+                "0",
+            ),
+            (
+                "Pico: wait from a new game's setup to a start, 15+10, datasheet maxima",
+                "preparation.pico.wait_to_start_ms.rapid.max",
+                "ms",
+                "report",
+            ),
+            (
+                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
+                "preparation.pico.wait_to_start_ms.classical.max",
+                "ms",
+                "report",
+            ),
+            (
+                "ESP32: longest gap between due frames in a game, typical",
+                "preparation.esp32.longest_frame_gap_in_game_ms.typical",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "ESP32: erases while a game is in progress, typical",
+                "preparation.esp32.erases_in_game.typical",
+                "",
+                "0",
+            ),
+            (
+                "ESP32: wait from a new game's setup to a start, 15+10, typical",
+                "preparation.esp32.wait_to_start_ms.rapid.typical",
+                "ms",
+                "≤ 3,000 ms",
+            ),
+            (
+                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, typical",
+                "preparation.esp32.wait_to_start_ms.classical.typical",
+                "ms",
+                "report",
+            ),
+            (
+                "ESP32: longest gap between due frames in a game, datasheet maxima",
+                "preparation.esp32.longest_frame_gap_in_game_ms.max",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "ESP32: erases while a game is in progress, datasheet maxima",
+                "preparation.esp32.erases_in_game.max",
+                "",
+                "0",
+            ),
+            (
+                "ESP32: wait from a new game's setup to a start, 15+10, datasheet maxima",
+                "preparation.esp32.wait_to_start_ms.rapid.max",
+                "ms",
+                "report",
+            ),
+            (
+                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
+                "preparation.esp32.wait_to_start_ms.classical.max",
+                "ms",
+                "report",
+            ),
+        ),
+    ),
+    (
         "Power and the journal",
         "How these are counted: [power.md](power.md).",
         (

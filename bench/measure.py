@@ -249,12 +249,12 @@ def _ring_presses():
     sides = (board.board.INPUTS["lever_right"], board.board.INPUTS["lever_left"])
     _press(board, sides[0], runtime, hardware)  # left is White: its clock starts
     _release(board, sides[0], runtime, hardware)
-    before = store.next
+    before = store.ring.next
     presses = [sides[(number + 1) % 2] for number in range(20)]
     if not _locked_presses(board, presses, runtime, hardware):
         return "MemoryError"
     hardware.stop()
-    return store.next - before
+    return store.ring.next - before
 
 
 def _captured_presses():
@@ -269,12 +269,11 @@ def _captured_presses():
 
     hardware = board.app.hardware
     clock = board.app.clock
-    timer = sim_machine.timers()[0]
     inputs = board.board.INPUTS
     left, right, play = inputs["lever_left"], inputs["lever_right"], inputs["play"]
     minus = inputs["minus"]
     _press(board, right, runtime, hardware)  # left is White: its clock starts
-    _release(board, right, runtime, hardware, timer)
+    _release(board, right, runtime, hardware)
     moves = clock.moves()
     pauses = 0
     first = (left, play)  # made before the heap is locked
@@ -283,12 +282,12 @@ def _captured_presses():
     try:
         for pin in first:
             _press(board, pin, runtime, hardware)
-            _release(board, pin, runtime, hardware, timer)
+            _release(board, pin, runtime, hardware)
         pauses += clock.state == 2  # engine.PAUSED
         _press(board, play, runtime, hardware)
-        _release(board, play, runtime, hardware, timer)
+        _release(board, play, runtime, hardware)
         sim_machine.latch(right, 0)  # right's move: the PIO stamps it; its handler waits
-        _tick(board, timer, hardware, runtime)
+        _tick(board, hardware, runtime)
         sim_machine.drive(minus, 0)  # stored first (no pass yet), stamped later
         sim_machine.raise_irq(right)
         runtime.service(board.app, hardware)

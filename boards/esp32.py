@@ -82,17 +82,17 @@ WATCHDOG_MS = 5000
 TIMER_ID = 0
 TICK_MS = 20
 FLASH_ROOT = "/"
-# The journal's ring (hal/journal_setup.py): 96 blocks of 4 KiB, erased while the
-# clock stands, only programmed in play (as on the Pico, boards/pico.py): 384 KiB
-# of the 960 KiB vfs partition.
-JOURNAL_RING_BLOCKS = 96
+# The journal's ring (hal/journal_setup.py): at most 128 blocks of 4 KiB, erased
+# before the start, only programmed in the game (as on the Pico, boards/pico.py):
+# 512 KiB of the 960 KiB vfs partition.
+JOURNAL_RING_BLOCKS = 128
 # esp32.Partition programs any bytes at any offset (esp_partition_write): each ring
 # entry's 68 bytes alone, two of ESP-IDF's programs of at most 64 bytes
 # (boards/chips/esp32.py), where its whole page would take four.
 JOURNAL_WHOLE_PAGES = False
 # A flash erase holds the levers' soft pin handlers back (up to 0.4 s) and nothing else
 # stamps them (boards/chips/esp32.py: no PIO capture): a press inside an erase would be
-# charged late. So the journal's ring is prepared before a game may start, sized to
-# the game's controls, its blocks back to back, and the clock shows ``PrEP`` and
-# refuses a start meanwhile (hal/journal_store.py, docs/power.md).
+# charged late. The journal's ring is prepared before a game may start on every board,
+# sized to the game's controls, its blocks back to back, and the clock shows ``PrEP``
+# and refuses a start meanwhile (hal/journal_store.py, docs/power.md).
 LEVERS_STAMPED_IN_ERASE = False

@@ -81,15 +81,18 @@ WATCHDOG_MS = 5000
 TIMER_ID = -1
 TICK_MS = 20
 FLASH_ROOT = "/"
-# The journal's ring (hal/journal_setup.py): a littlefs file of this many 4 KiB blocks,
-# erased while the clock stands and only programmed in play, 45 entries a block:
-# 4,320 entries, 5.6 hours of play at 766 entries an hour (docs/power.md).
-# 384 KiB of the Pico's 1.4 MiB filesystem (the Pico W's is about 850 KiB).
-JOURNAL_RING_BLOCKS = 96
+# The journal's ring (hal/journal_setup.py): a littlefs file of at most this many 4 KiB
+# blocks, sized to each game's control and erased before its start, only programmed in
+# the game: 45 entries a block and the last block the event log's, 5,715 entries at
+# most, 7.4 hours of play at 766 entries an hour (docs/power.md): a game of 2 h/40 and
+# 1 h a side (105 blocks) fits. 512 KiB of the Pico's 1.4 MiB filesystem (the Pico W's
+# is about 850 KiB).
+JOURNAL_RING_BLOCKS = 128
 # rp2.Flash programs at an offset whole 256-byte pages only (flash_range_program): each
 # ring entry is programmed as its page, 0xFF but the entry.
 JOURNAL_WHOLE_PAGES = True
 # The PIO and DMA stamp the levers at their edges during a flash erase too
-# (CAPTURE_MACHINES, hal/capture.py): the ring is prepared while the clock
-# stands, a block every 0.5 s, and a game may start at any time (docs/power.md).
+# (CAPTURE_MACHINES, hal/capture.py). No erase falls in a game all the same (it
+# holds the core: no display, no key): the ring is prepared before the start, its
+# pace measured on the port (boards/chips/rp2040.py, docs/power.md).
 LEVERS_STAMPED_IN_ERASE = True

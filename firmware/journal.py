@@ -264,14 +264,18 @@ class Journal:
                 late = ticks_diff(now, self.last_entry) - self.period_ms
                 if late >= 0:
                     self.write(now, late)
-            elif self.store.is_preparing():  # the clock stands: the store may erase flash
+            # Before the start only (the same step as a new game's header): the ring's
+            # blocks, which erase flash; a game in progress never prepares.
+            if clock.state == engine.SETUP and self.store.is_preparing():
                 self.store.prepare(now)
         except OSError:
             self.failures += 1
 
     def start_wait(self):
-        """The ring's blocks still to prepare before a game may start (0: it may), on a
-        board whose levers wait for an erase (``hal.journal_store``)."""
+        """The ring's blocks still to prepare before a game may start (0: it may, or a
+        game is in progress: it never prepares, ``hal.journal_store``)."""
+        if self.clock.state != engine.SETUP:
+            return 0
         return self.store.start_wait()
 
     def quiet_ms(self, now, wait):
@@ -281,10 +285,9 @@ class Journal:
         if self.note is not None or clock.changes + self.claims.changes != self.seen:
             return 0
         if clock.state != engine.RUNNING:
-            if not self.store.is_preparing():
-                return wait
-            left = self.store.prepare_wait(now)  # the ring's next block
-            return left if left < wait else wait
+            if clock.state == engine.SETUP and self.store.is_preparing():
+                return 0  # the ring's next blocks, at the next step
+            return wait
         left = self.period_ms - ticks_diff(now, self.last_entry)
         return left if left < wait else wait
 
@@ -299,8 +302,10 @@ class Journal:
         encode(self.buf, self.seq, self.game, clock, claims, turn_ms, count)
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
-        if clock.state != engine.SETUP:
-            self.played = True
+        if clock.state == engine.SETUP:  # the ring is the game's, from its start
+            self.store.write_slot(self.buf, self.seq)
+            return
+        self.played = True
         self.store.write_record(self.buf, self.seq)
 
     def new_game(self):

@@ -11,19 +11,21 @@ builder ``hal.board_io``) stay loaded: every board's heap budget holds them
 import micropython
 
 import boards
-from firmware import files, settings_file
+from firmware import engine, files, settings_file
 from firmware.app import App
 
 DEFAULT_BOARD = "pico"
 
 
-def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_blocks=None):
+def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_blocks=None, ticks=None):
     """Boot the clock on ``board_name`` and return the app, interrupts enabled.
 
     ``filesystem`` is what the storage goes through: the board's own
     (``hal.storage.Files``) unless a simulated board passes its flash model.
     ``ring_blocks``: the journal's ring, if not the board's ``JOURNAL_RING_BLOCKS``
     (0: the slot files alone, which the tests that spoil them write).
+    ``ticks``: the tick counter the journal's ring reads after a block, if not the
+    board's (a simulated chip's model, which holds the loop without moving time).
     """
     from hal import board_io
 
@@ -44,12 +46,17 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
         display.dim(settings.brightness)
     from firmware.boot import resume
     from hal.journal_store import JournalStore
+    from hal.tick_source import ticks_ms
 
     ring = getattr(board, "JOURNAL_RING_BLOCKS", 0) if ring_blocks is None else ring_blocks
-    # A board whose levers wait for an erase prepares the ring before a game may start.
-    first = not getattr(board, "LEVERS_STAMPED_IN_ERASE", True)
-    store = JournalStore(storage, ring, getattr(board, "JOURNAL_WHOLE_PAGES", True), first)
+    store = JournalStore(storage, ring, getattr(board, "JOURNAL_WHOLE_PAGES", True))
+    if ticks is not None:
+        store.read_ticks_from(ticks)
     resume.attach(app, store, settings, board.TICK_MS)
+    # The ring's first blocks, before the interrupts start: a clock set up for a new
+    # game prepares its ring before a start; a game in progress never (no erase in it).
+    if app.clock.state == engine.SETUP and store.is_preparing():
+        store.prepare(store.ticks())
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import (
             hall_link,  # a board with a radio and a hall file: firmware.hall_settings
@@ -58,8 +65,6 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
 
         repl_guard.shut(hardware.inputs, getattr(micropython, "kbd_intr", None))
         app.join_hall(hall_link.attach(app, storage))
-    from hal.tick_source import ticks_ms
-
     hardware.inputs.disarm_closed(ticks_ms())
     hardware.start()
     return app

@@ -1,19 +1,20 @@
-"""What the journal store does while the clock stands: a new game's header, the event log, the ring.
+"""What the journal store does before a start, or paused: a game's header, event log, ring.
 
 Loaded by a step of ``hal.journal_store.JournalStore`` and let go after, so
 that nothing of it stays on the heap in play: ``begin_game`` (the header, the
 event log set aside), ``append_event`` (arbiter actions: the clock is
-paused), ``open_slot`` and the ring's finding (boot), and the journal's ring
-below. It reads the store and hands back what it found; the store keeps it.
+paused; into the ring's event block, ``program_event``), ``open_slot`` and
+the ring's finding (boot), and the journal's ring below. It reads the store and
+hands back what it found; the store keeps it.
 
 The journal's ring: entries programmed into flash erased before the game,
-never erased in play.
+never erased in the game (hal/journal_ring.py says where each slot lies).
 
 A littlefs file, ``game.jr`` (``firmware.files.JOURNAL_RING``), of up to
-``JOURNAL_RING_BLOCKS`` blocks (boards/*.py) is written through the
-filesystem while the clock stands, a block at a time (``add_block``: a new
-file at a new game's setup, then one block appended at each main-loop step
-while the clock is set up, paused or over): every byte 0xFF but a marker at the
+``JOURNAL_RING_BLOCKS`` blocks (boards/*.py), sized to the game's control
+(``ring_need``), is written through the filesystem before the start, a block
+at a time (``add_block``: a new file at a new game's setup, then the blocks
+appended back to back while the clock is set up): every byte 0xFF but a marker at the
 start of each block's data (``MAGIC``, the ring's random nonce, the block's
 index in the file). littlefs erases each block as it allocates it, and then
 leaves the blocks of a file that is not written again where they are (it
@@ -40,15 +41,17 @@ The ring's invariants (each checked in tests/test_journal_ring_faults.py):
 1. Found as committed. The ring the store programs is the ring ``locate``
    finds from what littlefs committed: the nonce read through the file, one
    device block for each whole block of the file's committed size, each the
-   one block of the device whose marker holds that nonce and index. After
-   each block added ``add_ring_block`` locates the ring as a boot would, and
-   the store keeps it only if it finds the blocks it had plus the new one;
+   one block of the device whose marker holds that nonce and index. Once the
+   last block wanted is added ``add_ring_block`` locates the ring as a boot
+   would, and the store keeps it only if it finds the blocks it had plus the
+   new ones;
    otherwise the entries go to the slot files and the next setup starts a
    fresh ring.
 2. No stale copy. A block whose append a power cut stopped before
    littlefs's commit is a block littlefs holds free, but it keeps the
-   marker: before a block is appended, every device block marked with the
-   ring's nonce and an index at or past the committed count is erased
+   marker: before a block is appended to a ring found at boot (once a
+   preparation: a new ring has a new nonce), every device block marked with
+   the ring's nonce and an index at or past the committed count is erased
    (``clear_stale``), so an append never leaves two blocks with one index.
    A cut during that erase leaves the block erased or still stale, and the
    next preparation erases it again: the preparation can be cut at any byte
@@ -78,14 +81,10 @@ import random
 from micropython import const
 
 from firmware.files import EVENTS, JOURNAL_HEADER, JOURNAL_RING, JOURNAL_SLOTS, OLD_EVENTS
+from hal.journal_ring import BLOCK_BYTES, ENTRY_BYTES, EVENT_BYTES, PAGE_BYTES, SLOTS_PER_BLOCK
 
 MAGIC = b"CJRB"
-_BLOCK = const(4096)
-_PAGE = const(256)
-_ENTRY = const(68)  # firmware.journal.RECORD_SIZE
-_PER_PAGE = const(3)
 _MARK = const(12)  # magic, nonce, index
-SLOTS_PER_BLOCK = const(45)  # hal.journal_store: 15 pages of 3 slots a block
 # The ring's size under ``prepare_first`` (``ring_need``): the moves a side makes in
 # a game, and the running time after which a side's clock has an entry at least
 # (firmware.journal: 5 s less a tick; 4.9 s leaves room for any board's tick).
@@ -130,16 +129,16 @@ def add_block(files, path, index, nonce):
     """Write the ring file's block ``index`` (the clock stands: littlefs erases the
     block it allocates): block 0 starts a new file, the others are appended. Written
     a page at a time: nothing larger than a page is allocated."""
-    page = bytearray(b"\xff" * _PAGE)
+    page = bytearray(b"\xff" * PAGE_BYTES)
     page[0:4] = MAGIC
     for at, value in ((4, nonce), (8, index)):
         for byte in range(4):
             page[at + byte] = (value >> (8 * byte)) & 0xFF
-    left = _BLOCK - pointer_bytes(index)
+    left = BLOCK_BYTES - pointer_bytes(index)
     with files.open(path, "ab" if index else "wb") as handle:
         while left > 0:
-            count = left if left < _PAGE else _PAGE
-            handle.write(page if count == _PAGE else page[:count])
+            count = left if left < PAGE_BYTES else PAGE_BYTES
+            handle.write(page if count == PAGE_BYTES else page[:count])
             left -= count
             page[0:_MARK] = b"\xff" * _MARK
 
@@ -147,8 +146,8 @@ def add_block(files, path, index, nonce):
 def blocks_in(size):
     """How many whole blocks a ring file of ``size`` bytes holds."""
     index = 0
-    while size >= _BLOCK - pointer_bytes(index):
-        size -= _BLOCK - pointer_bytes(index)
+    while size >= BLOCK_BYTES - pointer_bytes(index):
+        size -= BLOCK_BYTES - pointer_bytes(index)
         index += 1
     return index
 
@@ -195,35 +194,33 @@ def clear_stale(device, nonce, count):
             if buf[at : at + 4] == MAGIC and _word(buf, at + 4) == nonce:
                 index = _word(buf, at + 8)
                 if index >= count and pointer_bytes(index) == at:
-                    device.writeblocks(block, bytearray(b"\xff" * _PAGE))  # erases it
+                    device.writeblocks(block, bytearray(b"\xff" * PAGE_BYTES))  # erases it
                     break
             at += 4
 
 
-def read(store, slot):
-    """The bytes of the ring's ``slot``."""
-    within = slot % SLOTS_PER_BLOCK
-    at = (1 + within // _PER_PAGE) * _PAGE + (within % _PER_PAGE) * _ENTRY
-    buf = bytearray(_ENTRY)
-    store.device.readblocks(store.blocks[slot // SLOTS_PER_BLOCK], buf, at)
+def read(ring, slot):
+    """The bytes of ``ring``'s ``slot`` (``hal.journal_ring.Ring``)."""
+    buf = bytearray(ENTRY_BYTES)
+    ring.device.readblocks(ring.device_block(slot), buf, ring.slot_at(slot))
     return buf
 
 
-def used(store, slot):
-    for value in read(store, slot):
+def used(ring, slot):
+    for value in read(ring, slot):
         if value != 0xFF:
             return True
     return False
 
 
-def first_unused(store):
-    """The first slot of ``store``'s ring never programmed (the used ones come first: a
-    torn slot is used)."""
+def first_unused(ring):
+    """The first slot of ``ring`` never programmed (the used ones come first: a torn
+    slot is used)."""
     low = 0
-    high = store.capacity
+    high = ring.capacity
     while low < high:
         middle = (low + high) // 2
-        if used(store, middle):
+        if used(ring, middle):
             low = middle + 1
         else:
             high = middle
@@ -237,51 +234,95 @@ def find_ring(storage):
     return locate(storage.files, storage.path(JOURNAL_RING))
 
 
-def newest_entry(store, whole):
-    """``store``'s ring's newest entry for which ``whole(entry)`` holds (read back from
-    the last used slot past torn ones), or None."""
-    slot = store.next - 1
+def newest_entry(ring, whole):
+    """``ring``'s newest entry for which ``whole(entry)`` holds (read back from the last
+    used slot past torn ones), or None."""
+    slot = ring.next - 1
     while slot >= 0:
-        entry = read(store, slot)
+        entry = read(ring, slot)
         if whole(entry):
             return entry
         slot -= 1
     return None
 
 
-def add_ring_block(store):
-    """Add one block to ``store``'s ring (the clock stands; littlefs erases a block), or
-    start a new ring with one if it has none; return the ring a boot would find then,
-    ``locate``'s ``(device, blocks, nonce)``, if it is the store's with the new block,
-    else None (invariants 1 and 2)."""
-    files = store.storage.files
-    path = store.storage.path(JOURNAL_RING)
-    if not store.capacity:
-        have = []
-        nonce = random.getrandbits(30)
-        add_block(files, path, 0, nonce)
-    else:
-        have = store.blocks
-        nonce = store.nonce
-        clear_stale(store.device, nonce, len(have))
-        add_block(files, path, len(have), nonce)
-    found = locate(files, path)  # as a boot would find it
-    if (
-        found is None
-        or found[2] != nonce
-        or len(found[1]) != len(have) + 1
-        or found[1][: len(have)] != have
-    ):
-        return None
-    return found
+def new_nonce():
+    """A fresh ring's random nonce (its markers tell it from an older ring's)."""
+    return random.getrandbits(30)
 
 
-def append_event(storage, game, entry, clock):
-    """Add one event-log entry, with the move counter and both times at that moment."""
+def clear_stale_of(storage, ring, count):
+    """``clear_stale`` for ``ring`` on ``storage``'s device, ``count`` blocks committed."""
+    clear_stale(ring.device or device_of(storage.files), ring.nonce, count)
+
+
+def add_ring_block(storage, nonce, index):
+    """Append the ring file's block ``index`` marked with ``nonce`` (the clock is set up;
+    littlefs erases the block it allocates); block 0 starts a new file."""
+    add_block(storage.files, storage.path(JOURNAL_RING), index, nonce)
+
+
+def locate_ring(storage):
+    """The ring file on ``storage`` as a boot would find it (``locate``), or None."""
+    return locate(storage.files, storage.path(JOURNAL_RING))
+
+
+def event_line(game, entry, clock):
+    """One event-log line: the entry, with the move counter and both times at that moment."""
     tick, what, detail = entry
     shown = (clock.shown_ms(0, tick), clock.shown_ms(1, tick))
-    line = json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
-    storage.append_line(EVENTS, line)
+    return json.dumps([game, tick, what, detail, clock.moves(), shown[0], shown[1]])
+
+
+def append_event(store, game, entry, clock):
+    """Add one event-log line: into the ring's event block while it has room (programmed,
+    no erase: the clock is paused, a game in progress), else appended to the event log
+    file (littlefs, which may erase)."""
+    line = event_line(game, entry, clock)
+    if not program_event(store, line):
+        store.storage.append_line(EVENTS, line)
+
+
+def program_event(store, line):
+    """Program ``line`` and its newline at the end of the ring's event lines (a line after
+    a torn one on a line of its own); False if the ring has no room for it."""
+    ring = store.ring
+    data = (("\n" if ring.event_torn else "") + line + "\n").encode()
+    at = ring.take_event(len(data))  # from the block's page 1; a cut leaves it torn
+    if at < 0:
+        return False
+    if not store.whole_pages:
+        ring.device.writeblocks(ring.event_block, data, at)
+        return True
+    end = at + len(data)
+    page_at = at - at % PAGE_BYTES
+    while page_at < end:  # each page the line touches, 0xFF but its bytes there
+        page = bytearray(b"\xff" * PAGE_BYTES)
+        low = at if at > page_at else page_at
+        high = end if end < page_at + PAGE_BYTES else page_at + PAGE_BYTES
+        page[low - page_at : high - page_at] = data[low - at : high - at]
+        ring.device.writeblocks(ring.event_block, page, page_at)
+        page_at += PAGE_BYTES
+    return True
+
+
+def event_text(ring):
+    """The bytes of ``ring``'s event lines as programmed (b"": none)."""
+    if ring.event_block < 0:
+        return b""
+    area = bytearray(EVENT_BYTES)
+    ring.device.readblocks(ring.event_block, area, PAGE_BYTES)
+    end = EVENT_BYTES
+    while end > 0 and area[end - 1] == 0xFF:
+        end -= 1
+    return bytes(area[:end])
+
+
+def find_events(ring):
+    """Where ``ring``'s event lines end (boot): the next line goes there, on a line of
+    its own if the last one was cut short."""
+    text = event_text(ring)
+    ring.found_events(len(text), len(text) > 0 and text[len(text) - 1] != 0x0A)
 
 
 def begin_game(store, clock, claims, game, played):
@@ -307,7 +348,14 @@ def begin_game(store, clock, claims, game, played):
     for key in wanted:
         if header is None or header.get(key) != wanted[key]:
             same = False
-    if storage.exists(EVENTS):
+    ring = store.ring
+    if ring.has_events():  # the last game's lines in its ring, then any in the file
+        kept = event_text(ring) + (storage.read_bytes(EVENTS) or b"")
+        storage.remove(OLD_EVENTS)
+        with storage.files.open(storage.path(OLD_EVENTS), "wb") as handle:
+            handle.write(kept)
+        storage.remove(EVENTS)
+    elif storage.exists(EVENTS):
         storage.remove(OLD_EVENTS)
         storage.files.rename(storage.path(EVENTS), storage.path(OLD_EVENTS))
     if same:
@@ -325,7 +373,8 @@ def ring_need(clock, most):
     a side's running time at most: the time its control gives for those moves
     (``game_ms``, the Laws' own reckoning of a control, A.1), plus a delay's
     length at each move, which the clock runs without charging. One block more
-    for the pauses, flags, arbiter's actions and a restore. An hourglass gives
+    for the entries of pauses, flags, arbiter's actions and a restore, and one for
+    the event log's lines (``hal.journal_ring``). An hourglass gives
     back what the opponent uses, so its time has no bound: the whole ring. A
     game that goes beyond has its further entries in the slot files."""
     from firmware.timing import method_of
@@ -342,7 +391,7 @@ def ring_need(clock, most):
                 delay = bonus_ms if bonus_ms > delay else delay
         running = method.game_ms(control, GAME_MOVES) + GAME_MOVES * delay
         entries += GAME_MOVES + (running + ENTRY_EVERY_MS - 1) // ENTRY_EVERY_MS
-    blocks = (entries + SLOTS_PER_BLOCK - 1) // SLOTS_PER_BLOCK + 1
+    blocks = (entries + SLOTS_PER_BLOCK - 1) // SLOTS_PER_BLOCK + 2
     return blocks if blocks < most else most
 
 

@@ -158,7 +158,7 @@ class LatencyCheck:
         """One journal entry, programmed into the check's ring (none once it is full:
         the slots would erase)."""
         journal = self.journal
-        if journal is None or (journal.capacity and journal.next >= journal.capacity):
+        if journal is None or (journal.ring.capacity and journal.ring.is_full()):
             return
         self.entries += 1
         entry = self.entry
@@ -264,7 +264,7 @@ def prepare_journal(storage, blocks, whole_pages=True):
     found = journal_setup.locate(files, path)
     if found is None:
         raise OSError("the check's journal ring is not found on the flash")
-    journal.locate_ring(found)
+    journal.ring.take(*found)
     return journal
 
 

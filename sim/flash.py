@@ -170,6 +170,8 @@ class BlockDevice:
 
     def readblocks(self, block, buf, offset=0):
         self.flash._check()
+        if self.flash.latency is not None:  # the read, and the Python over what it read
+            self.flash.latency.device_read()
         data = self.data(block)
         size = len(buf)
         if offset + size > BLOCK_BYTES:

@@ -35,8 +35,11 @@ inside any call, at its end. The chip latches the line's interrupt and
 runs the handler once, which reads the level the line has then: a press
 held for less than what is left of the call is not seen at all. (The
 main loop's passes at the ticks that fall inside a call are not held back:
-they change no stamp; the journal's ring adds a block only every 25 passes,
-0.5 s, after an erase of at most 0.4 s.) ``sim.world.SimBoard`` applies
+they change no stamp; the journal's ring adds its blocks before a game's
+start only, one a pass.) A block device read (the ring's scans) costs the
+CPU ``DEVICE_READ_US`` (boards/chips/, calibrated on the port), the
+interrupts on; ``in_game`` counts the erases and the main loop's longest hold
+while a game is in progress, running or paused. ``sim.world.SimBoard`` applies
 this when it is given a model (``latency=``); clock scripts run without one
 unless the runner is asked for it (docs/spec/scripts.md).
 """
@@ -81,6 +84,7 @@ class ChipLatency:
         self.page_bytes = chip.PAGE_BYTES
         self.prog_bytes = chip.LFS_PROG_BYTES
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
+        self.read_us = getattr(chip, "DEVICE_READ_US", 0)  # the CPU's: the same at each level
         self.poll_us = chip.SOCKET_POLL_US[pick]
         self.recv_us = chip.SOCKET_RECV_US[pick]
         self.send_us = chip.SOCKET_SEND_US[pick]
@@ -93,6 +97,8 @@ class ChipLatency:
         self.cursor_us = 0  # when the calls made so far end
         self.windows = []  # (start_us, end_us, masks interrupts), of the calls not yet over
         self.in_play = _never
+        self.in_game = _never  # a game in progress: running or paused
+        self.pass_us = 0  # when the current pass began
         self.free = True  # the main loop was out of its calls when the pass began
         self.changes_seen = -1
         self.beat_at = 0
@@ -111,6 +117,9 @@ class ChipLatency:
         self.messages = 0
         self.longest_us = 0
         self.longest_in_play_us = 0
+        self.erases_in_game = 0  # while a game is in progress, paused too
+        self.longest_hold_in_game_us = 0  # a pass's calls, from the pass's instant to their end
+        self.device_reads = 0
         self.deferred = 0  # edges stamped late
         # The scheduler's queue (soft pin handlers and timer callbacks wait there while
         # a C call runs; MicroPython drops what does not fit, silently).
@@ -128,6 +137,7 @@ class ChipLatency:
         self.free = self.cursor_us <= now_us
         if self.free:
             self.cursor_us = now_us
+        self.pass_us = now_us
         windows = self.windows
         while windows and windows[0][1] <= now_us:
             windows.pop(0)
@@ -144,6 +154,8 @@ class ChipLatency:
             self.longest_us = duration_us
         if self.in_play() and duration_us > self.longest_in_play_us:
             self.longest_in_play_us = duration_us
+        if self.in_game() and end - self.pass_us > self.longest_hold_in_game_us:
+            self.longest_hold_in_game_us = end - self.pass_us
 
     def flash_commit(self, data_bytes):
         """littlefs commits ``data_bytes`` (a flush, a rename, a remove)."""
@@ -160,7 +172,15 @@ class ChipLatency:
         self.erases += 1
         if self.in_play():
             self.erases_in_play += 1
+        if self.in_game():
+            self.erases_in_game += 1
         self.call(self.erase_us, self.flash_masks)
+
+    def device_read(self):
+        """One block device read (the journal ring's scans, its slots at boot) and the
+        Python over what it read: the CPU's ``DEVICE_READ_US``, the interrupts on."""
+        self.device_reads += 1
+        self.call(self.read_us, False)
 
     def program_range(self, offset, size):
         """One ``writeblocks`` of ``size`` bytes at ``offset``: whole page programs, or on
@@ -288,6 +308,8 @@ class ChipLatency:
         return {
             "erases": self.erases,
             "erases_in_play": self.erases_in_play,
+            "erases_in_game": self.erases_in_game,
+            "device_reads": self.device_reads,
             "page_programs": self.programs,
             "i2c_frames": self.frames,
             "collections": self.collections,
@@ -296,6 +318,7 @@ class ChipLatency:
             "hall_messages": self.messages,
             "longest_c_call_ms": round(self.longest_us / 1000, 3),
             "longest_c_call_in_play_ms": round(self.longest_in_play_us / 1000, 3),
+            "longest_hold_in_game_ms": round(self.longest_hold_in_game_us / 1000, 3),
             "edges_stamped_late": self.deferred,
             "scheduled_calls_dropped": self.dropped_calls,
         }
@@ -313,3 +336,13 @@ def running(board):
         return app is not None and app.clock.state == engine.RUNNING
 
     return in_play
+
+
+def in_progress(board):
+    """A function telling whether ``board`` has a game in progress (running or paused)."""
+
+    def in_game():
+        app = board.app
+        return app is not None and app.clock.state in (engine.RUNNING, engine.PAUSED)
+
+    return in_game

@@ -115,9 +115,8 @@ class NorFlash:
         self._check(block, offset, size)
         if self.log is not None:
             self.log.append(("program", block, offset, bytes(data)))
-        if self.latency is not None:
-            first = offset // self.page_bytes
-            self.latency.program_pages((offset + size - 1) // self.page_bytes - first + 1)
+        if self.latency is not None:  # the chip's programs: its pages, or its driver's pieces
+            self.latency.program_range(offset, size)
         at = block * self.block_bytes + offset
         done = size
         if self.budget is not None:
@@ -170,6 +169,8 @@ class BlockDevice:
         flash = self.flash
         if not flash.powered:
             raise OSError(5)
+        if flash.latency is not None:  # the read, and the Python over what it read
+            flash.latency.device_read()
         size = len(buf)
         buf[:size] = flash.read(block, offset, size)
 

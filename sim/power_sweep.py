@@ -717,6 +717,19 @@ def _played(files, root, limit, script):
     return counted.changes, first, look(board)
 
 
+def cut_points(script=SHORT_SCRIPT):
+    """How many cut points ``agreement`` tries for ``script``: one before each change of
+    the firmware to its files and device, and one after the last (a single play)."""
+    from sim import world
+
+    folder = world.fresh_flash(
+        SETTINGS["control_left"], SETTINGS["control_right"], SETTINGS["quickplay"]
+    )
+    total = _played(world.sim_flash.Flash(104), folder, None, script)[0]
+    world.remove_flash(folder)
+    return total + 1
+
+
 def agreement(limits=None, script=SHORT_SCRIPT):
     """The flash model of the MicroPython lane (``sim.flash.Flash``) and the real
     littlefs (rp2 geometry) cut between the same two changes of the firmware, for each

@@ -59,14 +59,34 @@ def _seconds_text(ms):
     return "%d.%03d" % (ms // 1000, ms % 1000)
 
 
+def _copy_settings(folder, files):
+    """The settings file ``fresh_flash`` wrote into ``folder``, written into ``files``."""
+    from firmware import files as names
+    from hal.storage import Files, Storage
+
+    data = Storage(folder, Files()).read_bytes(names.SETTINGS)
+    if data:
+        with files.open(folder + "/" + names.SETTINGS, "wb") as handle:
+            handle.write(data)
+
+
 class Game:
     """One script being played on one simulated board."""
 
-    def __init__(self, script, board_name="sim", rests=True, latency=None, capture=None):
+    def __init__(
+        self, script, board_name="sim", rests=True, latency=None, capture=None, filesystem=None
+    ):
+        """``filesystem``: the board's filesystem made from the flash folder (a function of
+        it: ``sim.littlefs_flash.LittleFsFlash``, the real littlefs), the script's settings
+        written into it; None: ``sim.flash``'s model over the folder."""
         self.script = script
         self.flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
+        files = None
+        if filesystem is not None:
+            files = filesystem(self.flash)
+            _copy_settings(self.flash, files)
         self.board = SimBoard(
             self.flash,
             script.bounce_ms,
@@ -74,7 +94,8 @@ class Game:
             board_name,
             rests,
             latency,
-            capture=capture,  # by name: SimBoard's ring_blocks and flash come before it
+            flash=files,
+            capture=capture,  # by name: SimBoard's ring_blocks comes before them
         )
         self.board.boot()
         self.offset_ms = 0  # virtual time the arbiter's key sequences took

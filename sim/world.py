@@ -158,6 +158,7 @@ class SimBoard:
 
             model = latency_module.ChipLatency(self.board, latency)
             model.in_play = latency_module.running(self)
+            model.in_game = latency_module.in_progress(self)
             self.latency = model
             self.flash.latency = model
             sim_machine.set_latency(model)
@@ -171,9 +172,9 @@ class SimBoard:
         self.runtime = runtime
         if self.latency is not None:
             self.latency.begin_pass(vclock.now_ms())
-        self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks)
-        if self.latency is not None:  # the tick a chip reads once its erase is over
-            self.app.journal.store.read_ticks_from(self._chip_ticks)
+        # The tick a chip reads once its erase is over: the model's, with one.
+        ticks = self._chip_ticks if self.latency is not None else None
+        self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks, ticks)
         self.app.allow_rest(self.rests)
         for timer in sim_machine.timers():
             timer.next_due = vclock.now_ms() + timer.period_ms

@@ -5,13 +5,12 @@ The model's own figures are checked against the datasheets and the bus
 off) holds a pin handler back, on the esp32 (soft handlers) any C call.
 Then the clock is played on the model: a press must be charged at its
 lever's edge on the chip too: the journal's entries are page programs
-into its ring, prepared while the clock stands (docs/power.md), and no
-erase falls in play; the hall link's socket calls are each short and its
-messages bring no collection. Replies at the maxima at the instant of
-power-on, under the erase of the ring's first block, are charged at their
-edges on the rp2 because its PIO stamps the levers (hal/capture.py;
-docs/power.md, "What a chip can delay"); without it (``capture=False``)
-they are not.
+into its ring, prepared before the start (docs/power.md), and no erase
+falls in a game; the hall link's socket calls are each short and its
+messages bring no collection. An erase put in play by hand (as littlefs's
+would be) shows what the chips would do with one: the rp2's PIO stamps the
+levers at their edges (hal/capture.py; docs/power.md, "What a chip can
+delay"), its pin handler alone (``capture=False``) when the erase ends.
 """
 
 import os
@@ -27,11 +26,9 @@ from sim.script import parse
 from tests.scripting import run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REPLIES = os.path.join(ROOT, "tests", "chip", "replies.clock")
-LONG_THINKS = os.path.join(ROOT, "tests", "chip", "long-thinks.clock")
 REPLIES_SET_UP = os.path.join(ROOT, "tests", "chip", "replies-after-setup.clock")
 LONG_THINKS_SET_UP = os.path.join(ROOT, "tests", "chip", "long-thinks-after-setup.clock")
-SETUP_MS = 60_000  # the journal's ring, 96 blocks one every 0.5 s, is ready by then
+SETUP_MS = 60_000  # the journal's ring is ready long before (a start is refused till then)
 
 
 def _model(board_name, level="typical"):
@@ -117,7 +114,7 @@ def test_the_model_runs_alike_on_both_lanes():
     """``--latency=max`` prints the same lines inside MicroPython as on CPython."""
     lines = []
     for mpy in (False, True):
-        _status, stdout, stderr = _run_on_the_chip(REPLIES, "max", mpy)
+        _status, stdout, stderr = _run_on_the_chip(REPLIES_SET_UP, "max", mpy)
         assert "Traceback" not in stdout + stderr
         lines.append(stdout.splitlines())
     assert lines[0] == lines[1]
@@ -143,19 +140,22 @@ def test_without_the_pio_a_press_released_inside_an_erase_is_charged_at_its_end(
 
 
 def test_the_main_loop_waits_for_an_erase_and_a_flag_inside_it_falls_at_its_instant():
-    """Left (White) has 5 s; a 400 ms erase from 4.98 s holds the main loop: the display
+    """Left (White) has 5 s from the start; a 400 ms erase from 4.98 s, put in play by
+    hand (none falls there now), holds the main loop: the display
     keeps its last frame and no flag is shown while it runs; the flag, which fell at
     5.0 s inside it, is shown once it ends, and the clock reckons the turn's time to
     the flag's instant (5.0 s), not to when it was seen (5.38 s): left shows 0:00."""
     game = Game(parse("control 5\n"), board_name="pico", latency="max")
     try:
+        start = _ready_ms(game)
+        game.run_to(start)
         game.act("press", ["right"])
-        game.run_to(4_970)
+        game.run_to(start + 4_970)
         before = dict(game.values())
-        _erase_at_4_98(game.board.latency)
-        game.run_to(5_200)
+        _erase_at_4_98(game.board.latency, start)
+        game.run_to(start + 5_200)
         during = dict(game.values())
-        game.run_to(5_400)
+        game.run_to(start + 5_400)
         after = dict(game.values())
     finally:
         game.close()
@@ -214,20 +214,23 @@ def test_the_esp32_scheduler_queue_keeps_a_press_in_an_erase():
 
 
 def _reply_inside_an_erase(capture):
-    """Right (Black) to move from 2.0 s; a 400 ms erase from 4.98 s; right presses at
-    5.0 s and left replies at 5.1 s, both inside it. Both times at 5.5 s."""
+    """From the start (once the ring is prepared): right (Black) to move from 2.0 s; a
+    400 ms erase from 4.98 s, put in play by hand; right presses at 5.0 s and left
+    replies at 5.1 s, both inside it. Both times at 5.5 s."""
     game = Game(parse("control 300\n"), board_name="pico", latency="max", capture=capture)
     try:
+        start = _ready_ms(game)
+        game.run_to(start)
         game.act("press", ["right"])
-        game.run_to(2_000)
+        game.run_to(start + 2_000)
         game.act("press", ["left"])
-        game.run_to(4_900)
-        _erase_at_4_98(game.board.latency)
-        game.run_to(5_000)
+        game.run_to(start + 4_900)
+        _erase_at_4_98(game.board.latency, start)
+        game.run_to(start + 5_000)
         game.act("press", ["right"])
-        game.run_to(5_100)
+        game.run_to(start + 5_100)
         game.act("press", ["left"])
-        game.run_to(5_500)
+        game.run_to(start + 5_500)
         values = dict(game.values())
         return values["left"], values["right"]
     finally:
@@ -384,40 +387,10 @@ def test_presses_are_charged_at_their_edges_on_the_chip(script, level, mpy):
     _play_on_the_chip(script, level, mpy)
 
 
-@pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])
-def test_a_game_started_at_power_on_is_charged_at_its_edges(mpy):
-    """tests/chip/long-thinks.clock, started at power-on on a flash that holds no ring
-    yet, with the typical figures: the ring's first block (45 entries) is prepared at
-    boot, and the game's 21 presses and their periodic entries fit in it."""
-    _play_on_the_chip(LONG_THINKS, "typical", mpy)
-
-
-@pytest.mark.parametrize("mpy", [False, True], ids=["cpython", "micropython"])
-def test_replies_at_power_on_are_charged_at_their_edges_at_the_maxima(mpy):
-    """tests/chip/replies.clock, started at power-on: at the maxima the ring's first
-    block takes a 400 ms erase at boot, under the first presses; the PIO stamps them
-    at their edges all the same (the script plays on the pico)."""
-    _play_on_the_chip(REPLIES, "max", mpy)
-
-
-def test_replies_at_power_on_lose_presses_without_the_pio():
-    """The same script on the pin handler alone (``capture=False``): presses under the
-    erase are charged at its end, some of them after the reply: the Laws' values miss."""
-    from sim.runner import run_script
-
-    lines = []
-    with open(REPLIES) as source:
-        text = source.read()
-    status = run_script(REPLIES, text, lines.append, latency="max", capture=False)
-    assert status != 0
-    assert any("expect failed" in line for line in lines)
-
-
 def test_the_chip_scripts_hold_on_the_ideal_board():
     """Both scripts' expected values are the Laws': the ideal board meets them."""
     done = subprocess.run(
-        [sys.executable, "-m", "sim", "run", REPLIES, LONG_THINKS]
-        + [REPLIES_SET_UP, LONG_THINKS_SET_UP],
+        [sys.executable, "-m", "sim", "run", REPLIES_SET_UP, LONG_THINKS_SET_UP],
         cwd=ROOT,
         capture_output=True,
         text=True,

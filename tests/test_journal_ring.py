@@ -101,14 +101,15 @@ def _ring_game(folder, setup_ms=SETUP_MS):
 
 
 def test_the_ring_is_prepared_while_the_clock_stands_and_never_erased_in_play():
-    """96 blocks, one every 0.5 s of setup (48 s); then 60 s of play with a move every
+    """The ring sized to 300+3 (12 blocks: 2 x (100 + 123) entries, 10 blocks, one more
+    and the event log's), prepared before the start; then 60 s of play with a move every
     3 s: every entry a program into the ring, no erase and no slot file write."""
     folder = fresh_flash("300+3")
     start = 50_000
     try:
         board = _ring_game(folder, start)
         store = board.app.journal.store
-        assert len(store.blocks) == 96 and not store.preparing
+        assert len(store.ring.blocks) == 12 and not store.preparing
         erases = board.flash.device.erases
         writes = board.flash.writes
         side = "lever_right"
@@ -119,7 +120,7 @@ def test_the_ring_is_prepared_while_the_clock_stands_and_never_erased_in_play():
         board.run_due(start + 60_000)
         assert board.flash.device.erases == erases
         assert board.app.journal.writes >= 20  # one entry a press at least
-        assert store.next == board.flash.writes - writes  # each entry one program
+        assert store.ring.next == board.flash.writes - writes  # each entry one program
     finally:
         remove_flash(folder)
 
@@ -137,7 +138,7 @@ def test_a_ring_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
         board = _ring_game(probe, setup_ms)
         board.press("lever_right")
         board.run_due(setup_ms + 12_000)
-        slot = board.app.journal.store.next
+        slot = board.app.journal.store.ring.next
     finally:
         remove_flash(probe)
     at = (slot % 45 % 3) * 68  # the entry's place in its page
@@ -162,7 +163,7 @@ def test_a_ring_entry_cut_at_every_byte_restores_the_old_or_the_new_state():
             else:
                 assert clock.moves() == 0 and clock.mover == 0 and left == 303_000 - 9_960
                 outcomes.add("old")
-            assert board.app.journal.store.capacity > 0  # the ring found again after the cut
+            assert board.app.journal.store.ring.capacity > 0  # the ring found again after the cut
         finally:
             remove_flash(folder)
     assert outcomes == {"old", "new"}
@@ -188,10 +189,10 @@ def test_every_step_of_the_store_lets_its_setup_code_go(tmp_path):
     game_claims = claims.Claims(clock, "off", "appendix-g")
     store.open_slots(None)
     assert gone()
-    store.prepare(0)
-    assert gone() and store.capacity == 45
     store.prepare_block()
-    assert gone() and store.capacity == 90
+    assert gone() and store.start_wait() == 2
+    store.prepare(0)  # the rest, back to back: the simulated flash takes no time
+    assert gone() and store.ring.capacity == 90 and not store.is_preparing()  # (+ the events')
     game = store.begin_game(clock, game_claims, 0, False)
     assert gone() and game == 1
     store.append_event(game, (0, "adjust", 1000), clock)
@@ -208,7 +209,6 @@ def test_a_time_correction_in_a_paused_game_is_programmed_into_the_ring_and_kept
     a power cut reads it back with the game, and the next game's setup keeps it in
     events.old."""
     from firmware import files
-    from hal import journal_setup
     from hal.storage import Storage
     from sim.runner import Game
     from sim.script import parse as parse_script
@@ -224,17 +224,19 @@ def test_a_time_correction_in_a_paused_game_is_programmed_into_the_ring_and_kept
         game.act("add", add)
         game.run_to(game.board.stepped_at + 1_000)
         store = game.board.app.journal.store
-        text = journal_setup.event_text(store.ring)
-        assert b'"add", "left 60000"' in text and game.board.flash.device.erases == erases
+        assert b'"add", "left 60000"' in store.event_text()
+        assert game.board.flash.device.erases == erases
         storage = Storage(game.flash, game.board.flash)
         assert not storage.read_bytes(files.EVENTS)
         game.power(False)
         game.power(True)
         assert game.board.app.clock.shown_ms(0, 0) == 303_000 - 2_000 + 60_000
         assert [what for _, what, _ in game.board.app.claims.log][:1] == ["add"]
+        store = game.board.app.journal.store  # the booted board's
+        assert b'"add", "left 60000"' in store.event_text()
         game.board.app.new_game()
         game.run_to(game.board.stepped_at + 1_000)
         assert b'"add", "left 60000"' in storage.read_bytes(files.OLD_EVENTS)
-        assert not journal_setup.event_text(store.ring) or store.ring.event_at == 0
+        assert store.ring.event_at == 0 and not store.event_text()
     finally:
         game.close()

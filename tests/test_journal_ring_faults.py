@@ -51,17 +51,39 @@ def _cut(board, at_ms):
     board.power_off()
 
 
+def _new_game_bytes(folder):
+    """A game played from power-on, paused, then the arbiter's new game: the board, and
+    the bytes (cut points) the new game's step writes before its ring, whose 12 blocks
+    (300+3: ``ring_need``) it then adds back to back (the ideal board's flash takes no
+    time), each its erase, its 4,096 bytes and littlefs's commit."""
+    board = SimBoard(folder, board_name="pico")
+    board.boot()
+    board.run_due(1_000)
+    board.press("lever_right")
+    board.run_due(2_000)
+    board.press("play")  # paused
+    board.run_due(2_500)
+    written = board.flash.bytes_written
+    board.app.new_game()
+    return board, written
+
+
 def test_a_cut_inside_a_ring_block_append_loses_no_game():
-    """The append of the ring's fifth block is cut 100 bytes in (an uncommitted copy of
-    it stays on the flash); the next boot appends the block again elsewhere. The game
-    then played must come back after the next cut."""
+    """The new game's ring is cut 100 bytes into its fifth block's append (an
+    uncommitted copy of it stays on the flash); the next boot appends the block again
+    elsewhere. The game then played must come back after the next cut."""
+    probe = fresh_flash("300+3")
+    try:
+        board, before = _new_game_bytes(probe)
+        board.run_due(3_000)
+        assert len(board.app.journal.store.ring.blocks) == 12
+        head = board.flash.bytes_written - before - 12 * APPEND_BYTES  # the header, the log
+    finally:
+        remove_flash(probe)
     folder = fresh_flash("300+3")
     try:
-        board = SimBoard(folder, board_name="pico")
-        board.boot()
-        board.run_due(2_300)  # blocks 0-4 at 0.02, 0.5, 1.0, 1.5, 2.0 s
-        assert len(board.app.journal.store.blocks) == 5
-        board.flash.cut_after(100)  # the next bytes written: block 5's append
+        board, _ = _new_game_bytes(folder)
+        board.flash.cut_after(head + 4 * APPEND_BYTES + 100)
         board.run_due(3_000)
         assert not board.powered
         _power_on(board, 4_000)
@@ -90,7 +112,7 @@ def _torn_twice(folder, boot_cut):
     board.run_due(20_000)
     board.press("lever_right")
     board.run_due(32_000)  # entries at 4.98 s and 9.96 s of left's turn
-    slot = board.app.journal.store.next
+    slot = board.app.journal.store.ring.next
     board.flash.cut_after((slot % 3) * 68 + 30)  # inside the entry, in its page's program
     board.press("lever_left")
     board.run_due(32_100)
@@ -148,14 +170,16 @@ def _set_aside_game(folder, boot_cut):
 
 def test_a_game_set_aside_never_comes_back():
     """A game in the ring, then its header spoiled: the boot shows Err3, sets the
-    journal aside and starts a new game's journal, the new ring's first block last
-    (its erase, 4,096 bytes, littlefs's commit); a cut inside that block. The next
+    journal aside and starts a new game's journal, the new ring last, whole at boot
+    (12 blocks for 300+3, the last one's erase, 4,096 bytes, littlefs's commit); a cut
+    inside that block. The next
     boot starts afresh (setup, full times), never with the abandoned game."""
     probe = fresh_flash("300+3")
     try:
         board, written = _set_aside_game(probe, None)
         assert "Err3" in board.display_text() and board.app.clock.state == SETUP
-        assert board.app.journal.store.capacity == 45  # the new ring's first block
+        # the new ring, whole: 11 blocks of entries, the 12th the event log's
+        assert board.app.journal.store.ring.capacity == 45 * 11
     finally:
         remove_flash(probe)
     folder = fresh_flash("300+3")
@@ -184,6 +208,15 @@ def _reboot(flash, folder, ring_blocks=3):
     flash.power_on()
     store = JournalStore(Storage(folder, flash), ring_blocks)
     return store, store.ring_entry(journal_read.valid)
+
+
+def _set_up_a_game(store, control="300"):
+    """``store``'s new game of ``control`` (as a boot that finds no game starts one): the
+    ring sized to it, at most the store's."""
+    from firmware import claims, engine, timecontrol
+
+    clock = engine.Clock(timecontrol.parse(control))
+    store.begin_game(clock, claims.Claims(clock, "off", "appendix-g"), 0, False)
 
 
 def _markers(flash):
@@ -229,31 +262,35 @@ def test_invariants_1_2_an_append_cut_anywhere_resumes_to_the_ring_littlefs_comm
     with pytest.raises(PowerCut):
         store.prepare_block()
     store, _ = _reboot(flash, folder)
-    assert store.capacity == 45 * len(store.blocks)
+    assert store.ring.capacity == 45 * len(store.ring.blocks)
+    _set_up_a_game(store)  # as a boot that finds no game does: the ring grows
     while store.is_preparing():
         store.prepare_block()
     committed = flash.device_files[folder + "/" + files.JOURNAL_RING][0]
-    assert store.blocks == committed and len(committed) == 3
-    ours = sorted(mark for mark in _markers(flash) if mark[0] == store.nonce)
-    assert ours == [(store.nonce, 0), (store.nonce, 1), (store.nonce, 2)]
+    assert store.ring.blocks == committed and len(committed) == 3
+    ours = sorted(mark for mark in _markers(flash) if mark[0] == store.ring.nonce)
+    assert ours == [(store.ring.nonce, 0), (store.ring.nonce, 1), (store.ring.nonce, 2)]
     again, _ = _reboot(flash, folder)
-    assert again.blocks == committed  # what a boot finds is what the store programs
+    assert again.ring.blocks == committed  # what a boot finds is what the store programs
 
 
 def test_invariant_1_a_ring_a_boot_could_not_find_takes_no_entry(tmp_path):
     """A second block marked as the ring's block 1 (what no append leaves now, but a
-    boot would meet it): the next block added finds the ring ambiguous, and the
-    entries go to the slot files instead."""
+    boot would meet it), made while the ring is prepared: the ring, located once its
+    blocks are all added, is ambiguous, and the entries go to the slot files instead."""
     folder = str(tmp_path)
     flash, store = _store(folder, ring_blocks=4)
     store.prepare_block()
     store.prepare_block()
+    _device, blocks, _nonce = journal_setup.locate(flash, folder + "/" + files.JOURNAL_RING)
     copy = bytearray(256)
-    flash.device.readblocks(store.blocks[1], copy, 0)
-    spare = [b for b in range(flash.device.count) if b not in store.blocks][-1]
+    flash.device.readblocks(blocks[1], copy, 0)
+    spare = [b for b in range(flash.device.count) if b not in blocks][-1]
     flash.device.writeblocks(spare, copy)
     store.prepare_block()
-    assert store.capacity == 0 and not store.is_preparing()
+    assert store.is_preparing() and store.start_wait() == 1
+    store.prepare_block()
+    assert store.ring.capacity == 0 and not store.is_preparing()
     store.open_slots(None)
     store.write_record(_entry(1), 1)
     assert journal_read.sequence(Storage(folder, flash).read_bytes(files.JOURNAL_SLOTS[1])) == 1
@@ -276,7 +313,7 @@ def test_invariant_3_a_torn_slot_is_used_and_never_programmed_again(tmp_path, to
         store.write_record(_entry(5), 5)
     store, newest = _reboot(flash, folder, 1)
     assert journal_read.sequence(newest) == 4
-    assert store.next == (4 if torn_at == 0 else 5)
+    assert store.ring.next == (4 if torn_at == 0 else 5)
     store.write_record(_entry(5), 5)
     store, newest = _reboot(flash, folder, 1)
     assert journal_read.sequence(newest) == 5
@@ -291,19 +328,19 @@ def test_invariant_4_the_newest_whole_entry_past_any_torn_ones(tmp_path):
     for seq in range(1, 8):
         store.write_record(_entry(seq), seq)
     for _ in range(4):
-        slot = store.next
+        slot = store.ring.next
         flash.cut_after((slot % 3) * 68 + 20)
         with pytest.raises(PowerCut):
             store.write_record(_entry(8), 8)
         store, newest = _reboot(flash, folder, 1)
-        assert journal_read.sequence(newest) == 7 and store.next == slot + 1
+        assert journal_read.sequence(newest) == 7 and store.ring.next == slot + 1
 
 
 def _ring_slots(store):
     """The whole entries of ``store``'s ring, oldest first."""
     found = []
-    for slot in range(store.next):
-        entry = journal_setup.read(store, slot)
+    for slot in range(store.ring.next):
+        entry = journal_setup.read(store.ring, slot)
         if journal_read.valid(entry):
             found.append(entry)
     return found
@@ -330,12 +367,12 @@ def test_invariants_5_6_a_new_game_has_its_own_ring_and_id():
         board.press("play")  # paused
         board.run_due(9_000)
         store = board.app.journal.store
-        first = store.nonce
+        first = store.ring.nonce
         assert {journal_read.game_id(e) for e in _ring_slots(store)} == {1}
         board.app.new_game()
         board.run_due(12_000)
         assert _header(folder)["game"] == 2 and board.app.journal.game == 2
-        assert store.nonce != first and store.capacity > 0
+        assert store.ring.nonce != first and store.ring.capacity > 0
         assert {journal_read.game_id(e) for e in _ring_slots(store)} <= {2}
         board.press("lever_right")
         board.run_due(20_000)
@@ -397,19 +434,19 @@ def test_invariant_7_a_journal_set_aside_whole_even_if_cut(renames):
 
 
 def test_the_sim_board_journals_into_its_ring_and_its_flash_outlives_it():
-    """The `sim` board of the clock scripts runs the ring's path: its two blocks are
-    prepared in the first 0.5 s, the game's entries are programmed into them, and a
-    board booted again on the same flash folder (a reset) finds the game there."""
+    """The `sim` board of the clock scripts runs the ring's path: its three blocks are
+    prepared at power-on, the game's entries are programmed into them, and a board
+    booted again on the same flash folder (a reset) finds the game there."""
     folder = fresh_flash("300+3")
     try:
         board = SimBoard(folder)
         board.boot()
-        board.run_due(1_000)
         store = board.app.journal.store
-        assert len(store.blocks) == 2 and not store.is_preparing()
+        assert len(store.ring.blocks) == 3 and not store.is_preparing()
+        board.run_due(1_000)
         board.press("lever_right")
         board.run_due(8_000)
-        assert store.next >= 2 and not Storage(folder, board.flash).read_bytes("game.j0")
+        assert store.ring.next >= 2 and not Storage(folder, board.flash).read_bytes("game.j0")
         board.power_off()
         again = SimBoard(folder)
         vclock.set_now(9_000)

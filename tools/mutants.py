@@ -72,8 +72,8 @@ MUTANTS = (
     (
         "ring: the boot reads back from the entry before the newest",
         "hal/journal_setup.py",
-        "    slot = store.next - 1\n",
-        "    slot = store.next - 2\n",
+        "    slot = ring.next - 1\n",
+        "    slot = ring.next - 2\n",
         ("tests/test_journal_ring.py",),
     ),
     (

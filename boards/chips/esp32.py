@@ -7,6 +7,8 @@ call the main loop is in has returned. That is any flash write or erase
 (the cache is off while it runs), an I2C frame, a collection, a socket call.
 """
 
+from boards.chips import rp2040 as _rp2040  # (its measured ring preparation)
+
 SOFT_PIN_HANDLERS = True
 FLASH_MASKS_INTERRUPTS = True  # the cache is off: nothing that runs from flash runs
 # Nothing stamps a lever without the CPU (the ULP coprocessor could, on RTC pins 32/33,
@@ -39,6 +41,11 @@ SECTOR_BYTES = 4096
 PAGE_BYTES = 256
 # littlefs as MicroPython's VfsLfs2 mounts it on the esp32: 4 KiB blocks, progsize=32.
 LFS_PROG_BYTES = 32
+# One block device read of the journal ring's scans (the read and the Python over its
+# 64 bytes): the RP2040's, derived from its port's measurement (boards/chips/rp2040.py),
+# scaled by the two boards' CPU clocks, 48 and 80 MHz. An estimate: no ESP32 port runs
+# here.
+DEVICE_READ_US = _rp2040.DEVICE_READ_US * 48 // 80
 # A full collection at the board's 80 MHz: an estimate (not a datasheet figure)
 # of 25 us per KiB of heap in use typically, 50 us at most.
 GC_US_PER_KIB = (25, 50)

@@ -25,6 +25,29 @@ SECTOR_BYTES = 4096
 PAGE_BYTES = 256
 # littlefs as the rp2 port mounts it: 4 KiB blocks, progsize=256 (ports/rp2/modules/_boot.py).
 LFS_PROG_BYTES = 256
+# The journal ring's preparation, measured on the port: MicroPython v1.27.0, the image
+# ``make firmware BOARD=pico`` builds, run under rp2040js at 48 MHz with the flash at
+# the W25Q16JV's typical times: ~1.16 s a block, with the ring's store as it was then
+# (hal/journal_store.py before the ring was prepared before the start): a block every
+# 0.5 s of rest, and each block a scan of every block of the filesystem for stale
+# copies of the ring's blocks, the block's append through littlefs, then a second scan
+# to locate the ring. Measured on the port under rp2040js at v1.27.0; the port lane
+# (``make port``) measures it again: this is the one place to update it.
+RING_BLOCK_PORT_MS = 1160
+RING_BLOCK_PORT_REST_MS = 500  # the rest after each block then
+RING_BLOCK_PORT_SCANS = 2  # the device scans each block then took
+FS_BLOCKS = 352  # the Pico's littlefs (rp2 port, RPI_PICO: 1,408 KiB of 4 KiB blocks)
+# What the main loop's CPU spends on one block device read of the ring's scans (the
+# read of a block's first 64 bytes and the Python that looks for markers in them),
+# derived from the measurement: a block's 1.16 s less the rest, the typical erase and
+# its 16 page programs, put on its two scans of 352 reads: about 0.86 ms a read. An
+# estimate: the append's own CPU (littlefs's C, the module's import) is counted in the
+# scans; were it all the append's, a block back to back would take 0.66 s.
+DEVICE_READ_US = (
+    (RING_BLOCK_PORT_MS - RING_BLOCK_PORT_REST_MS) * 1000
+    - SECTOR_ERASE_US[0]
+    - 16 * PAGE_PROGRAM_US[0]
+) // (RING_BLOCK_PORT_SCANS * FS_BLOCKS)
 # A full collection visits every block of the heap: mark, then sweep. An estimate
 # at the board's 48 MHz CPU clock (not a datasheet figure): 40 us per KiB in use
 # typically, 80 us at most.

@@ -160,14 +160,15 @@ def read_slots(storage):
     return whole, spoiled == len(files.JOURNAL_SLOTS)
 
 
-def read_events(storage, game, count):
-    """The first ``count`` event-log entries of game ``game`` as ``(tick, what, detail)``."""
+def read_events(storage, game, count, ring_text=b""):
+    """The first ``count`` event-log entries of game ``game`` as ``(tick, what, detail)``:
+    those of ``ring_text`` (the lines the journal's ring holds), then the file's."""
     entries = []
     try:
         data = storage.read_bytes(files.EVENTS)
     except Exception:  # unreadable or too large for the heap: the game comes back without it
-        return entries
-    for line in (data or b"").split(b"\n"):
+        data = b""
+    for line in (ring_text + b"\n" + (data or b"")).split(b"\n"):
         if len(entries) >= count:
             break
         try:

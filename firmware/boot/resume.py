@@ -128,7 +128,8 @@ def restore(app, store, header, record):
     clock.configure(left, right)
     claims.configure(header["quickplay"], header["edition"], claims.penalty_ms)
     journal_read.decode(record, clock, claims)
-    events = journal_read.read_events(app.storage(), header["game"], journal_read.log_count(record))
+    count = journal_read.log_count(record)
+    events = journal_read.read_events(app.storage(), header["game"], count, store.event_text())
     for tick, what, detail in events:
         claims.note(tick, what, detail)
     return len(events)
