@@ -94,6 +94,12 @@ class HallView:
         self.encoded = {}  # board -> its last change as an event's bytes, for every page
         self.encoded_hall = b""  # the view's own state as an event's bytes
         self.encodings = 0  # how many times a change was encoded (the bench reads it)
+        # Every state the page gets carries the view's epoch (a restarted view's is later)
+        # and the sequence of its last change, counted over the whole view: a page keeps
+        # the newest of what its stream and its polls bring (hall/page.html).
+        self.epoch = int(time.time() * 1000)
+        self.change_seq = 0  # the last change's sequence (boards and the view's own state)
+        self.hall_seq = 0
         for number in boards:
             self.boards[number] = Board(number, listed=True)
         if pairings is not None:
@@ -214,6 +220,8 @@ class HallView:
                 self.refused += 1
                 changed = True
             if changed:
+                self.change_seq += 1
+                board.changed(self.change_seq)
                 if self.listeners:
                     self._encode(number, now)
                 else:
@@ -225,11 +233,19 @@ class HallView:
 
     def _encode(self, number, now):
         """Board ``number``'s snapshot as an event, once for every page (under the lock)."""
-        snapshot = self.boards[number].snapshot(now)
+        snapshot = self._state(number, now)
         self.encoded[number] = ("data: %s\n\n" % json.dumps(snapshot, allow_nan=False)).encode()
         self.encodings += 1
 
+    def _state(self, number, now):
+        """Board ``number`` as the page gets it, with the view's epoch (under the lock)."""
+        snapshot = self.boards[number].snapshot(now)
+        snapshot["epoch"] = self.epoch
+        return snapshot
+
     def _notify_hall(self):
+        self.change_seq += 1
+        self.hall_seq = self.change_seq
         self.encoded_hall = ("event: hall\ndata: %s\n\n" % json.dumps(self.hall_state())).encode()
         for listener in self.listeners:
             listener.hall = True
@@ -245,11 +261,13 @@ class HallView:
             for number, names in pairings.boards.items():
                 self._board(number).pairing = names
                 self.boards[number].listed = True
+                self.change_seq += 1
+                self.boards[number].changed(self.change_seq)
 
     def snapshot(self):
         now = _now_ms()
         with self.lock:
-            return [self.boards[n].snapshot(now) for n in sorted(self.boards)]
+            return [self._state(n, now) for n in sorted(self.boards)]
 
     def hall_state(self):
         """The view's own state: whether it has the broker, since when not, the event."""
@@ -259,13 +277,15 @@ class HallView:
             "why": self.broker_error,
             "event": self.event.get("event"),
             "round": self.event.get("round"),
+            "epoch": self.epoch,
+            "seq": self.hall_seq,
         }
 
     def page_state(self):
         now = _now_ms()
         with self.lock:
-            boards = [self.boards[n].snapshot(now) for n in sorted(self.boards)]
-            return {"hall": self.hall_state(), "boards": boards}
+            boards = [self._state(n, now) for n in sorted(self.boards)]
+            return {"hall": self.hall_state(), "boards": boards, "now_ms": now}
 
     def pgn(self, number):
         with self.lock:
