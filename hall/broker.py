@@ -7,8 +7,9 @@ on 127.0.0.1 at a free port; never the system's service. The accounts
 
 - ``clock-N`` (one per board): may write ``PREFIX/board/N`` and its
   ``/status`` only, and read ``PREFIX/settings``;
-- ``view``: may read ``PREFIX/#`` and write nothing;
-- ``arbiter``: may write ``PREFIX/settings`` and read everything;
+- ``view``, ``view-2``, ``view-3`` (one per view): may read ``PREFIX/#`` and write nothing;
+- ``arbiter``, ``arbiter-2`` (one per tool): may write ``PREFIX/settings`` and read
+  everything;
 - ``watch-1`` to ``watch-4`` (this broker only, never a hall's): read ``PREFIX/#``, so
   that tests can observe while the view and the arbiter hold their own sessions (one
   session per login: ``hall.broker_conf``).
@@ -62,21 +63,35 @@ def clock_user(board):
     return "clock-%d" % board
 
 
-def acl_text(boards, prefix=PREFIX, owners=None):
+def numbered(first, count):
+    """``first``, then ``first-2`` ... ``first-count``: one account per view (the
+    arbiter's computer, a wall PC, a backup laptop) or per arbiter's tool. One login
+    holds one session (``hall.broker_conf``): two programs on one account would take
+    the session from each other."""
+    return [first] + ["%s-%d" % (first, n) for n in range(2, count + 1)]
+
+
+VIEWS = numbered("view", 3)
+ARBITERS = numbered("arbiter", 2)
+
+
+def acl_text(boards, prefix=PREFIX, owners=None, views=VIEWS, arbiters=ARBITERS):
     """The broker's ACL for ``boards`` (board numbers); ``owners`` (account -> board)
     when a clock was moved to another board (``hall.accounts --renumber``), else each
-    board's own ``clock-N``."""
+    board's own ``clock-N``; ``views`` and ``arbiters``: their accounts."""
     if owners is None:
         owners = {clock_user(board): board for board in boards}
-    lines = [
-        "user view",
-        "topic read %s/#" % prefix,
-        "",
-        "user arbiter",
-        "topic readwrite %s/settings" % prefix,
-        "topic read %s/#" % prefix,
-        "",
-    ]
+    lines = []
+    for user in views:  # reads all; writes only its claim on its account (hall.view)
+        lines += ["user %s" % user, "topic read %s/#" % prefix]
+        lines += ["topic write %s/views/%s" % (prefix, user), ""]
+    for user in arbiters:
+        lines += [
+            "user %s" % user,
+            "topic readwrite %s/settings" % prefix,
+            "topic read %s/#" % prefix,
+            "",
+        ]
     for user, board in owners.items():
         lines += [
             "user %s" % user,
@@ -130,7 +145,7 @@ class Broker:
         self.host = HOST
         self.port = port or free_port()
         self.folder = tempfile.mkdtemp(prefix="hall-broker-")
-        self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
+        self.passwords = {user: secrets.token_hex(8) for user in VIEWS + ARBITERS}
         for board in self.boards:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
         for user in tuple(accounts) + WATCHERS:

@@ -28,6 +28,7 @@ a clock.
 
 import json
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -111,6 +112,16 @@ class HallView:
         self.stopping = threading.Event()
         self.server = None
         self.fan_out = fan_out.FanOut(self._streams, self._changes, ALIVE_S)
+        # One login holds one session: a second program on this account puts this view
+        # off. Each view claims its account on its own topic (``PREFIX/views/USER``,
+        # retained: a random id of this run) as it first connects; a view that comes
+        # back and finds another run's claim there steps back instead of taking the
+        # session back (``_presence``), so two programs never take turns.
+        self.user = user
+        self.run_id = secrets.token_hex(8).encode()
+        self.presence_topic = "%s/views/%s" % (prefix, user)
+        self.connections = 0
+        self.taken_over = False
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
         if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
@@ -141,6 +152,8 @@ class HallView:
                     % (type(error).__name__, error, delay)
                 )
                 self._broker_lost(str(error))
+            if self.taken_over:
+                return  # another program holds the account: it keeps the session
             if self.stopping.wait(delay):
                 return
             delay = min(delay * 2, RECONNECT_S[1])
@@ -162,7 +175,10 @@ class HallView:
             self.log("the broker at %s refused the view: %s" % (self.address, reason_code))
             self._broker_lost("refused: %s" % reason_code)
             return
-        client.subscribe(self.prefix + "/board/#")
+        self.connections += 1
+        if self.connections == 1:  # before the subscription: the retained one is ours
+            client.publish(self.presence_topic, self.run_id, qos=1, retain=True)
+        client.subscribe([(self.prefix + "/board/#", 0), (self.presence_topic, 1)])
         with self.lock:
             self.broker_up = True
             self.broker_error = ""
@@ -177,7 +193,7 @@ class HallView:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected.clear()
-        if self.stopping.is_set():
+        if self.stopping.is_set() or self.taken_over:
             return
         self.log("lost the broker at %s (%s); trying again" % (self.address, reason_code))
         self._broker_lost("lost: %s" % reason_code)
@@ -188,7 +204,27 @@ class HallView:
             board = self.boards[number] = Board(number)
         return board
 
+    def _presence(self, payload):
+        """The account's claim (``PREFIX/views/USER``): another run's means another
+        program logged in with this account after this view: it keeps the session."""
+        if payload == self.run_id or self.taken_over:
+            return
+        # Taking it back would start a loop of two programs each putting the other off
+        # (and the red banner on every page): this view steps back and says so.
+        self.taken_over = True
+        self.log(
+            "another program logged in to the broker at %s with this view's account %r: "
+            "this view stops reading and leaves it the session. Give each view its own "
+            "account file (hall.accounts writes view.json, view-2.json, view-3.json)"
+            % (self.address, self.user)
+        )
+        self._broker_lost("taken over")
+        self.client.disconnect()  # loop_forever returns: no reconnection
+
     def _on_message(self, client, userdata, message):
+        if message.topic == self.presence_topic:
+            self._presence(message.payload)
+            return
         try:
             self._take(message.topic, message.payload)
         except Exception as error:  # never the network thread's end: log and go on
@@ -275,6 +311,8 @@ class HallView:
             "broker": self.broker_up,
             "lost_at_ms": None if self.broker_up else int(self.lost_at * 1000),
             "why": self.broker_error,
+            "taken_over": self.taken_over,  # another view logged in with this account
+            "account": self.user,
             "event": self.event.get("event"),
             "round": self.event.get("round"),
             "epoch": self.epoch,

@@ -45,7 +45,8 @@ def test_the_setup_files(open_parent):
     )
     names = sorted(os.listdir(out))
     assert names == sorted(
-        ["passwd", "acl", "mosquitto.conf", "view.json", "arbiter.json", "boards.json"]
+        ["passwd", "acl", "mosquitto.conf", "boards.json"]
+        + ["view.json", "view-2.json", "view-3.json", "arbiter.json", "arbiter-2.json"]
         + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
@@ -67,15 +68,21 @@ def test_the_setup_files(open_parent):
         assert password not in passwd  # hashed
     acl = open(os.path.join(out, "acl")).read()
     assert "user clock-12\ntopic write open/board/12\n" in acl
-    assert "user view\ntopic read open/#\n" in acl
+    assert "user view\ntopic read open/#\ntopic write open/views/view\n" in acl
+    assert "user view-3\ntopic read open/#\ntopic write open/views/view-3\n" in acl
+    assert "user arbiter-2\ntopic readwrite open/settings\n" in acl
+    views = [json.load(open(os.path.join(out, "view%s.json" % n))) for n in ("", "-2", "-3")]
+    assert [view["user"] for view in views] == ["view", "view-2", "view-3"]
+    assert len({view["password"] for view in views}) == 3  # one account per view
     arbiter = json.load(open(os.path.join(out, "arbiter.json")))
     assert arbiter["user"] == "arbiter" and arbiter["password"] not in passwd
-    # The broker's places: its 5 accounts and 8 more; the unit's open files 64 above them.
+    # The broker's places: its 8 accounts (3 clocks, 3 views, 2 arbiter's tools) and 8
+    # more; the unit's open files 64 above them.
     conf = open(os.path.join(out, "mosquitto.conf")).read()
-    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 13\n" in conf
+    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 16\n" in conf
     assert "max_packet_size 2046\n" in conf and "tls_version tlsv1.2\n" in conf
     unit = open(os.path.join(out, "hall-broker.service")).read()
-    assert "\nLimitNOFILE=77\n" in unit
+    assert "\nLimitNOFILE=80\n" in unit
     assert "ExecStart=%s -c %s" % (_which("mosquitto"), os.path.join(out, "mosquitto.conf")) in unit
 
 
