@@ -220,8 +220,11 @@ def write_setup(
         }
         hall_settings.Hall(data)  # what a clock will check
         _private(out, "hall-board-%d.json" % board, json.dumps(data))
+    arbiter_key = secrets.token_urlsafe(16)  # the arbiter's devices' share of each view
     for user in view_users + arbiter_users:
         data = {"broker": broker, "port": port, "user": user, "prefix": prefix}
+        if user in view_users:
+            data["arbiter_key"] = arbiter_key
         data["password"] = passwords[user]
         data["ca"] = os.path.abspath(ca[0])
         if user in view_users:

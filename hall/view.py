@@ -343,9 +343,9 @@ class HallView:
             )
             return head + "\n" + board.history.pgn_comments()
 
-    def _listen(self, address=None):
-        """A stream for a page at ``address`` within its share (``hall.page_server``),
-        or None; a stream it displaced is ended."""
+    def _listen(self, address=None, arbiter=False):
+        """A stream for a page at ``address`` within its share (``hall.page_server``;
+        ``arbiter``: the arbiter's reserve), or None; a stream it displaced is ended."""
         listener = fan_out.Stream(address)
         shares = self.server.shares if self.server is not None else None
         if shares is None:
@@ -353,7 +353,7 @@ class HallView:
                 if len(self.listeners) >= MAX_LISTENERS:
                     return None
         else:
-            displaced = shares.open_stream(address, listener)
+            displaced = shares.open_stream(address, listener, arbiter)
             if displaced is False:
                 return None
             if displaced is not None:
@@ -392,14 +392,16 @@ class HallView:
         if self.server is not None:
             self.server.shares.close_stream(listener.address, listener)
 
-    def serve(self, port=0, host="127.0.0.1"):
-        """Serve the page on ``host:port`` (0: a free port) in a thread; its address."""
+    def serve(self, port=0, host="127.0.0.1", arbiter_key=None):
+        """Serve the page on ``host:port`` (0: a free port) in a thread; its address.
+        ``arbiter_key``: the key of the arbiter's own devices, whose connections and
+        streams have a share no spectator can take (``hall.page_server``)."""
         view = self
 
         class Handler(_Handler):
             hall = view
 
-        self.server = page_server.Server((host, port), Handler, self.log)
+        self.server = page_server.Server((host, port), Handler, self.log, arbiter_key)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.fan_out.start()
         return "http://%s:%d/" % (host, self.server.server_address[1])
@@ -441,7 +443,7 @@ class _Handler(page_server.Handler):
             self.send(404, "text/plain", b"not found\n")
 
     def _events(self):
-        listener = self.hall._listen(self.client_address[0])
+        listener = self.hall._listen(self.client_address[0], self.arbiter)
         if listener is None:
             self.busy("every event stream is taken; try again")
             return
@@ -531,13 +533,17 @@ def main(argv=None):
     )
     listen = args.listen or hall_address(host, port)
     try:
-        address = view.serve(args.port, listen)
+        address = view.serve(args.port, listen, account.get("arbiter_key"))
     except OSError as error:
         view.close()
         raise SystemExit(
             "hall.view: cannot serve the page on %s:%d: %s" % (listen, args.port, error.strerror)
         )
     print(address, flush=True)
+    if account.get("arbiter_key"):
+        # once on each of the arbiter's phones: the page keeps the key and drops it from
+        # the address; that device then has the arbiter's share of the view
+        print("the arbiter's devices: %s#key=%s" % (address, account["arbiter_key"]), flush=True)
     try:
         while True:
             time.sleep(3600)
