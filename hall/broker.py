@@ -130,10 +130,26 @@ def _limit_open_files(count):
 class Broker:
     """A running Mosquitto with the hall's accounts; ``stop()`` ends it and its folder."""
 
-    def __init__(self, boards, prefix=PREFIX, port=None, accounts=(), acl="", conf="", tls=False):
+    def __init__(
+        self,
+        boards,
+        prefix=PREFIX,
+        port=None,
+        accounts=(),
+        acl="",
+        conf="",
+        tls=False,
+        signed_by=None,
+        name=HOST,
+        passwords_of=None,
+    ):
         """``accounts``, ``acl`` and ``conf``: more user names (their passwords are
         generated), ACL lines and configuration lines (``hall.bridge``); ``tls``: the
-        listener speaks TLS with a certificate of a CA made for it (``self.ca``)."""
+        listener speaks TLS with a certificate of a CA made for it (``self.ca``), or of
+        ``signed_by`` (another broker: its CA), for ``name``; ``passwords_of``: another
+        broker whose passwords it takes too (a rogue's, in the tests)."""
+        self.signed_by = signed_by
+        self.name = name
         missing = missing_tools()
         if missing:
             raise RuntimeError(
@@ -150,6 +166,8 @@ class Broker:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
         for user in tuple(accounts) + WATCHERS:
             self.passwords[user] = secrets.token_hex(8)
+        if passwords_of is not None:  # a rogue takes every password the hall's takes
+            self.passwords.update(passwords_of.passwords)
         self.tls = tls
         self.ca = None  # the CA's certificate (PEM file) with tls
         self.extra_acl = acl
@@ -186,7 +204,11 @@ class Broker:
         if self.tls:
             from hall import tls as tls_module
 
-            tls = tls_module.make_ca_and_server(self.folder, HOST)
+            if self.signed_by is None:
+                tls = tls_module.make_ca_and_server(self.folder, self.name)
+            else:
+                authority = self.signed_by.ca, os.path.join(self.signed_by.folder, "ca.key")
+                tls = (authority[0],) + tls_module.make_server(self.folder, *authority, self.name)
             self.ca = tls[0]
         connections = broker_conf.connection_limit(len(self.passwords))
         self.listeners = [(self.port, HOST, connections, tls)]

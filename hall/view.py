@@ -81,6 +81,9 @@ class HallView:
         log=_stderr_line,
         ca=None,
     ):
+        from hall import tls
+
+        tls.check_plain(host, ca)  # the view's password never crosses the hall in clear
         self.prefix = prefix
         self.address = "%s:%d" % (host, port)
         self.log = log
@@ -125,8 +128,6 @@ class HallView:
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
         if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
-            from hall import tls
-
             self.client.tls_set_context(tls.client_context(ca))
         self.client.suppress_exceptions = True
         self.client.reconnect_delay_set(*RECONNECT_S)
@@ -521,16 +522,19 @@ def main(argv=None):
         pairings = pairings_module.read(args.pairings, args.round) if args.pairings else None
     except (OSError, ValueError) as error:
         parser.error(str(error))
-    view = HallView(
-        host,
-        port,
-        account["user"],
-        account["password"],
-        prefix,
-        boards,
-        pairings,
-        ca=account.get("ca"),
-    )
+    try:
+        view = HallView(
+            host,
+            port,
+            account["user"],
+            account["password"],
+            prefix,
+            boards,
+            pairings,
+            ca=account.get("ca"),
+        )
+    except ValueError as error:
+        raise SystemExit("hall.view: %s" % error)
     listen = args.listen or hall_address(host, port)
     try:
         address = view.serve(args.port, listen, account.get("arbiter_key"))
