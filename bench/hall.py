@@ -246,6 +246,7 @@ def drive(halls, seconds, seed, begin):
         time.sleep(0.01)
     due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
     edges = {}  # (board, seq) -> the instant the move was due
+    sent = {}  # (board, seq) -> the clock's own publish instant: its message written whole
     lags = []  # ms from the instant a move was due to the pass that queued its message
     sizes = []
     published_before = sum(link.published for link in links)
@@ -266,9 +267,11 @@ def drive(halls, seconds, seed, begin):
                 while link.writing():  # the board's loop does not idle while it writes
                     link.poll(app, _ms(started))
                 if queued and moved:
+                    written = time.monotonic()  # the clock's publish instant
                     board = halls[index]["board"]
                     edges[(board, link.seq)] = edge
-                    lags.append((time.monotonic() - edge) * 1000)
+                    sent[(board, link.seq)] = written
+                    lags.append((written - edge) * 1000)
                     if len(sizes) < 1000:
                         message = hall_message.encode(app, _ms(started), board, link.seq, "change")
                         sizes.append(len(message))
@@ -278,7 +281,7 @@ def drive(halls, seconds, seed, begin):
     finally:
         for link in links:
             link.close()
-    return edges, published, failures, sizes, connect_s, lags
+    return edges, published, failures, sizes, connect_s, lags, sent
 
 
 def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
@@ -297,17 +300,18 @@ def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
         process.stdin.write(json.dumps(plan))
         process.stdin.close()
         processes.append(process)
-    edges, published, failures, sizes, connect_s, lags = {}, 0, 0, [], 0.0, []
+    edges, published, failures, sizes, connect_s, lags, sent = {}, 0, 0, [], 0.0, [], {}
     for process in processes:
         done = json.loads(process.stdout.read())
         process.wait(30)
-        edges.update(((board, seq), edge) for board, seq, edge in done["edges"])
+        edges.update(((board, seq), edge) for board, seq, edge, _ in done["edges"])
+        sent.update(((board, seq), written) for board, seq, _, written in done["edges"])
         published += done["published"]
         failures += done["failures"]
         sizes += done["sizes"]
         connect_s = max(connect_s, done["connect_s"])
         lags += done["lags"]
-    return edges, published, failures, sizes, connect_s, lags
+    return edges, published, failures, sizes, connect_s, lags, sent
 
 
 def _flood_payloads(board):
@@ -404,7 +408,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         baseline.start()
         if flooder is not None:
             threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
-        edges, published, failures, sizes, connect_s, lags = _drive_in_processes(
+        edges, published, failures, sizes, connect_s, lags, sent = _drive_in_processes(
             halls, seconds, seed, begin, group
         )
         baseline.join()
@@ -419,7 +423,16 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
         reader.close()
+        # The hall's own: from the clock's publish instant (its message written whole, in
+        # the pass that pressed the lever) to the page. The harness's lag before that
+        # pass (a driving process's turn, its wait for a core) is the drivers' lag below.
         latencies = [
+            (arrived[key] - written) * 1000
+            for arrived in reader.arrived
+            for key, written in sent.items()
+            if key in arrived
+        ]
+        from_due = [
             (arrived[key] - edge) * 1000
             for arrived in reader.arrived
             for key, edge in edges.items()
@@ -442,6 +455,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
             "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
             "latency_ms_max": round(max(latencies), 1) if latencies else None,
+            # from the instant the harness meant the lever to go: the drivers' lag included
+            "due_to_page_ms_p99": round(_percentile(from_due, 0.99), 1) if from_due else None,
+            "driver_lag_ms_max": round(max(lags), 1) if lags else None,
             # The drivers' share of it: from the instant a move was due to the pass of
             # its clock that queued the message (a driving process's turn over its
             # clocks, its wait for a core). The rest is the link's writing (at most
@@ -672,10 +688,11 @@ def scale_figures(
     seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP, repeat=1
 ):
     """Each cell of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
-    ``meets_goal`` (p99 <= SCALE_P99_MS) beside its figures. With ``repeat``, each cell
-    is run that many times (the matrix over and over, so that a busy spell of a shared
-    machine falls on every cell alike): the run with the median p99 stands for the
-    cell, ``p99_ms_of_each_run`` lists them all."""
+    ``meets_goal`` (p99 <= SCALE_P99_MS in every run) beside its figures. With
+    ``repeat``, each cell is run that many times (the matrix over and over, so that a
+    busy spell of a shared machine falls on every cell alike): the run with the worst
+    p99 stands for the cell, ``p99_ms_of_each_run`` lists them all with the drivers'
+    lag of each beside (``driver_lag_ms_p99_of_each_run``)."""
     runs, p99s = {}, {}
     for _ in range(repeat):
         for count in clocks:
@@ -690,13 +707,14 @@ def scale_figures(
                 p99s.setdefault(key, []).append(run["latency_ms_p99"])
     cells = {}
     for key, each in runs.items():
+        # The goal holds in every run: the worst run stands for the cell, not a median.
         measured = [run for run in each if run["latency_ms_p99"] is not None]
         measured.sort(key=lambda run: run["latency_ms_p99"])
-        cell = measured[(len(measured) - 1) // 2] if measured else each[0]
-        p99 = cell["latency_ms_p99"]
+        cell = measured[-1] if measured else each[0]
         cell["p99_ms_of_each_run"] = p99s[key]
+        cell["driver_lag_ms_p99_of_each_run"] = [run["driver_lag_ms_p99"] for run in each]
         cell["goal_p99_ms"] = SCALE_P99_MS
-        cell["meets_goal"] = p99 is not None and p99 <= SCALE_P99_MS
+        cell["meets_goal"] = all(p99 is not None and p99 <= SCALE_P99_MS for p99 in p99s[key])
         cells[key] = cell
     return {
         "runs": cells,
@@ -718,22 +736,16 @@ def scale_rows(scale):
             run["pages"],
             "" if run["pages"] == 1 else "s",
         )
+        each = run.get("p99_ms_of_each_run") or [run["latency_ms_p99"]]
+        lags = run.get("driver_lag_ms_p99_of_each_run") or [run["driver_lag_ms_p99"]]
         rows.append(
             (
-                "%s: edge to page p50 / p99, ms" % title,
-                "%s / %s" % (run["latency_ms_p50"], run["latency_ms_p99"]),
+                "%s: clock's publish to page p99 of each run, ms (drivers' lag p99)" % title,
+                ", ".join("%s (%s)" % pair for pair in zip(each, lags, strict=True)),
                 "p99 <= %d" % run["goal_p99_ms"],
-                run["latency_ms_p99"],
+                each,  # judged run by run: the goal holds in every one
             )
         )
-        if len(run.get("p99_ms_of_each_run", ())) > 1:
-            rows.append(
-                (
-                    "%s: p99 of each run, ms (the median stands)" % title,
-                    ", ".join(str(p99) for p99 in run["p99_ms_of_each_run"]),
-                    "report",
-                )
-            )
         rows.append(
             (
                 "%s: CPU view / brokers, %%; view KiB before / after" % title,
@@ -839,10 +851,10 @@ def main(argv=None):
             return 0
     if args.drive:
         plan = json.loads(sys.stdin.read())
-        edges, published, failures, sizes, connect_s, lags = drive(
+        edges, published, failures, sizes, connect_s, lags, sent = drive(
             plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
         )
-        rows = [[board, seq, edge] for (board, seq), edge in edges.items()]
+        rows = [[board, seq, edge, sent[(board, seq)]] for (board, seq), edge in edges.items()]
         done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
         done["connect_s"] = connect_s
         done["lags"] = [round(lag, 2) for lag in lags]
