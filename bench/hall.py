@@ -4,9 +4,11 @@
     python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
     python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
     python -m bench.hall --guard [--write]   # takeovers, sizes, sessions (bench/hall_guard.py)
+    python -m bench.hall --audit [--write]   # the page's order, the arbiter's share, two views,
+                                             # idle sockets, the boot's window (bench/hall_audit.py)
 
 The first, every part included, writes the ``hall`` key of bench/latest.json (``make
-bench`` calls ``figures_and_rows``); ``--scale``, ``--tls`` and ``--guard`` with
+bench`` calls ``figures_and_rows``); ``--scale``, ``--tls``, ``--guard`` and ``--audit`` with
 ``--write`` replace only their own part of it, the rest of ``hall`` and the other keys
 kept. A run with other clocks, venues or pages prints and writes nothing.
 
@@ -564,6 +566,9 @@ def figures_and_rows(clocks=200, seconds=20.0):
     from bench import hall_guard
 
     figures["guard"] = hall_guard.guard_figures()
+    from bench import hall_audit
+
+    figures["audit"] = hall_audit.audit_figures()
     faults = figures["faults"]
     allocation = figures["allocation"]
     rows = [
@@ -619,6 +624,7 @@ def figures_and_rows(clocks=200, seconds=20.0):
         ),
     ]
     rows += hall_guard.rows(figures["guard"])
+    rows += hall_audit.rows(figures["audit"])
     rows += _scale_rows(figures)
     from bench import hall_tls
 
@@ -769,6 +775,11 @@ def _part(name, args):
         seconds = args.seconds if args.seconds != 20.0 else 15.0
         figures = scale_figures(seconds, group=group, repeat=args.repeat)
         return figures, scale_rows(figures)
+    if name == "audit":
+        from bench import hall_audit
+
+        figures = hall_audit.audit_figures()
+        return figures, hall_audit.rows(figures)
     if name == "tls":
         from bench import hall_tls
 
@@ -841,8 +852,14 @@ def main(argv=None):
         action="store_true",
         help="only the guard's figures (bench/hall_guard.py)",
     )
+    parser.add_argument(
+        "--audit",
+        action="store_true",
+        help="only the audit's figures: the page's order, the arbiter's share, two views, "
+        "idle sockets, the boot's window (bench/hall_audit.py)",
+    )
     args = parser.parse_args(argv)
-    for name in ("scale", "tls", "guard"):
+    for name in ("scale", "tls", "guard", "audit"):
         if getattr(args, name):
             figures, rows = _part(name, args)
             _print_rows(rows)

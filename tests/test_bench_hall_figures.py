@@ -2,7 +2,7 @@
 without a broker: a p99 over its goal is marked, a handshake step is priced by what it
 reads and writes on each hall board's chip figures."""
 
-from bench import goals, hall, hall_tls
+from bench import goals, hall, hall_audit, hall_tls
 from boards import load
 from sim.latency import chip_of
 
@@ -65,3 +65,16 @@ def test_the_record_buffers_follow_micropythons_mbedtls_configuration():
     assert hall_tls.IN_BUFFER == 16_384 + 13 + 16 + 64 + 256
     assert hall_tls.OUT_BUFFER == 4_096 + 13 + 16 + 64 + 256
     assert chip_of(load("pico_w")).TLS_ON_GC_HEAP and not chip_of(load("esp32")).TLS_ON_GC_HEAP
+
+
+def test_a_card_older_than_a_move_published_a_second_before_is_timed_and_a_step_back_counted():
+    # board 1: move 1 at 0 ms, move 2 at 1,000 ms; the page shows 1 at 100, 2 at 2,500,
+    # back to 1 at 3,000 (a poll's older state), 2 again at 3,400
+    published = [[0, 1, 1], [1000, 1, 2]]
+    seen = [[100, 1, 1], [2500, 1, 2], [3000, 1, 1], [3400, 1, 2]]
+    longest, went_back = hall_audit.stale_and_back(published, seen, 0, 5000)
+    assert went_back == 1
+    # older than move 2 (published at 1,000) from 2,000 to 2,500, and 3,000 to 3,400
+    assert 500 <= longest <= 520
+    on_time = [[100, 1, 1], [1900, 1, 2]]
+    assert hall_audit.stale_and_back(published, on_time, 0, 5000) == (0, 0)
