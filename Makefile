@@ -70,13 +70,15 @@ desktop-tools:
 # tests and make hall on 127.0.0.1 only, never as the system's service) and chromium
 # (the page's test), and the fonts a wall PC needs for every name on the page: Noto's
 # Latin, Cyrillic, Greek, Arabic and Hebrew (fonts-noto-core, 12 MB, 42 MB installed)
-# and its CJK and Hangul (fonts-noto-cjk, 57 MB, 91 MB installed; docs/hall.md).
+# and its CJK and Hangul (fonts-noto-cjk, 57 MB, 91 MB installed; docs/hall.md); and
+# nftables, the broker host's guard (hall/firewall.py), tested in a namespace of its own.
 # Explicit: make setup never installs them; .ci/run calls this.
 hall-tools:
 	@missing=""; \
 	command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
 	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || missing="$$missing nftables"; \
 	for font in fonts-noto-core fonts-noto-cjk; do \
 		dpkg -s $$font >/dev/null 2>&1 || missing="$$missing $$font"; \
 	done; \

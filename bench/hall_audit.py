@@ -19,6 +19,9 @@ out, two views side by side, idle sockets at the broker, and the boot's window.
 - **Sockets without a login**: 20 sockets that never send CONNECT to Mosquitto with
   the hall's configuration, still open after 10 s (goal 0: Debian 12's 2.0.11 has no
   option for it; it closes them after about 95 s).
+- **The host's firewall** (``hall.firewall``, in a network namespace of its own: root,
+  ``unshare`` and nftables): the idle sockets one address holds at the broker, and the
+  wrong passwords answered from one address before it waits.
 - **The boot's window**: the lines the clock's code runs on a simulated Pico W with a
   hall file before Ctrl-C is shut (``sim.ctrl_c``), the shut's own included.
 """
@@ -29,7 +32,7 @@ import socket
 import sys
 import time
 
-from hall import page_server
+from hall import firewall, page_server
 
 BOARDS = 100
 SECONDS = 30.0
@@ -268,6 +271,28 @@ def silent_sockets_figures(count=20, after_s=10.0):
     return {"sockets": count, "after_s": after_s, "held": held}
 
 
+def firewall_figures():
+    """The host's guard (hall/firewall.py) in front of Mosquitto, in a network namespace
+    of its own (bench/hall_firewall_probe.py); None without root, unshare or nft."""
+    import os
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0 or shutil.which("unshare") is None or not os.path.exists("/usr/sbin/nft"):
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run(
+        ["unshare", "-n", sys.executable, "-m", "bench.hall_firewall_probe"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode != 0:
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def boot_window_figures():
     import json as json_module
     import os
@@ -308,6 +333,7 @@ def audit_figures():
         "arbiter_share": arbiter_share_figures(),
         "two_views": two_views_figures(),
         "silent_sockets": silent_sockets_figures(),
+        "firewall": firewall_figures(),
         "boot_window": boot_window_figures(),
     }
 
@@ -316,7 +342,7 @@ def rows(figures):
     order, share = figures["page_order"], figures["arbiter_share"]
     views, silent = figures["two_views"], figures["silent_sockets"]
     window = figures["boot_window"]
-    return [
+    table = [
         (
             "hall page: longest a card showed a move older than one published 1 s before, s",
             order["longest_older_than_published_1_s_before_s"],
@@ -335,6 +361,22 @@ def rows(figures):
         ),
         ("hall: view losses with two views, 15 s", views["view_losses"], "0"),
         ("hall broker: sockets without a login held after 10 s, of 20", silent["held"], "0"),
+    ]
+    guard = figures.get("firewall")
+    if guard is not None:
+        table += [
+            (
+                "hall host's firewall: idle sockets one address holds at the broker",
+                guard["idle_held"],
+                "<= %d" % firewall.PER_ADDRESS,
+            ),
+            (
+                "hall host's firewall: wrong passwords answered before the address waits",
+                guard["guesses_answered"],
+                "<= %d" % firewall.BURST,
+            ),
+        ]
+    return table + [
         (
             "hall clock: lines of the boot before Ctrl-C is shut",
             window["lines_before_ctrl_c_is_shut"],

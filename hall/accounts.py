@@ -50,7 +50,7 @@ import subprocess
 import sys
 
 from firmware import hall_settings
-from hall import bridge
+from hall import bridge, firewall
 from hall import broker as broker_module
 
 
@@ -202,6 +202,8 @@ def write_setup(
             "files": broker_conf.open_file_limit(listeners),
         },
     )
+    # what the broker cannot do itself, per address, at the host (hall.firewall)
+    _private(out, "hall-firewall.nft", firewall.ruleset(port))
     with open(ca[0]) as handle:
         ca_text = handle.read()
     for board in boards:
@@ -422,9 +424,14 @@ def main(argv=None):
     else:
         print(
             "wrote %s: passwd, acl, the CA and the broker's certificate, mosquitto.conf, "
-            "hall-broker.service, %d hall files, %s"
+            "hall-broker.service, hall-firewall.nft, %d hall files, %s"
             % (args.out, len(boards), ", ".join(program_files(args.views, args.arbiters)))
         )
+    print(
+        "on the broker's host, as root: nft -f hall-firewall.nft (per address, %d "
+        "connections at once and %d new ones a minute: idle sockets and password guesses)"
+        % (firewall.PER_ADDRESS, firewall.NEW_PER_MINUTE)
+    )
     print(
         "one account file per program: each view (the arbiter's computer, a wall PC, a "
         "backup laptop) and each computer that pushes settings uses a file of its own; "

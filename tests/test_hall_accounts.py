@@ -48,6 +48,7 @@ def test_the_setup_files(open_parent):
         ["passwd", "acl", "mosquitto.conf", "boards.json"]
         + ["view.json", "view-2.json", "view-3.json", "arbiter.json", "arbiter-2.json"]
         + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
+        + ["hall-firewall.nft"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
     for name in names:
