@@ -223,6 +223,7 @@ def write_setup(
         hall_settings.Hall(data)  # what a clock will check
         _private(out, "hall-board-%d.json" % board, json.dumps(data))
     arbiter_key = secrets.token_urlsafe(16)  # the arbiter's devices' share of each view
+    _private(out, "arbiter-key.txt", arbiter_key + "\n")
     for user in view_users + arbiter_users:
         data = {"broker": broker, "port": port, "user": user, "prefix": prefix}
         if user in view_users:
@@ -426,6 +427,13 @@ def main(argv=None):
             "wrote %s: passwd, acl, the CA and the broker's certificate, mosquitto.conf, "
             "hall-broker.service, hall-firewall.nft, %d hall files, %s"
             % (args.out, len(boards), ", ".join(program_files(args.views, args.arbiters)))
+        )
+    if not args.venue:
+        with open(os.path.join(args.out, "arbiter-key.txt")) as handle:
+            key = handle.read().strip()
+        print(
+            "the arbiter's phones, once each (the page keeps the key): "
+            "http://VIEW-ADDRESS:PORT/#key=%s (hall.view prints it with its address)" % key
         )
     print(
         "on the broker's host, as root: nft -f hall-firewall.nft (per address, %d "

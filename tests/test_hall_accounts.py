@@ -48,7 +48,7 @@ def test_the_setup_files(open_parent):
         ["passwd", "acl", "mosquitto.conf", "boards.json"]
         + ["view.json", "view-2.json", "view-3.json", "arbiter.json", "arbiter-2.json"]
         + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
-        + ["hall-firewall.nft"]
+        + ["hall-firewall.nft", "arbiter-key.txt"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
     for name in names:
@@ -273,3 +273,22 @@ def test_a_clock_moved_to_another_board_keeps_its_password_over_tls(open_parent)
     finally:
         broker.terminate()
         broker.wait(10)
+
+
+def test_the_arbiters_key_is_printed_as_an_address_and_in_every_views_file(
+    open_parent, capsys, monkeypatch
+):
+    need_broker()
+    monkeypatch.setenv("HALL_WIFI_PASSWORD", "")
+    out = os.path.join(open_parent, "keyed")
+    assert accounts.main(["--boards", "1-2", "--broker", "10.0.0.1", "--out", out]) == 0
+    printed = capsys.readouterr().out
+    keys = {
+        json.load(open(os.path.join(out, name)))["arbiter_key"]
+        for name in ("view.json", "view-2.json", "view-3.json")
+    }
+    assert len(keys) == 1 and len(next(iter(keys))) >= 20
+    assert "/#key=%s " % next(iter(keys)) in printed
+    assert "nft -f hall-firewall.nft" in printed
+    arbiter = json.load(open(os.path.join(out, "arbiter.json")))
+    assert "arbiter_key" not in arbiter and arbiter["password"] not in printed

@@ -138,3 +138,25 @@ def test_64_addresses_streams_leave_the_arbiter_a_stream(view):
     finally:
         for sock in socks:
             sock.close()
+
+
+def test_the_page_keeps_the_key_from_its_address_and_sends_it(view):
+    from hall import screenshot as shots
+    from hall.devtools import Browser
+
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    url = "http://127.0.0.1:%d/" % view.server.server_address[1]
+    assert not view.server.shares.is_arbiter("127.0.0.1")
+    with Browser(shots.chromium()) as browser:
+        with browser.page(url + "#key=" + KEY, (390, 844)) as page:
+            page.wait_for("streaming", 20)
+            assert page.evaluate("localStorage.getItem('hallKey')") == KEY
+            assert "key" not in page.evaluate("location.href")  # off the address bar
+            assert view.server.shares.is_arbiter("127.0.0.1")  # the view saw the key
+            assert len(view.server.shares.arbiter_streams) == 1  # its stream: the reserve
+        # the same device later, without the key in the address: still the arbiter's
+        view.server.shares.arbiter_addresses.clear()
+        with browser.page(url, (390, 844)) as page:
+            page.wait_for("streaming", 20)
+            assert view.server.shares.is_arbiter("127.0.0.1")
