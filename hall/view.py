@@ -127,7 +127,7 @@ class HallView:
         self.taken_over = False
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
-        if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
+        if ca:  # the hall's CA file: TLS, the broker's certificate checked
             self.client.tls_set_context(tls.client_context(ca))
         self.client.suppress_exceptions = True
         self.client.reconnect_delay_set(*RECONNECT_S)
