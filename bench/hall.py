@@ -156,6 +156,22 @@ _BOARD_AND_SEQ = re.compile(
 )
 
 
+_STAMP_SPACE = socket.CMSG_SPACE(16)  # struct timespec: two 64-bit fields
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux's, which Python does not name
+_REALTIME_TO_MONOTONIC = time.time() - time.monotonic()
+
+
+def _arrival(ancillary):
+    """The monotonic instant the kernel received a read's last bytes (SO_TIMESTAMPNS, on
+    the real-time clock, taken to the monotonic one), or now when there is no stamp."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            seconds = int.from_bytes(data[:8], sys.byteorder, signed=True)
+            nanoseconds = int.from_bytes(data[8:16], sys.byteorder, signed=True)
+            return seconds + nanoseconds / 1e9 - _REALTIME_TO_MONOTONIC
+    return time.monotonic()
+
+
 class _EventReader(threading.Thread):
     """Reads ``pages`` event streams of the page (``/events``) in one thread, stamping each
     read as it returns: ``arrived[page]`` notes when each (board, seq) reached that page.
@@ -172,6 +188,9 @@ class _EventReader(threading.Thread):
         self.socks = []
         for page in range(pages):
             sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            # the kernel stamps each read with the instant its last bytes arrived: this
+            # reader's own wait for a core is not the hall's
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, page)
@@ -184,10 +203,10 @@ class _EventReader(threading.Thread):
         while self.running:
             for key, _events in self.selector.select(0.5):
                 try:
-                    data = key.fileobj.recv(262144)
+                    data, ancillary, _flags, _address = key.fileobj.recvmsg(262144, _STAMP_SPACE)
                 except OSError:
                     continue
-                now = time.monotonic()
+                now = _arrival(ancillary)
                 if not data:
                     self.selector.unregister(key.fileobj)
                     continue
