@@ -88,17 +88,17 @@ def test_a_second_view_on_the_same_account_puts_the_first_off_once_and_it_steps_
         while time.monotonic() < deadline and not first.taken_over:
             time.sleep(0.05)
         assert first.taken_over
-        # the first came back once (putting the second off once), found the second's
-        # claim and stepped back: then nobody puts anybody off
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and not second.broker_up:
+        # the first came back once (putting the second off once: the second's loss may
+        # be logged a moment after the first stepped back), found the second's claim and
+        # stepped back; the second came back: then nobody puts anybody off
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (losses(second_lines) and second.broker_up):
             time.sleep(0.05)
-        settled = len(losses(second_lines))
         time.sleep(WATCH_S)  # the old views took the session back and forth meanwhile
         stepped = [line for line in first_lines if "another program" in line]
         assert len(stepped) == 1 and "view.json, view-2.json" in stepped[0], first_lines
-        assert len(losses(first_lines)) <= 2, first_lines  # put off once, stepped back
-        assert settled <= 1 and len(losses(second_lines)) == settled, second_lines
+        assert len(losses(first_lines)) == 2, first_lines  # put off once, stepped back
+        assert len(losses(second_lines)) == 1, second_lines
         assert second.broker_up
         assert first.hall_state()["taken_over"] and not first.broker_up
         publish_moves(broker, 40)
