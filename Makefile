@@ -33,7 +33,7 @@ help:
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
-	@echo "make hall-tools install Debian's mosquitto and chromium (the hall and its tests)"
+	@echo "make hall-tools install Debian's mosquitto, chromium and Noto fonts (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
 	@echo "make deploy     BOARD=$(BOARD_CHOICES) PORT=/dev/ttyACM0: compile and copy to a board"
@@ -71,12 +71,20 @@ desktop-tools:
 
 # The tournament hall and its tests: Debian's mosquitto (the broker, started by the
 # tests and make hall on 127.0.0.1 only, never as the system's service) and chromium
-# (the page's test). Explicit: make setup never installs them; .ci/run calls this.
+# (the page's test), and the fonts a wall PC needs for every name on the page: Noto's
+# Latin, Cyrillic, Greek, Arabic and Hebrew (fonts-noto-core, 12 MB, 42 MB installed)
+# and its CJK and Hangul (fonts-noto-cjk, 57 MB, 91 MB installed; docs/hall.md); and
+# nftables, the broker host's guard (hall/firewall.py), tested in a namespace of its own.
+# Explicit: make setup never installs them; .ci/run calls this.
 hall-tools:
 	@missing=""; \
 	command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing="$$missing mosquitto"; \
 	command -v mosquitto_sub >/dev/null 2>&1 || missing="$$missing mosquitto-clients"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || missing="$$missing nftables"; \
+	for font in fonts-noto-core fonts-noto-cjk; do \
+		dpkg -s $$font >/dev/null 2>&1 || missing="$$missing $$font"; \
+	done; \
 	if [ -z "$$missing" ]; then echo "hall tools: all there"; exit 0; fi; \
 	echo "installing$$missing (the hall and its tests)"; \
 	$(APT_INSTALL)$$missing >/dev/null

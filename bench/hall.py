@@ -4,9 +4,11 @@
     python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
     python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
     python -m bench.hall --guard [--write]   # takeovers, sizes, sessions (bench/hall_guard.py)
+    python -m bench.hall --audit [--write]   # the page's order, the arbiter's share, two views,
+                                             # idle sockets, the boot's window (bench/hall_audit.py)
 
 The first, every part included, writes the ``hall`` key of bench/latest.json (``make
-bench`` calls ``figures_and_rows``); ``--scale``, ``--tls`` and ``--guard`` with
+bench`` calls ``figures_and_rows``); ``--scale``, ``--tls``, ``--guard`` and ``--audit`` with
 ``--write`` replace only their own part of it, the rest of ``hall`` and the other keys
 kept. A run with other clocks, venues or pages prints and writes nothing.
 
@@ -154,6 +156,22 @@ _BOARD_AND_SEQ = re.compile(
 )
 
 
+_STAMP_SPACE = socket.CMSG_SPACE(16)  # struct timespec: two 64-bit fields
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux's, which Python does not name
+_REALTIME_TO_MONOTONIC = time.time() - time.monotonic()
+
+
+def _arrival(ancillary):
+    """The monotonic instant the kernel received a read's last bytes (SO_TIMESTAMPNS, on
+    the real-time clock, taken to the monotonic one), or now when there is no stamp."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            seconds = int.from_bytes(data[:8], sys.byteorder, signed=True)
+            nanoseconds = int.from_bytes(data[8:16], sys.byteorder, signed=True)
+            return seconds + nanoseconds / 1e9 - _REALTIME_TO_MONOTONIC
+    return time.monotonic()
+
+
 class _EventReader(threading.Thread):
     """Reads ``pages`` event streams of the page (``/events``) in one thread, stamping each
     read as it returns: ``arrived[page]`` notes when each (board, seq) reached that page.
@@ -170,6 +188,9 @@ class _EventReader(threading.Thread):
         self.socks = []
         for page in range(pages):
             sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            # the kernel stamps each read with the instant its last bytes arrived: this
+            # reader's own wait for a core is not the hall's
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, page)
@@ -182,10 +203,10 @@ class _EventReader(threading.Thread):
         while self.running:
             for key, _events in self.selector.select(0.5):
                 try:
-                    data = key.fileobj.recv(262144)
+                    data, ancillary, _flags, _address = key.fileobj.recvmsg(262144, _STAMP_SPACE)
                 except OSError:
                     continue
-                now = time.monotonic()
+                now = _arrival(ancillary)
                 if not data:
                     self.selector.unregister(key.fileobj)
                     continue
@@ -246,6 +267,7 @@ def drive(halls, seconds, seed, begin):
         time.sleep(0.01)
     due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
     edges = {}  # (board, seq) -> the instant the move was due
+    sent = {}  # (board, seq) -> the clock's own publish instant: its message written whole
     lags = []  # ms from the instant a move was due to the pass that queued its message
     sizes = []
     published_before = sum(link.published for link in links)
@@ -266,9 +288,11 @@ def drive(halls, seconds, seed, begin):
                 while link.writing():  # the board's loop does not idle while it writes
                     link.poll(app, _ms(started))
                 if queued and moved:
+                    written = time.monotonic()  # the clock's publish instant
                     board = halls[index]["board"]
                     edges[(board, link.seq)] = edge
-                    lags.append((time.monotonic() - edge) * 1000)
+                    sent[(board, link.seq)] = written
+                    lags.append((written - edge) * 1000)
                     if len(sizes) < 1000:
                         message = hall_message.encode(app, _ms(started), board, link.seq, "change")
                         sizes.append(len(message))
@@ -278,7 +302,7 @@ def drive(halls, seconds, seed, begin):
     finally:
         for link in links:
             link.close()
-    return edges, published, failures, sizes, connect_s, lags
+    return edges, published, failures, sizes, connect_s, lags, sent
 
 
 def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
@@ -297,17 +321,18 @@ def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
         process.stdin.write(json.dumps(plan))
         process.stdin.close()
         processes.append(process)
-    edges, published, failures, sizes, connect_s, lags = {}, 0, 0, [], 0.0, []
+    edges, published, failures, sizes, connect_s, lags, sent = {}, 0, 0, [], 0.0, [], {}
     for process in processes:
         done = json.loads(process.stdout.read())
         process.wait(30)
-        edges.update(((board, seq), edge) for board, seq, edge in done["edges"])
+        edges.update(((board, seq), edge) for board, seq, edge, _ in done["edges"])
+        sent.update(((board, seq), written) for board, seq, _, written in done["edges"])
         published += done["published"]
         failures += done["failures"]
         sizes += done["sizes"]
         connect_s = max(connect_s, done["connect_s"])
         lags += done["lags"]
-    return edges, published, failures, sizes, connect_s, lags
+    return edges, published, failures, sizes, connect_s, lags, sent
 
 
 def _flood_payloads(board):
@@ -404,7 +429,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         baseline.start()
         if flooder is not None:
             threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
-        edges, published, failures, sizes, connect_s, lags = _drive_in_processes(
+        edges, published, failures, sizes, connect_s, lags, sent = _drive_in_processes(
             halls, seconds, seed, begin, group
         )
         baseline.join()
@@ -419,7 +444,16 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         broker_kib = sum(_resident_kib(b.process.pid) for b in brokers)
         time.sleep(1.0)  # the last messages reach the page
         reader.close()
+        # The hall's own: from the clock's publish instant (its message written whole, in
+        # the pass that pressed the lever) to the page. The harness's lag before that
+        # pass (a driving process's turn, its wait for a core) is the drivers' lag below.
         latencies = [
+            (arrived[key] - written) * 1000
+            for arrived in reader.arrived
+            for key, written in sent.items()
+            if key in arrived
+        ]
+        from_due = [
             (arrived[key] - edge) * 1000
             for arrived in reader.arrived
             for key, edge in edges.items()
@@ -442,6 +476,9 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
             "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
             "latency_ms_max": round(max(latencies), 1) if latencies else None,
+            # from the instant the harness meant the lever to go: the drivers' lag included
+            "due_to_page_ms_p99": round(_percentile(from_due, 0.99), 1) if from_due else None,
+            "driver_lag_ms_max": round(max(lags), 1) if lags else None,
             # The drivers' share of it: from the instant a move was due to the pass of
             # its clock that queued the message (a driving process's turn over its
             # clocks, its wait for a core). The rest is the link's writing (at most
@@ -548,6 +585,9 @@ def figures_and_rows(clocks=200, seconds=20.0):
     from bench import hall_guard
 
     figures["guard"] = hall_guard.guard_figures()
+    from bench import hall_audit
+
+    figures["audit"] = hall_audit.audit_figures()
     faults = figures["faults"]
     allocation = figures["allocation"]
     rows = [
@@ -603,6 +643,7 @@ def figures_and_rows(clocks=200, seconds=20.0):
         ),
     ]
     rows += hall_guard.rows(figures["guard"])
+    rows += hall_audit.rows(figures["audit"])
     rows += _scale_rows(figures)
     from bench import hall_tls
 
@@ -672,10 +713,11 @@ def scale_figures(
     seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP, repeat=1
 ):
     """Each cell of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
-    ``meets_goal`` (p99 <= SCALE_P99_MS) beside its figures. With ``repeat``, each cell
-    is run that many times (the matrix over and over, so that a busy spell of a shared
-    machine falls on every cell alike): the run with the median p99 stands for the
-    cell, ``p99_ms_of_each_run`` lists them all."""
+    ``meets_goal`` (p99 <= SCALE_P99_MS in every run) beside its figures. With
+    ``repeat``, each cell is run that many times (the matrix over and over, so that a
+    busy spell of a shared machine falls on every cell alike): the run with the worst
+    p99 stands for the cell, ``p99_ms_of_each_run`` lists them all with the drivers'
+    lag of each beside (``driver_lag_ms_p99_of_each_run``)."""
     runs, p99s = {}, {}
     for _ in range(repeat):
         for count in clocks:
@@ -690,13 +732,14 @@ def scale_figures(
                 p99s.setdefault(key, []).append(run["latency_ms_p99"])
     cells = {}
     for key, each in runs.items():
+        # The goal holds in every run: the worst run stands for the cell, not a median.
         measured = [run for run in each if run["latency_ms_p99"] is not None]
         measured.sort(key=lambda run: run["latency_ms_p99"])
-        cell = measured[(len(measured) - 1) // 2] if measured else each[0]
-        p99 = cell["latency_ms_p99"]
+        cell = measured[-1] if measured else each[0]
         cell["p99_ms_of_each_run"] = p99s[key]
+        cell["driver_lag_ms_p99_of_each_run"] = [run["driver_lag_ms_p99"] for run in each]
         cell["goal_p99_ms"] = SCALE_P99_MS
-        cell["meets_goal"] = p99 is not None and p99 <= SCALE_P99_MS
+        cell["meets_goal"] = all(p99 is not None and p99 <= SCALE_P99_MS for p99 in p99s[key])
         cells[key] = cell
     return {
         "runs": cells,
@@ -718,22 +761,16 @@ def scale_rows(scale):
             run["pages"],
             "" if run["pages"] == 1 else "s",
         )
+        each = run.get("p99_ms_of_each_run") or [run["latency_ms_p99"]]
+        lags = run.get("driver_lag_ms_p99_of_each_run") or [run["driver_lag_ms_p99"]]
         rows.append(
             (
-                "%s: edge to page p50 / p99, ms" % title,
-                "%s / %s" % (run["latency_ms_p50"], run["latency_ms_p99"]),
+                "%s: clock's publish to page p99 of each run, ms (drivers' lag p99)" % title,
+                ", ".join("%s (%s)" % pair for pair in zip(each, lags, strict=True)),
                 "p99 <= %d" % run["goal_p99_ms"],
-                run["latency_ms_p99"],
+                each,  # judged run by run: the goal holds in every one
             )
         )
-        if len(run.get("p99_ms_of_each_run", ())) > 1:
-            rows.append(
-                (
-                    "%s: p99 of each run, ms (the median stands)" % title,
-                    ", ".join(str(p99) for p99 in run["p99_ms_of_each_run"]),
-                    "report",
-                )
-            )
         rows.append(
             (
                 "%s: CPU view / brokers, %%; view KiB before / after" % title,
@@ -757,6 +794,11 @@ def _part(name, args):
         seconds = args.seconds if args.seconds != 20.0 else 15.0
         figures = scale_figures(seconds, group=group, repeat=args.repeat)
         return figures, scale_rows(figures)
+    if name == "audit":
+        from bench import hall_audit
+
+        figures = hall_audit.audit_figures()
+        return figures, hall_audit.rows(figures)
     if name == "tls":
         from bench import hall_tls
 
@@ -829,8 +871,14 @@ def main(argv=None):
         action="store_true",
         help="only the guard's figures (bench/hall_guard.py)",
     )
+    parser.add_argument(
+        "--audit",
+        action="store_true",
+        help="only the audit's figures: the page's order, the arbiter's share, two views, "
+        "idle sockets, the boot's window (bench/hall_audit.py)",
+    )
     args = parser.parse_args(argv)
-    for name in ("scale", "tls", "guard"):
+    for name in ("scale", "tls", "guard", "audit"):
         if getattr(args, name):
             figures, rows = _part(name, args)
             _print_rows(rows)
@@ -839,10 +887,10 @@ def main(argv=None):
             return 0
     if args.drive:
         plan = json.loads(sys.stdin.read())
-        edges, published, failures, sizes, connect_s, lags = drive(
+        edges, published, failures, sizes, connect_s, lags, sent = drive(
             plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
         )
-        rows = [[board, seq, edge] for (board, seq), edge in edges.items()]
+        rows = [[board, seq, edge, sent[(board, seq)]] for (board, seq), edge in edges.items()]
         done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
         done["connect_s"] = connect_s
         done["lags"] = [round(lag, 2) for lag in lags]

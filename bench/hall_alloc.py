@@ -24,7 +24,7 @@ _PASSES = 600
 _PRESS_EVERY = 37
 _PUSH_AT = 300  # the pass in which a settings push comes, the game running
 _PUSH = b'\x31\x1a\x00\x0dhall/settings{"id":"r9"}'  # PUBLISH on PREFIX/settings, retained
-_HALL = '{"broker": "10.0.0.2", "port": 1883, "user": "clock-1", "password": "pw", "board": 1}'
+_HALL = '{"broker": "127.0.0.2", "port": 1883, "user": "clock-1", "password": "pw", "board": 1}'
 
 
 class _QuietStream:

@@ -7,7 +7,8 @@ characters) in headless chromium at an exact viewport and reads the page's
 own measure of its cards: how many a screen shows (the wall: a page), how
 many pages, the smallest name and time in CSS px and, for the wall, their
 size seen from 5 m on a 55-inch 1080p screen (0.634 mm a pixel; a capital or
-digit is 0.73 of the font's size), the contents outside their card or the
+digit is 0.714 of the font's size in the names' Noto Sans, 0.729 in the times'
+DejaVu Sans Mono), the contents outside their card or the
 viewport (goal 0) and the strip's lines (goal at most 2). ``--write`` stores
 them under ``hall_page`` of bench/latest.json.
 """
@@ -26,14 +27,17 @@ CASES = (
     ("wall 1920x1080, 200 boards", screenshot.WALL, 200),
 )
 PIXEL_MM = 0.634  # a 55-inch 16:9 screen of 1080 lines
-GLYPH = 0.73  # a capital's or a digit's height in the font's size (DejaVu Sans)
+# A capital's or a digit's height in the font's size: the names' Noto Sans (714 of 1,000
+# units), the times' monospace, DejaVu Sans Mono (1,493 of 2,048); hall/page.html's fonts.
+NAME_GLYPH = 0.714
+TIME_GLYPH = 0.729
 DISTANCE_MM = 5000
 # the page's time fields (hall/page.html: a side, and whose move or flag it is)
 TIMES = ("left", "right", "left to-move", "right to-move", "left fallen", "right fallen")
 
 
-def _arcmin(font_px):
-    return round(math.degrees(math.atan(font_px * GLYPH * PIXEL_MM / DISTANCE_MM)) * 60, 1)
+def _arcmin(font_px, glyph):
+    return round(math.degrees(math.atan(font_px * glyph * PIXEL_MM / DISTANCE_MM)) * 60, 1)
 
 
 def _inside(inner, outer, slack=0.5):
@@ -70,8 +74,8 @@ def case_figures(window, boards):
     }
     if data["wall"]:  # a phone scrolls; the wall turns its pages
         figures["pages"] = int(pages)
-        figures["name_arcmin_at_5_m"] = _arcmin(figures["name_px"])
-        figures["time_arcmin_at_5_m"] = _arcmin(figures["time_px"])
+        figures["name_arcmin_at_5_m"] = _arcmin(figures["name_px"], NAME_GLYPH)
+        figures["time_arcmin_at_5_m"] = _arcmin(figures["time_px"], TIME_GLYPH)
     return figures
 
 

@@ -39,6 +39,23 @@ def check_prefix(prefix):
             raise ValueError("prefix %r: letters, digits and punctuation other than + # /" % prefix)
 
 
+def on_loopback(host):
+    """Whether ``host`` is a loopback address written out (``127.x.y.z`` or ``::1``): the
+    only broker plain MQTT may go to. A name is not: a name is looked up on the hall's
+    network, where anyone may answer."""
+    if host == "::1":
+        return True
+    parts = host.split(".")
+    if len(parts) != 4 or parts[0] != "127":
+        return False
+    for part in parts:
+        if not part or len(part) > 3 or any(c not in "0123456789" for c in part):
+            return False
+        if int(part) > 255:
+            return False
+    return True
+
+
 def check_board(number):
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_BOARD:
         raise ValueError("board must be a whole number 1..%d, got %r" % (MAX_BOARD, number))
@@ -72,10 +89,13 @@ class Hall:
         check_prefix(prefix)
         self.prefix = prefix
         # The hall's CA (PEM): the link speaks TLS and checks the broker's certificate
-        # with it; empty: plain MQTT, for a broker on the development machine only.
+        # with it; empty: plain MQTT, for a broker on loopback only (the simulator's).
         self.ca = _text(data, "ca", True)
         if len(self.ca) > MAX_CA or (self.ca and "-----BEGIN CERTIFICATE-----" not in self.ca):
             raise ValueError("ca must be a PEM certificate of at most %d characters" % MAX_CA)
+        if not self.ca and not on_loopback(self.broker):
+            # the passwords would cross the hall's Wi-Fi in clear
+            raise ValueError("no ca: plain MQTT only to a broker on 127.0.0.1")
 
     def to_dict(self):
         data = {"broker": self.broker, "port": self.port, "board": self.board}

@@ -10,9 +10,15 @@ builder ``hal.board_io``) stay loaded: every board's heap budget holds them
 
 import micropython
 
-import boards
-from firmware import engine, files, settings_file
-from firmware.app import App
+# First of all, before a module of the clock is read: Ctrl-C on the USB serial is a plain
+# character (``start`` opens it again once it knows no hall file is on the flash, or that
+# the owner holds ``set``: ``hal.repl_guard``).
+if hasattr(micropython, "kbd_intr"):
+    micropython.kbd_intr(-1)
+
+import boards  # noqa: E402  (after the shut, on purpose; so below)
+from firmware import engine, files, settings_file  # noqa: E402
+from firmware.app import App  # noqa: E402
 
 DEFAULT_BOARD = "pico"
 
@@ -27,6 +33,11 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
     ``ticks``: the tick counter the journal's ring reads after a block, if not the
     board's (a simulated chip's model, which holds the loop without moving time).
     """
+    # Shut again for every boot in one interpreter (a simulated board's); before this
+    # line nothing of the flash has been read.
+    kbd_intr = getattr(micropython, "kbd_intr", None)
+    if kbd_intr is not None:
+        kbd_intr(-1)
     from hal import board_io
 
     board = boards.load(board_name)
@@ -60,11 +71,13 @@ def start(board_name=DEFAULT_BOARD, flash_root=None, filesystem=None, ring_block
     if getattr(board, "NETWORK", False) and storage.exists(files.HALL):
         from hal import (
             hall_link,  # a board with a radio and a hall file: firmware.hall_settings
-            repl_guard,  # its secrets: Ctrl-C shut unless the owner holds ``set``
+            repl_guard,  # its secrets: Ctrl-C kept shut unless the owner holds ``set``
         )
 
-        repl_guard.shut(hardware.inputs, getattr(micropython, "kbd_intr", None))
+        repl_guard.keep_shut(hardware.inputs, kbd_intr)
         app.join_hall(hall_link.attach(app, storage))
+    elif kbd_intr is not None:
+        kbd_intr(3)  # no hall's secrets on the flash: Ctrl-C as it always was
     hardware.inputs.disarm_closed(ticks_ms())
     hardware.start()
     return app

@@ -17,8 +17,10 @@ writes into ``--out`` (a new folder, readable by its owner alone):
   limit;
 - ``hall-board-N.json`` for every board (with the CA), flashed with
   ``make hall-flash HALL_FILE=hall-setup/hall-board-N.json PORT=...``;
-- ``view.json`` and ``arbiter.json`` for ``python -m hall.view`` and
-  ``python -m hall.push`` (with the CA's file);
+- ``view.json``, ``view-2.json``, ``view-3.json`` (``--views``) and
+  ``arbiter.json``, ``arbiter-2.json`` (``--arbiters``) for ``python -m hall.view``
+  and ``python -m hall.push`` (with the CA's file): one file per program, since one
+  login holds one session and two programs on one would take it from each other;
 - ``boards.json``: which account writes which board (``--renumber`` changes it).
 
 With ``--venue NAME=BROKER:BOARDS`` (once per venue) and ``--central HOST``
@@ -48,7 +50,7 @@ import subprocess
 import sys
 
 from firmware import hall_settings
-from hall import bridge
+from hall import bridge, firewall
 from hall import broker as broker_module
 
 
@@ -134,11 +136,15 @@ def write_setup(
     extra_conf="",
     view_boards=None,
     ca=None,
+    views=3,
+    arbiters=2,
 ):
     """Write one broker's folder; its accounts' passwords. ``extra_*``: the bridge's
     accounts, ACL lines and configuration (``hall.bridge``); ``view_boards``: the boards
     the view shows (default ``boards``); ``ca``: the CA's (certificate, key) files (an
-    event's, shared by its brokers), else one is made in ``out``."""
+    event's, shared by its brokers), else one is made in ``out``; ``views`` and
+    ``arbiters``: how many view accounts and arbiter's tool accounts (one per program:
+    one login holds one session)."""
     from hall import broker_conf, tls
 
     hall_settings.check_prefix(prefix)
@@ -152,7 +158,9 @@ def write_setup(
                 % (closed, os.stat(closed).st_mode & 0o777)
             )
     os.makedirs(out, mode=0o700)
-    passwords = {"view": secrets.token_urlsafe(12), "arbiter": secrets.token_urlsafe(12)}
+    view_users = broker_module.numbered("view", views)
+    arbiter_users = broker_module.numbered("arbiter", arbiters)
+    passwords = {user: secrets.token_urlsafe(12) for user in view_users + arbiter_users}
     for board in boards:
         passwords[broker_module.clock_user(board)] = secrets.token_urlsafe(12)
     for user in extra_users:
@@ -161,8 +169,11 @@ def write_setup(
     passwd = _private(out, "passwd", lines)
     subprocess.run(["mosquitto_passwd", "-U", passwd], check=True, capture_output=True, timeout=600)
     owners = {broker_module.clock_user(board): board for board in boards}
-    _private(out, PLAN, json.dumps({"prefix": prefix, "owners": owners, "extra_acl": extra_acl}))
-    acl = _private(out, "acl", broker_module.acl_text(boards, prefix, owners) + "\n" + extra_acl)
+    plan = {"prefix": prefix, "owners": owners, "extra_acl": extra_acl}
+    plan.update(views=view_users, arbiters=arbiter_users)
+    _private(out, PLAN, json.dumps(plan))
+    acl_lines = broker_module.acl_text(boards, prefix, owners, view_users, arbiter_users)
+    acl = _private(out, "acl", acl_lines + "\n" + extra_acl)
     if ca is None:
         ca = tls.make_ca(out)
     certfile, keyfile = tls.make_server(out, ca[0], ca[1], broker)
@@ -191,6 +202,8 @@ def write_setup(
             "files": broker_conf.open_file_limit(listeners),
         },
     )
+    # what the broker cannot do itself, per address, at the host (hall.firewall)
+    _private(out, "hall-firewall.nft", firewall.ruleset(port))
     with open(ca[0]) as handle:
         ca_text = handle.read()
     for board in boards:
@@ -209,11 +222,15 @@ def write_setup(
         }
         hall_settings.Hall(data)  # what a clock will check
         _private(out, "hall-board-%d.json" % board, json.dumps(data))
-    for user in ("view", "arbiter"):
+    arbiter_key = secrets.token_urlsafe(16)  # the arbiter's devices' share of each view
+    _private(out, "arbiter-key.txt", arbiter_key + "\n")
+    for user in view_users + arbiter_users:
         data = {"broker": broker, "port": port, "user": user, "prefix": prefix}
+        if user in view_users:
+            data["arbiter_key"] = arbiter_key
         data["password"] = passwords[user]
         data["ca"] = os.path.abspath(ca[0])
-        if user == "view":
+        if user in view_users:
             shown = boards if view_boards is None else view_boards
             data["boards"] = ",".join(str(board) for board in shown)
         _private(out, "%s.json" % user, json.dumps(data))
@@ -244,7 +261,10 @@ def renumber(out, moves):
     if len(set(written)) != len(written):
         raise ValueError("two clocks would write the same board: %s" % sorted(moves.items()))
     acl_path = os.path.join(out, "acl")
-    text = broker_module.acl_text([], plan["prefix"], owners) + "\n" + plan["extra_acl"]
+    views = plan.get("views", ["view"])  # a hall written before there were several
+    arbiters = plan.get("arbiters", ["arbiter"])
+    text = broker_module.acl_text([], plan["prefix"], owners, views, arbiters)
+    text += "\n" + plan["extra_acl"]
     for path, content in ((acl_path, text), (os.path.join(out, PLAN), json.dumps(plan))):
         info = os.stat(path)
         temporary = path + ".new"
@@ -276,7 +296,18 @@ def venue(text):
     return bridge.check_venue_name(name), host, board_numbers(boards)
 
 
-def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen):
+MAX_PROGRAMS = 16  # view or arbiter accounts of one kind
+
+
+def program_files(views, arbiters):
+    """The account files of the views and the arbiter's tools, as written."""
+    users = broker_module.numbered("view", views) + broker_module.numbered("arbiter", arbiters)
+    return [user + ".json" for user in users]
+
+
+def write_event(
+    out, venues, central, port, ssid, wifi_password, prefix, listen, views=3, arbiters=2
+):
     """An event in several venues: ``out/central`` (the central broker, the view's and
     the arbiter's accounts) and ``out/NAME`` per venue, its broker bridged to the
     central one over TLS (``hall.bridge``); one CA for all (``out/ca.crt``)."""
@@ -302,6 +333,8 @@ def write_event(out, venues, central, port, ssid, wifi_password, prefix, listen)
         extra_acl=bridge.central_acl(plan, prefix),
         view_boards=sorted(every),
         ca=ca,
+        views=views,
+        arbiters=arbiters,
     )
     for name, host, boards in venues:
         link = bridge.venue_bridge(
@@ -330,6 +363,18 @@ def main(argv=None):
         help="NAME=BROKER:BOARDS, once per venue (with --central instead of --boards/--broker)",
     )
     parser.add_argument("--central", help="the central broker's address, for --venue")
+    parser.add_argument(
+        "--views",
+        type=int,
+        default=3,
+        help="view accounts, one per computer running hall.view (default 3)",
+    )
+    parser.add_argument(
+        "--arbiters",
+        type=int,
+        default=2,
+        help="arbiter accounts, one per computer pushing settings (default 2)",
+    )
     args = parser.parse_args(argv)
     if args.one_password:
         parser.error(
@@ -359,12 +404,15 @@ def main(argv=None):
         wifi_password = (
             getpass.getpass("the Wi-Fi's password (empty for none): ") if args.ssid else ""
         )
+    if not (1 <= args.views <= MAX_PROGRAMS and 1 <= args.arbiters <= MAX_PROGRAMS):
+        parser.error("--views and --arbiters: 1 to %d each" % MAX_PROGRAMS)
     common = (args.port, args.ssid, wifi_password, args.prefix, args.listen)
+    programs = {"views": args.views, "arbiters": args.arbiters}
     try:
         if args.venue:
-            write_event(args.out, venues, args.central, *common)
+            write_event(args.out, venues, args.central, *common, **programs)
         else:
-            write_setup(args.out, boards, args.broker, *common)
+            write_setup(args.out, boards, args.broker, *common, **programs)
     except ValueError as error:
         parser.error(str(error))
     except (OSError, subprocess.SubprocessError) as error:
@@ -377,8 +425,26 @@ def main(argv=None):
     else:
         print(
             "wrote %s: passwd, acl, the CA and the broker's certificate, mosquitto.conf, "
-            "hall-broker.service, %d hall files, view.json, arbiter.json" % (args.out, len(boards))
+            "hall-broker.service, hall-firewall.nft, %d hall files, %s"
+            % (args.out, len(boards), ", ".join(program_files(args.views, args.arbiters)))
         )
+    if not args.venue:
+        with open(os.path.join(args.out, "arbiter-key.txt")) as handle:
+            key = handle.read().strip()
+        print(
+            "the arbiter's phones, once each (the page keeps the key): "
+            "http://VIEW-ADDRESS:PORT/#key=%s (hall.view prints it with its address)" % key
+        )
+    print(
+        "on the broker's host, as root: nft -f hall-firewall.nft (per address, %d "
+        "connections at once and %d new ones a minute: idle sockets and password guesses)"
+        % (firewall.PER_ADDRESS, firewall.NEW_PER_MINUTE)
+    )
+    print(
+        "one account file per program: each view (the arbiter's computer, a wall PC, a "
+        "backup laptop) and each computer that pushes settings uses a file of its own; "
+        "two programs on one file take the session from each other"
+    )
     return 0
 
 

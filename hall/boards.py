@@ -78,6 +78,7 @@ class Board:
         self.tokens = BURST
         self.tokens_ms = None
         self.pairing = None  # (white, black) names from the round's pairings
+        self.seq = 0  # the view's sequence of this board's last change (``changed``)
 
     def refuse(self, now_ms, reason):
         self.refused += 1
@@ -142,6 +143,10 @@ class Board:
         self.history.follow(data)
         return True
 
+    def changed(self, seq):
+        """The view counted this board's last change as its change ``seq``."""
+        self.seq = seq
+
     def is_online(self, now_ms):
         silent = self.message is not None and now_ms - self.received_ms > SILENT_MS
         return bool(self.online) and not silent
@@ -191,6 +196,9 @@ class Board:
             "board": self.number,
             "message": self.message,
             "age_ms": now_ms - self.received_ms if self.message is not None else None,
+            "received_ms": self.received_ms if self.message is not None else None,
+            "at_ms": now_ms,
+            "seq": self.seq,
             "online": self.is_online(now_ms),
             "state": self.state(now_ms),
             "needs": self.needs(now_ms),

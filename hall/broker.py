@@ -7,8 +7,9 @@ on 127.0.0.1 at a free port; never the system's service. The accounts
 
 - ``clock-N`` (one per board): may write ``PREFIX/board/N`` and its
   ``/status`` only, and read ``PREFIX/settings``;
-- ``view``: may read ``PREFIX/#`` and write nothing;
-- ``arbiter``: may write ``PREFIX/settings`` and read everything;
+- ``view``, ``view-2``, ``view-3`` (one per view): may read ``PREFIX/#`` and write nothing;
+- ``arbiter``, ``arbiter-2`` (one per tool): may write ``PREFIX/settings`` and read
+  everything;
 - ``watch-1`` to ``watch-4`` (this broker only, never a hall's): read ``PREFIX/#``, so
   that tests can observe while the view and the arbiter hold their own sessions (one
   session per login: ``hall.broker_conf``).
@@ -62,21 +63,35 @@ def clock_user(board):
     return "clock-%d" % board
 
 
-def acl_text(boards, prefix=PREFIX, owners=None):
+def numbered(first, count):
+    """``first``, then ``first-2`` ... ``first-count``: one account per view (the
+    arbiter's computer, a wall PC, a backup laptop) or per arbiter's tool. One login
+    holds one session (``hall.broker_conf``): two programs on one account would take
+    the session from each other."""
+    return [first] + ["%s-%d" % (first, n) for n in range(2, count + 1)]
+
+
+VIEWS = numbered("view", 3)
+ARBITERS = numbered("arbiter", 2)
+
+
+def acl_text(boards, prefix=PREFIX, owners=None, views=VIEWS, arbiters=ARBITERS):
     """The broker's ACL for ``boards`` (board numbers); ``owners`` (account -> board)
     when a clock was moved to another board (``hall.accounts --renumber``), else each
-    board's own ``clock-N``."""
+    board's own ``clock-N``; ``views`` and ``arbiters``: their accounts."""
     if owners is None:
         owners = {clock_user(board): board for board in boards}
-    lines = [
-        "user view",
-        "topic read %s/#" % prefix,
-        "",
-        "user arbiter",
-        "topic readwrite %s/settings" % prefix,
-        "topic read %s/#" % prefix,
-        "",
-    ]
+    lines = []
+    for user in views:  # reads all; writes only its claim on its account (hall.view)
+        lines += ["user %s" % user, "topic read %s/#" % prefix]
+        lines += ["topic write %s/views/%s" % (prefix, user), ""]
+    for user in arbiters:
+        lines += [
+            "user %s" % user,
+            "topic readwrite %s/settings" % prefix,
+            "topic read %s/#" % prefix,
+            "",
+        ]
     for user, board in owners.items():
         lines += [
             "user %s" % user,
@@ -115,10 +130,26 @@ def _limit_open_files(count):
 class Broker:
     """A running Mosquitto with the hall's accounts; ``stop()`` ends it and its folder."""
 
-    def __init__(self, boards, prefix=PREFIX, port=None, accounts=(), acl="", conf="", tls=False):
+    def __init__(
+        self,
+        boards,
+        prefix=PREFIX,
+        port=None,
+        accounts=(),
+        acl="",
+        conf="",
+        tls=False,
+        signed_by=None,
+        name=HOST,
+        passwords_of=None,
+    ):
         """``accounts``, ``acl`` and ``conf``: more user names (their passwords are
         generated), ACL lines and configuration lines (``hall.bridge``); ``tls``: the
-        listener speaks TLS with a certificate of a CA made for it (``self.ca``)."""
+        listener speaks TLS with a certificate of a CA made for it (``self.ca``), or of
+        ``signed_by`` (another broker: its CA), for ``name``; ``passwords_of``: another
+        broker whose passwords it takes too (a rogue's, in the tests)."""
+        self.signed_by = signed_by
+        self.name = name
         missing = missing_tools()
         if missing:
             raise RuntimeError(
@@ -130,11 +161,13 @@ class Broker:
         self.host = HOST
         self.port = port or free_port()
         self.folder = tempfile.mkdtemp(prefix="hall-broker-")
-        self.passwords = {"view": secrets.token_hex(8), "arbiter": secrets.token_hex(8)}
+        self.passwords = {user: secrets.token_hex(8) for user in VIEWS + ARBITERS}
         for board in self.boards:
             self.passwords[clock_user(board)] = secrets.token_hex(8)
         for user in tuple(accounts) + WATCHERS:
             self.passwords[user] = secrets.token_hex(8)
+        if passwords_of is not None:  # a rogue takes every password the hall's takes
+            self.passwords.update(passwords_of.passwords)
         self.tls = tls
         self.ca = None  # the CA's certificate (PEM file) with tls
         self.extra_acl = acl
@@ -171,7 +204,11 @@ class Broker:
         if self.tls:
             from hall import tls as tls_module
 
-            tls = tls_module.make_ca_and_server(self.folder, HOST)
+            if self.signed_by is None:
+                tls = tls_module.make_ca_and_server(self.folder, self.name)
+            else:
+                authority = self.signed_by.ca, os.path.join(self.signed_by.folder, "ca.key")
+                tls = (authority[0],) + tls_module.make_server(self.folder, *authority, self.name)
             self.ca = tls[0]
         connections = broker_conf.connection_limit(len(self.passwords))
         self.listeners = [(self.port, HOST, connections, tls)]

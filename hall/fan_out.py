@@ -7,7 +7,8 @@ pending gathers nothing new: its boards wait in the view's set, one entry per bo
 so a slow page holds at most one batch; in the pass its page takes the last of
 them, what changed meanwhile is gathered and sent. A page that takes nothing for
 ``page_server.WRITE_S`` is ended, and so is one whose socket fails; a stream with
-nothing to say for ``alive_s`` gets the alive event. The handler threads of the
+nothing to say for ``alive_s`` gets the alive event, and every batch starts with
+one: the view's clock as the batch leaves. The handler threads of the
 streams only wait for their end.
 """
 
@@ -18,7 +19,13 @@ import time
 
 from hall import page_server
 
-ALIVE_EVENT = b"event: alive\ndata: {}\n\n"
+
+def alive_event(now):
+    """The alive event, with the view's clock (``time.monotonic()``, here in ms): it
+    starts every batch, so that a page counts each board's running time from the view's
+    instant of its message whenever the batch reached it (hall/page.html: the least
+    difference of the clocks seen, a batch that waited is not it)."""
+    return b'event: alive\ndata: {"now_ms":%d}\n\n' % int(now * 1000)
 
 
 class Stream:
@@ -120,9 +127,9 @@ class FanOut:
             if not (stream.closed or stream.pending):
                 # All taken: what changed meanwhile (its wake may have come while the
                 # page still held bytes, when nothing was gathered for it) goes now.
-                stream.pending = self.changes(stream)
-                if not stream.pending and now - stream.written_at >= self.alive_s:
-                    stream.pending = ALIVE_EVENT
+                changes = self.changes(stream)
+                if changes or now - stream.written_at >= self.alive_s:
+                    stream.pending = alive_event(time.monotonic()) + changes
                 stream.took_at = now
                 if stream.pending:
                     self._send(stream, now)

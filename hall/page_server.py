@@ -18,6 +18,7 @@
   reconnects after that long.
 """
 
+import hmac
 import io
 import socket
 import sys
@@ -33,6 +34,14 @@ MAX_CONNECTIONS = 256
 CLIENT_CONNECTIONS = 32  # a wall screen's 16 pages, their streams and their reloads
 MAX_STREAMS = 64
 CLIENT_STREAMS = 16
+# The arbiter's own devices (a request with the hall's arbiter key: ``KEY_HEADER``) have
+# a share of their own inside the totals, which no spectator can take: an address that
+# showed the key is the arbiter's for ``ARBITER_KNOWN_S`` and its connections are taken
+# into the reserve as they come, before their head is read.
+ARBITER_CONNECTIONS = 32
+ARBITER_STREAMS = 8
+ARBITER_KNOWN_S = 12 * 3600  # a round's day
+KEY_HEADER = "X-Hall-Key"
 RETRY_AFTER_S = 5
 RETRY_MS = 3000
 _BODY_MAX = 65536  # a refused request's body read before the 405 (a larger one: reset)
@@ -41,39 +50,75 @@ _BODY_MAX = 65536  # a refused request's body read before the 405 (a larger one:
 class Shares:
     """Who holds what: connections and event streams per client address."""
 
-    def __init__(self):
+    def __init__(self, reserve=False):
         self.lock = threading.Lock()
-        self.connections = {}  # address -> count
-        self.streams = {}  # address -> [stream, ...], oldest first
+        self.reserve = reserve  # the arbiter's share is kept (the view has its key)
+        self.connections = {}  # address -> count (spectators')
+        self.streams = {}  # address -> [stream, ...], oldest first (spectators')
+        self.arbiter_addresses = {}  # address -> when it last showed the arbiter's key
+        self.arbiter_connections = 0
+        self.arbiter_streams = []
         self.refused = 0
 
-    def connect(self, address):
+    def know_arbiter(self, address):
+        """``address`` showed the arbiter's key: its connections go to the reserve."""
         with self.lock:
+            self.arbiter_addresses[address] = time.monotonic()
+
+    def is_arbiter(self, address):
+        with self.lock:
+            return self._arbiter(address)
+
+    def _arbiter(self, address):
+        seen = self.arbiter_addresses.get(address)
+        if seen is not None and time.monotonic() - seen > ARBITER_KNOWN_S:
+            del self.arbiter_addresses[address]
+            return False
+        return seen is not None
+
+    def connect(self, address):
+        """Admit a connection from ``address``: ``"arbiter"`` (the reserve), ``"spectator"``,
+        or False (refused)."""
+        with self.lock:
+            if self._arbiter(address) and self.arbiter_connections < ARBITER_CONNECTIONS:
+                self.arbiter_connections += 1
+                return "arbiter"
             count = self.connections.get(address, 0)
-            if count >= CLIENT_CONNECTIONS or sum(self.connections.values()) >= MAX_CONNECTIONS:
+            spectators = MAX_CONNECTIONS - (ARBITER_CONNECTIONS if self.reserve else 0)
+            if count >= CLIENT_CONNECTIONS or sum(self.connections.values()) >= spectators:
                 self.refused += 1
                 return False
             self.connections[address] = count + 1
-            return True
+            return "spectator"
 
-    def disconnect(self, address):
+    def disconnect(self, address, share="spectator"):
         with self.lock:
+            if share == "arbiter":
+                self.arbiter_connections -= 1
+                return
             count = self.connections.get(address, 0) - 1
             if count > 0:
                 self.connections[address] = count
             else:
                 self.connections.pop(address, None)
 
-    def open_stream(self, address, stream):
-        """Admit ``stream`` for ``address``; the stream it displaced (ended), or False
-        when refused."""
+    def open_stream(self, address, stream, arbiter=False):
+        """Admit ``stream`` for ``address`` (``arbiter``: a request with the arbiter's key,
+        into the reserve); the stream it displaced (ended), or False when refused."""
         with self.lock:
+            if arbiter:
+                displaced = None
+                if len(self.arbiter_streams) >= ARBITER_STREAMS:
+                    displaced = self.arbiter_streams.pop(0)  # the arbiter's oldest page
+                self.arbiter_streams.append(stream)
+                return displaced
             held = self.streams.setdefault(address, [])
             if len(held) >= CLIENT_STREAMS:
                 self.refused += 1
                 return False
             displaced = None
-            if sum(len(streams) for streams in self.streams.values()) >= MAX_STREAMS:
+            spectators = MAX_STREAMS - (ARBITER_STREAMS if self.reserve else 0)
+            if sum(len(streams) for streams in self.streams.values()) >= spectators:
                 greedy = max(self.streams, key=lambda other: len(self.streams[other]))
                 if len(self.streams[greedy]) <= len(held) + 1:
                     self.refused += 1
@@ -84,6 +129,9 @@ class Shares:
 
     def close_stream(self, address, stream):
         with self.lock:
+            if stream in self.arbiter_streams:
+                self.arbiter_streams.remove(stream)
+                return
             held = self.streams.get(address, [])
             if stream in held:
                 held.remove(stream)
@@ -92,7 +140,8 @@ class Shares:
 
     def stream_count(self):
         with self.lock:
-            return sum(len(streams) for streams in self.streams.values())
+            spectators = sum(len(streams) for streams in self.streams.values())
+            return spectators + len(self.arbiter_streams)
 
 
 class _Refused(Exception):
@@ -110,13 +159,22 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64
 
-    def __init__(self, address, handler, log):
-        self.shares = Shares()
+    def __init__(self, address, handler, log, arbiter_key=None):
+        self.shares = Shares(reserve=arbiter_key is not None)
         self.log = log
+        self.arbiter_key = arbiter_key  # None: no reserve (every device a spectator)
+        self.share_of = {}  # id of a connection's socket -> its share
         ThreadingHTTPServer.__init__(self, address, handler)
 
+    def has_arbiter_key(self, text):
+        key = self.arbiter_key
+        return bool(key) and hmac.compare_digest(text.encode(), key.encode())
+
     def process_request(self, request, client_address):
-        if not self.shares.connect(client_address[0]):
+        share = self.shares.connect(client_address[0])
+        self.share_of[id(request)] = share
+        if not share:
+            self.share_of.pop(id(request), None)
             try:
                 request.setblocking(False)
                 request.send(
@@ -133,7 +191,8 @@ class Server(ThreadingHTTPServer):
         try:
             ThreadingHTTPServer.process_request_thread(self, request, client_address)
         finally:
-            self.shares.disconnect(client_address[0])
+            share = self.share_of.pop(id(request), "spectator")
+            self.shares.disconnect(client_address[0], share)
 
     def handle_error(self, request, client_address):
         error = sys.exc_info()[1]
@@ -220,6 +279,9 @@ class Handler(BaseHTTPRequestHandler):
         if not self.parse_request():
             self.close_connection = True
             return
+        self.arbiter = self.server.has_arbiter_key(self.headers.get(KEY_HEADER, ""))
+        if self.arbiter:
+            self.server.shares.know_arbiter(self.client_address[0])
         if self.command == "GET":
             self.answer()
         else:

@@ -40,12 +40,13 @@ def settings_message(
 
 def publish(account, payload, timeout_s=5.0):
     """Publish ``payload`` retained on the settings topic; raises if the broker refuses."""
+    from hall import tls
+
+    tls.check_plain(account["broker"], account.get("ca"))  # never the password in clear
     done = {}
     client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-arbiter")
     client.username_pw_set(account["user"], account["password"])
     if account.get("ca"):  # the hall's CA (hall.accounts): the broker's certificate checked
-        from hall import tls
-
         client.tls_set_context(tls.client_context(account["ca"]))
     client.on_connect = lambda c, u, f, code, p: done.setdefault("code", code)
     client.connect(account["broker"], account.get("port", 1883), 30)
@@ -92,7 +93,7 @@ def main(argv=None):
         raise SystemExit("hall.push: the account %s is not usable: %s" % (args.account, error))
     try:
         publish(account, payload)
-    except (OSError, RuntimeError) as error:
+    except (OSError, RuntimeError, ValueError) as error:
         raise SystemExit(
             "hall.push: nothing pushed: the broker at %s:%s: %s"
             % (account["broker"], account.get("port", 1883), error)

@@ -127,10 +127,15 @@ def main(argv=None):
     parser.add_argument("--out", default="docs/pictures/hall-page.png")
     parser.add_argument("--phone", default="docs/pictures/hall-phone.png", help="390 x 844")
     parser.add_argument("--wall", default="docs/pictures/hall-wall.png", help="1920 x 1080")
+    parser.add_argument(
+        "--names", default="docs/pictures/hall-names.png", help="every script's names, 390 x 844"
+    )
     args = parser.parse_args(argv)
     if chromium() is None:
         print("chromium is not installed: make hall-tools")
         return 1
+    names_screenshot(args.names)
+    print("wrote %s" % args.names)
     numbers = list(range(1, args.clocks + 1))
     listed = list(range(1, args.clocks + 3))  # two boards whose clocks have not come yet
     with Broker(listed) as broker:
@@ -151,6 +156,34 @@ def main(argv=None):
                 process.wait(10)
             view.close()
     return 0
+
+
+# Players' names in every script the page's fonts cover (docs/hall.md, "The page"):
+# White, Black on each board; the last, an Arabic name too long for its half of a card.
+NAMES_IN_EVERY_SCRIPT = {
+    1: ("Magnus Carlsen", "Ян Непомнящий"),
+    2: ("Βασίλειος Κωτρωνιάς", "丁立人"),
+    3: ("이창호", "藤井聡太"),
+    4: ("عماد حکیمی", "בוריס גלפנד"),
+    5: (" ".join(["محمد"] * 12), "Judit Polgár"),
+}
+
+
+def names_screenshot(path, window=PHONE, browser=None):
+    """The page with ``NAMES_IN_EVERY_SCRIPT`` on made-up boards (``hall.page_sample``,
+    no broker), a PNG at ``path``."""
+    from hall import page_sample
+
+    def state():
+        made = page_sample.sample(len(NAMES_IN_EVERY_SCRIPT) + 2)
+        made["boards"] = made["boards"][1:-1]  # the boards that have a clock
+        for board, names in zip(made["boards"], NAMES_IN_EVERY_SCRIPT.values(), strict=True):
+            board["white"], board["black"] = names
+        made["hall"].update(event="Every name")
+        return made
+
+    with page_sample.PageServer(state) as server:
+        return screenshot(server.url, path, window, browser=browser)
 
 
 def example_pairings(boards):

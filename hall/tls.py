@@ -15,6 +15,7 @@ leaving the folder ``hall.accounts`` writes; a new hall file set replaces it.
 import datetime
 import ipaddress
 import os
+import socket
 import ssl
 
 from cryptography import x509
@@ -115,3 +116,27 @@ def client_context(cafile=None, cadata=None):
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.load_verify_locations(cafile=cafile, cadata=cadata)
     return context
+
+
+def on_loopback(host):
+    """Whether every address ``host`` names is this machine's loopback (a name is looked
+    up here, where the hosts file answers ``localhost``)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(found) and all(ipaddress.ip_address(entry[4][0]).is_loopback for entry in found)
+
+
+def check_plain(host, ca):
+    """ValueError if a connection to ``host`` without the hall's CA (``ca`` empty) would
+    leave this machine: the account's password would cross the hall's network in clear."""
+    if not ca and not on_loopback(host):
+        raise ValueError(
+            "no ca for the broker at %s: plain MQTT goes to a broker on this machine "
+            "(127.0.0.1) only; a hall's account file (hall.accounts) carries the hall's CA" % host
+        )

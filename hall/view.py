@@ -28,6 +28,7 @@ a clock.
 
 import json
 import os
+import secrets
 import socket
 import sys
 import threading
@@ -80,6 +81,9 @@ class HallView:
         log=_stderr_line,
         ca=None,
     ):
+        from hall import tls
+
+        tls.check_plain(host, ca)  # the view's password never crosses the hall in clear
         self.prefix = prefix
         self.address = "%s:%d" % (host, port)
         self.log = log
@@ -94,6 +98,12 @@ class HallView:
         self.encoded = {}  # board -> its last change as an event's bytes, for every page
         self.encoded_hall = b""  # the view's own state as an event's bytes
         self.encodings = 0  # how many times a change was encoded (the bench reads it)
+        # Every state the page gets carries the view's epoch (a restarted view's is later)
+        # and the sequence of its last change, counted over the whole view: a page keeps
+        # the newest of what its stream and its polls bring (hall/page.html).
+        self.epoch = int(time.time() * 1000)
+        self.change_seq = 0  # the last change's sequence (boards and the view's own state)
+        self.hall_seq = 0
         for number in boards:
             self.boards[number] = Board(number, listed=True)
         if pairings is not None:
@@ -105,11 +115,19 @@ class HallView:
         self.stopping = threading.Event()
         self.server = None
         self.fan_out = fan_out.FanOut(self._streams, self._changes, ALIVE_S)
+        # One login holds one session: a second program on this account puts this view
+        # off. Each view claims its account on its own topic (``PREFIX/views/USER``,
+        # retained: a random id of this run) as it first connects; a view that comes
+        # back and finds another run's claim there steps back instead of taking the
+        # session back (``_presence``), so two programs never take turns.
+        self.user = user
+        self.run_id = secrets.token_hex(8).encode()
+        self.presence_topic = "%s/views/%s" % (prefix, user)
+        self.connections = 0
+        self.taken_over = False
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
-        if ca is not None:  # the hall's CA file: TLS, the broker's certificate checked
-            from hall import tls
-
+        if ca:  # the hall's CA file: TLS, the broker's certificate checked
             self.client.tls_set_context(tls.client_context(ca))
         self.client.suppress_exceptions = True
         self.client.reconnect_delay_set(*RECONNECT_S)
@@ -135,6 +153,8 @@ class HallView:
                     % (type(error).__name__, error, delay)
                 )
                 self._broker_lost(str(error))
+            if self.taken_over:
+                return  # another program holds the account: it keeps the session
             if self.stopping.wait(delay):
                 return
             delay = min(delay * 2, RECONNECT_S[1])
@@ -156,7 +176,10 @@ class HallView:
             self.log("the broker at %s refused the view: %s" % (self.address, reason_code))
             self._broker_lost("refused: %s" % reason_code)
             return
-        client.subscribe(self.prefix + "/board/#")
+        self.connections += 1
+        if self.connections == 1:  # before the subscription: the retained one is ours
+            client.publish(self.presence_topic, self.run_id, qos=1, retain=True)
+        client.subscribe([(self.prefix + "/board/#", 0), (self.presence_topic, 1)])
         with self.lock:
             self.broker_up = True
             self.broker_error = ""
@@ -171,7 +194,7 @@ class HallView:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected.clear()
-        if self.stopping.is_set():
+        if self.stopping.is_set() or self.taken_over:
             return
         self.log("lost the broker at %s (%s); trying again" % (self.address, reason_code))
         self._broker_lost("lost: %s" % reason_code)
@@ -182,7 +205,27 @@ class HallView:
             board = self.boards[number] = Board(number)
         return board
 
+    def _presence(self, payload):
+        """The account's claim (``PREFIX/views/USER``): another run's means another
+        program logged in with this account after this view: it keeps the session."""
+        if payload == self.run_id or self.taken_over:
+            return
+        # Taking it back would start a loop of two programs each putting the other off
+        # (and the red banner on every page): this view steps back and says so.
+        self.taken_over = True
+        self.log(
+            "another program logged in to the broker at %s with this view's account %r: "
+            "this view stops reading and leaves it the session. Give each view its own "
+            "account file (hall.accounts writes view.json, view-2.json, view-3.json)"
+            % (self.address, self.user)
+        )
+        self._broker_lost("taken over")
+        self.client.disconnect()  # loop_forever returns: no reconnection
+
     def _on_message(self, client, userdata, message):
+        if message.topic == self.presence_topic:
+            self._presence(message.payload)
+            return
         try:
             self._take(message.topic, message.payload)
         except Exception as error:  # never the network thread's end: log and go on
@@ -214,6 +257,8 @@ class HallView:
                 self.refused += 1
                 changed = True
             if changed:
+                self.change_seq += 1
+                board.changed(self.change_seq)
                 if self.listeners:
                     self._encode(number, now)
                 else:
@@ -225,11 +270,19 @@ class HallView:
 
     def _encode(self, number, now):
         """Board ``number``'s snapshot as an event, once for every page (under the lock)."""
-        snapshot = self.boards[number].snapshot(now)
+        snapshot = self._state(number, now)
         self.encoded[number] = ("data: %s\n\n" % json.dumps(snapshot, allow_nan=False)).encode()
         self.encodings += 1
 
+    def _state(self, number, now):
+        """Board ``number`` as the page gets it, with the view's epoch (under the lock)."""
+        snapshot = self.boards[number].snapshot(now)
+        snapshot["epoch"] = self.epoch
+        return snapshot
+
     def _notify_hall(self):
+        self.change_seq += 1
+        self.hall_seq = self.change_seq
         self.encoded_hall = ("event: hall\ndata: %s\n\n" % json.dumps(self.hall_state())).encode()
         for listener in self.listeners:
             listener.hall = True
@@ -245,11 +298,13 @@ class HallView:
             for number, names in pairings.boards.items():
                 self._board(number).pairing = names
                 self.boards[number].listed = True
+                self.change_seq += 1
+                self.boards[number].changed(self.change_seq)
 
     def snapshot(self):
         now = _now_ms()
         with self.lock:
-            return [self.boards[n].snapshot(now) for n in sorted(self.boards)]
+            return [self._state(n, now) for n in sorted(self.boards)]
 
     def hall_state(self):
         """The view's own state: whether it has the broker, since when not, the event."""
@@ -257,15 +312,19 @@ class HallView:
             "broker": self.broker_up,
             "lost_at_ms": None if self.broker_up else int(self.lost_at * 1000),
             "why": self.broker_error,
+            "taken_over": self.taken_over,  # another view logged in with this account
+            "account": self.user,
             "event": self.event.get("event"),
             "round": self.event.get("round"),
+            "epoch": self.epoch,
+            "seq": self.hall_seq,
         }
 
     def page_state(self):
         now = _now_ms()
         with self.lock:
-            boards = [self.boards[n].snapshot(now) for n in sorted(self.boards)]
-            return {"hall": self.hall_state(), "boards": boards}
+            boards = [self._state(n, now) for n in sorted(self.boards)]
+            return {"hall": self.hall_state(), "boards": boards, "now_ms": now}
 
     def pgn(self, number):
         with self.lock:
@@ -285,9 +344,9 @@ class HallView:
             )
             return head + "\n" + board.history.pgn_comments()
 
-    def _listen(self, address=None):
-        """A stream for a page at ``address`` within its share (``hall.page_server``),
-        or None; a stream it displaced is ended."""
+    def _listen(self, address=None, arbiter=False):
+        """A stream for a page at ``address`` within its share (``hall.page_server``;
+        ``arbiter``: the arbiter's reserve), or None; a stream it displaced is ended."""
         listener = fan_out.Stream(address)
         shares = self.server.shares if self.server is not None else None
         if shares is None:
@@ -295,7 +354,7 @@ class HallView:
                 if len(self.listeners) >= MAX_LISTENERS:
                     return None
         else:
-            displaced = shares.open_stream(address, listener)
+            displaced = shares.open_stream(address, listener, arbiter)
             if displaced is False:
                 return None
             if displaced is not None:
@@ -334,14 +393,16 @@ class HallView:
         if self.server is not None:
             self.server.shares.close_stream(listener.address, listener)
 
-    def serve(self, port=0, host="127.0.0.1"):
-        """Serve the page on ``host:port`` (0: a free port) in a thread; its address."""
+    def serve(self, port=0, host="127.0.0.1", arbiter_key=None):
+        """Serve the page on ``host:port`` (0: a free port) in a thread; its address.
+        ``arbiter_key``: the key of the arbiter's own devices, whose connections and
+        streams have a share no spectator can take (``hall.page_server``)."""
         view = self
 
         class Handler(_Handler):
             hall = view
 
-        self.server = page_server.Server((host, port), Handler, self.log)
+        self.server = page_server.Server((host, port), Handler, self.log, arbiter_key)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.fan_out.start()
         return "http://%s:%d/" % (host, self.server.server_address[1])
@@ -383,7 +444,7 @@ class _Handler(page_server.Handler):
             self.send(404, "text/plain", b"not found\n")
 
     def _events(self):
-        listener = self.hall._listen(self.client_address[0])
+        listener = self.hall._listen(self.client_address[0], self.arbiter)
         if listener is None:
             self.busy("every event stream is taken; try again")
             return
@@ -461,25 +522,32 @@ def main(argv=None):
         pairings = pairings_module.read(args.pairings, args.round) if args.pairings else None
     except (OSError, ValueError) as error:
         parser.error(str(error))
-    view = HallView(
-        host,
-        port,
-        account["user"],
-        account["password"],
-        prefix,
-        boards,
-        pairings,
-        ca=account.get("ca"),
-    )
+    try:
+        view = HallView(
+            host,
+            port,
+            account["user"],
+            account["password"],
+            prefix,
+            boards,
+            pairings,
+            ca=account.get("ca"),
+        )
+    except ValueError as error:
+        raise SystemExit("hall.view: %s" % error)
     listen = args.listen or hall_address(host, port)
     try:
-        address = view.serve(args.port, listen)
+        address = view.serve(args.port, listen, account.get("arbiter_key"))
     except OSError as error:
         view.close()
         raise SystemExit(
             "hall.view: cannot serve the page on %s:%d: %s" % (listen, args.port, error.strerror)
         )
     print(address, flush=True)
+    if account.get("arbiter_key"):
+        # once on each of the arbiter's phones: the page keeps the key and drops it from
+        # the address; that device then has the arbiter's share of the view
+        print("the arbiter's devices: %s#key=%s" % (address, account["arbiter_key"]), flush=True)
     try:
         while True:
             time.sleep(3600)

@@ -717,7 +717,7 @@ def _played(files, root, limit, script):
     return counted.changes, first, look(board)
 
 
-def cut_points(script=SHORT_SCRIPT):
+def agreement_cut_points(script=SHORT_SCRIPT):
     """How many cut points ``agreement`` tries for ``script``: one before each change of
     the firmware to its files and device, and one after the last (a single play)."""
     from sim import world

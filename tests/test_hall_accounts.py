@@ -45,8 +45,10 @@ def test_the_setup_files(open_parent):
     )
     names = sorted(os.listdir(out))
     assert names == sorted(
-        ["passwd", "acl", "mosquitto.conf", "view.json", "arbiter.json", "boards.json"]
+        ["passwd", "acl", "mosquitto.conf", "boards.json"]
+        + ["view.json", "view-2.json", "view-3.json", "arbiter.json", "arbiter-2.json"]
         + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
+        + ["hall-firewall.nft", "arbiter-key.txt"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
     for name in names:
@@ -67,15 +69,21 @@ def test_the_setup_files(open_parent):
         assert password not in passwd  # hashed
     acl = open(os.path.join(out, "acl")).read()
     assert "user clock-12\ntopic write open/board/12\n" in acl
-    assert "user view\ntopic read open/#\n" in acl
+    assert "user view\ntopic read open/#\ntopic write open/views/view\n" in acl
+    assert "user view-3\ntopic read open/#\ntopic write open/views/view-3\n" in acl
+    assert "user arbiter-2\ntopic readwrite open/settings\n" in acl
+    views = [json.load(open(os.path.join(out, "view%s.json" % n))) for n in ("", "-2", "-3")]
+    assert [view["user"] for view in views] == ["view", "view-2", "view-3"]
+    assert len({view["password"] for view in views}) == 3  # one account per view
     arbiter = json.load(open(os.path.join(out, "arbiter.json")))
     assert arbiter["user"] == "arbiter" and arbiter["password"] not in passwd
-    # The broker's places: its 5 accounts and 8 more; the unit's open files 64 above them.
+    # The broker's places: its 8 accounts (3 clocks, 3 views, 2 arbiter's tools) and 8
+    # more; the unit's open files 64 above them.
     conf = open(os.path.join(out, "mosquitto.conf")).read()
-    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 13\n" in conf
+    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 16\n" in conf
     assert "max_packet_size 2046\n" in conf and "tls_version tlsv1.2\n" in conf
     unit = open(os.path.join(out, "hall-broker.service")).read()
-    assert "\nLimitNOFILE=77\n" in unit
+    assert "\nLimitNOFILE=80\n" in unit
     assert "ExecStart=%s -c %s" % (_which("mosquitto"), os.path.join(out, "mosquitto.conf")) in unit
 
 
@@ -265,3 +273,22 @@ def test_a_clock_moved_to_another_board_keeps_its_password_over_tls(open_parent)
     finally:
         broker.terminate()
         broker.wait(10)
+
+
+def test_the_arbiters_key_is_printed_as_an_address_and_in_every_views_file(
+    open_parent, capsys, monkeypatch
+):
+    need_broker()
+    monkeypatch.setenv("HALL_WIFI_PASSWORD", "")
+    out = os.path.join(open_parent, "keyed")
+    assert accounts.main(["--boards", "1-2", "--broker", "10.0.0.1", "--out", out]) == 0
+    printed = capsys.readouterr().out
+    keys = {
+        json.load(open(os.path.join(out, name)))["arbiter_key"]
+        for name in ("view.json", "view-2.json", "view-3.json")
+    }
+    assert len(keys) == 1 and len(next(iter(keys))) >= 20
+    assert "/#key=%s " % next(iter(keys)) in printed
+    assert "nft -f hall-firewall.nft" in printed
+    arbiter = json.load(open(os.path.join(out, "arbiter.json")))
+    assert "arbiter_key" not in arbiter and arbiter["password"] not in printed

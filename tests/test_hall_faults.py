@@ -260,10 +260,10 @@ def test_the_name_is_looked_up_outside_a_game_only_and_once():
         assert looked_up == []
         run.app.clock.new_game()  # back in setup (the arbiter's new game)
         run.advance(6000)
-        assert looked_up == ["10.0.0.2"] and run.link.client.up()
+        assert looked_up == ["127.0.0.2"] and run.link.client.up()
         run.link.client.drop("test")  # the connection goes; the next one needs no lookup
         run.advance(10_000)
-        assert looked_up == ["10.0.0.2"] and broker.connections == 2
+        assert looked_up == ["127.0.0.2"] and broker.connections == 2
     finally:
         run.close()
 

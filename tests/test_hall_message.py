@@ -214,6 +214,7 @@ def good_hall(**changes):
         "password": "mqtt-secret-2",
         "board": 12,
         "prefix": "hall",
+        "ca": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
         "version": 1,
     }
     data.update(changes)
@@ -257,12 +258,24 @@ def test_missing_hall_file_is_no_hall_and_no_error(tmp_path):
         (good_hall(prefix="hall/#"), "Err4"),
         ({"ssid": "x"}, "Err4"),
         (good_hall(version=2), "vEr4"),
+        # no CA: plain MQTT, the passwords in clear, only to a broker on loopback
+        (good_hall(ca=""), "Err4"),
+        (good_hall(ca="", broker="localhost"), "Err4"),  # a name: anyone may answer it
+        (good_hall(ca="", broker="127.0.0.256"), "Err4"),
+        (good_hall(ca="", broker="127.0.0"), "Err4"),
+        (good_hall(ca="", broker="128.0.0.1"), "Err4"),
     ],
 )
 def test_unusable_hall_file_is_set_aside_with_its_code(tmp_path, content, code):
     storage = storage_with(tmp_path, content)
     assert hall_settings.load(storage) == (None, code)
     assert (tmp_path / "hall.json.bad").exists() and not (tmp_path / "hall.json").exists()
+
+
+@pytest.mark.parametrize("broker", ["127.0.0.1", "127.255.255.255", "::1"])
+def test_plain_mqtt_goes_to_a_broker_on_loopback(tmp_path, broker):
+    hall, code = hall_settings.load(storage_with(tmp_path, good_hall(ca="", broker=broker)))
+    assert code is None and hall.broker == broker and "plain" in hall.describe()
 
 
 def test_no_user_means_the_boards_own_account(tmp_path):

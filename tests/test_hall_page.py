@@ -162,8 +162,8 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks(browse
     assert card_classes(dom, 4) == ["board", "waiting"] and "no clock yet" in dom
     assert ">5 garbage</a>" in dom
     card = dom[dom.index('id="board-6"') :]
-    assert '<span class="left black">Black Player</span>' in card
-    assert '<span class="right white">White Player</span>' in card
+    assert '<span class="left black" dir="auto">Black Player</span>' in card
+    assert '<span class="right white" dir="auto">White Player</span>' in card
 
 
 def test_a_board_whose_clock_never_sent_its_state_is_not_a_stopped_clock():

@@ -185,8 +185,12 @@ def test_the_view_prints_the_page_on_the_halls_network(tmp_path):
     address = hall_address(broker)
     if address.startswith("127."):
         pytest.skip("no network but loopback on this machine")
+    from hall import tls
+
+    ca, _ = tls.make_ca(str(tmp_path))  # a broker off loopback: TLS (plain is refused)
     account = tmp_path / "view.json"
-    account.write_text(json.dumps({"broker": broker, "port": 9, "user": "view", "password": "x"}))
+    data = {"broker": broker, "port": 9, "user": "view", "password": "x", "ca": ca}
+    account.write_text(json.dumps(data))
     view = subprocess.Popen(
         [sys.executable, "-m", "hall.view", "--account", str(account)],
         stdout=subprocess.PIPE,

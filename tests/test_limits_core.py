@@ -58,7 +58,7 @@ PEM = "-----BEGIN CERTIFICATE-----\n%s\n-----END CERTIFICATE-----\n"
 
 
 def hall_file(**changes):
-    data = {"broker": "192.168.1.10", "board": 12, "password": "pw"}
+    data = {"broker": "192.168.1.10", "board": 12, "password": "pw", "ca": PEM % "A"}
     data.update(changes)
     return data
 

@@ -12,7 +12,15 @@ off. ``make deploy`` and ``make selftest`` write it and reset the board
 before they copy anything, and remove it when done.
 """
 
-from firmware import files
+import micropython
+
+# First of all, before a module of the clock is read: Ctrl-C on the USB serial is a
+# plain character (hal.boot opens it again once it knows no hall file is on the flash,
+# or that the owner holds set; docs/hall.md, "What a clock in hand gives").
+if hasattr(micropython, "kbd_intr"):
+    micropython.kbd_intr(-1)
+
+from firmware import files  # noqa: E402  (after the shut, on purpose)
 
 BOARD_FILE = "/" + files.BOARD
 HOLD_FILE = "/" + files.HOLD
@@ -37,6 +45,8 @@ def held():
 
 
 if held():
+    if hasattr(micropython, "kbd_intr"):
+        micropython.kbd_intr(3)  # the prompt, for make deploy and make selftest
     print(
         "main.py: %s is there, so the clock is not started (make deploy, make selftest)" % HOLD_FILE
     )

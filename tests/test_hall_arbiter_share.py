@@ -1,0 +1,162 @@
+"""The arbiter is never crowded out (hall/page_server.py's reserve): with the view's
+arbiter key, the arbiter's devices have 32 connections and 8 streams no spectator can
+take. Spectators at their share's limit and one past it, 8 addresses x 32 trickling
+connections, 64 addresses holding a stream each: the arbiter's phone at another
+address gets /boards.json and a stream every time. Loopback addresses only (127.0.0.x)."""
+
+import socket
+import time
+
+import pytest
+
+from hall import page_server
+from hall.view import HallView
+
+KEY = "the-arbiters-key"
+SPECTATOR_CONNECTIONS = page_server.MAX_CONNECTIONS - page_server.ARBITER_CONNECTIONS
+SPECTATOR_STREAMS = page_server.MAX_STREAMS - page_server.ARBITER_STREAMS
+PHONE = "127.0.0.200"
+
+
+@pytest.fixture
+def view():
+    hall = HallView("127.0.0.1", 9, "view", "x", boards=[1], log=lambda line: None)
+    hall.serve(arbiter_key=KEY)
+    yield hall
+    hall.close()
+
+
+def connect(view, source):
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(view.server.server_address)
+    return sock
+
+
+def status(sock):
+    data = b""
+    while b"\r\n\r\n" not in data:
+        try:
+            chunk = sock.recv(4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return int(data.split(b" ", 2)[1]) if data else None
+
+
+def get(view, source, path, key=None):
+    sock = connect(view, source)
+    head = "GET %s HTTP/1.1\r\nHost: x\r\n" % path
+    if key is not None:
+        head += "%s: %s\r\n" % (page_server.KEY_HEADER, key)
+    sock.sendall((head + "\r\n").encode())
+    return sock, status(sock)
+
+
+def refused_at_once(sock):
+    """A connection over its share: 503 at once, before any request."""
+    sock.settimeout(2)
+    return status(sock) == 503
+
+
+def test_trickling_spectators_at_their_share_and_past_it_leave_the_arbiter_served(
+    view, monkeypatch
+):
+    # their deadline is not what is tested: they hold their places however long 256
+    # connections take to open on a loaded machine
+    monkeypatch.setattr(page_server, "HEAD_S", 120)
+    _, code = get(view, PHONE, "/boards.json", KEY)  # the phone opened the arbiter's page
+    assert code == 200
+    held = []
+    try:
+        # 8 addresses x 32 connections, each trickling a request it never ends
+        for n in range(1, 9):
+            for _ in range(page_server.CLIENT_CONNECTIONS):
+                sock = connect(view, "127.0.0.%d" % n)
+                sock.sendall(b"GET /boards.json HT")
+                held.append(sock)
+        time.sleep(0.5)
+        refused = [sock for sock in held if refused_at_once_nowait(sock)]
+        # the spectators' share is full at its limit: the rest were refused at once
+        assert len(held) - len(refused) == SPECTATOR_CONNECTIONS
+        assert sum(view.server.shares.connections.values()) == SPECTATOR_CONNECTIONS
+        past, code = get(view, "127.0.0.9", "/boards.json")  # a spectator past the share
+        assert code == 503
+        for _ in range(13):  # the audit's 13 tries: 0 answered; now every one
+            _, code = get(view, PHONE, "/boards.json", KEY)
+            assert code == 200
+        # the arbiter's reserve at its limit, then one past it
+        reserve = [connect(view, PHONE) for _ in range(page_server.ARBITER_CONNECTIONS)]
+        time.sleep(0.3)
+        assert view.server.shares.arbiter_connections == page_server.ARBITER_CONNECTIONS
+        assert refused_at_once(connect(view, PHONE))
+        for sock in reserve:
+            sock.close()
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def refused_at_once_nowait(sock):
+    sock.settimeout(0.05)
+    try:
+        data = sock.recv(64)
+    except OSError:
+        return False
+    return data.startswith(b"HTTP/1.1 503")
+
+
+def test_64_addresses_streams_leave_the_arbiter_a_stream(view):
+    _, code = get(view, PHONE, "/boards.json", KEY)
+    assert code == 200
+    socks = []
+    try:
+        codes = []
+        for n in range(1, 65):
+            sock, code = get(view, "127.0.1.%d" % n, "/events")
+            socks.append(sock)
+            codes.append(code)
+        # each address holds one: the spectators' share at its limit, the rest refused
+        assert codes.count(200) == SPECTATOR_STREAMS
+        assert codes.count(503) == 64 - SPECTATOR_STREAMS
+        # the arbiter's streams: every one of its reserve, and one past it (its own
+        # oldest page makes room, no spectator's)
+        for _ in range(page_server.ARBITER_STREAMS + 1):
+            sock, code = get(view, PHONE, "/events", KEY)
+            socks.append(sock)
+            assert code == 200
+        assert view.server.shares.stream_count() == page_server.MAX_STREAMS
+        _, code = get(view, PHONE, "/boards.json", KEY)
+        assert code == 200
+        _, code = get(view, "127.0.1.99", "/events")  # a spectator without the key
+        assert code == 503
+        _, code = get(view, "127.0.1.100", "/events", "a guessed key")
+        assert code == 503
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def test_the_page_keeps_the_key_from_its_address_and_sends_it(view):
+    from hall import screenshot as shots
+    from hall.devtools import Browser
+
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    url = "http://127.0.0.1:%d/" % view.server.server_address[1]
+    assert not view.server.shares.is_arbiter("127.0.0.1")
+    with Browser(shots.chromium()) as browser:
+        with browser.page(url + "#key=" + KEY, (390, 844)) as page:
+            page.wait_for("streaming", 20)
+            assert page.evaluate("localStorage.getItem('hallKey')") == KEY
+            assert "key" not in page.evaluate("location.href")  # off the address bar
+            assert view.server.shares.is_arbiter("127.0.0.1")  # the view saw the key
+            assert len(view.server.shares.arbiter_streams) == 1  # its stream: the reserve
+        # the same device later, without the key in the address: still the arbiter's
+        view.server.shares.arbiter_addresses.clear()
+        with browser.page(url, (390, 844)) as page:
+            page.wait_for("streaming", 20)
+            assert view.server.shares.is_arbiter("127.0.0.1")

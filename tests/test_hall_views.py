@@ -1,0 +1,150 @@
+"""Views and tools that coexist, against Mosquitto with the hall's configuration: two
+views with their own accounts (a wall PC beside the arbiter's computer) read side by
+side without a loss; a second view on the same account puts the first off once, and
+the first steps back, says so in its log and on its page (not a lost broker), and
+never takes the session back; the arbiter's push says the same."""
+
+import json
+import time
+
+import pytest
+
+from bench import hall_probe
+from hall import push
+from hall import screenshot as shots
+from hall.broker import Broker
+from hall.devtools import Browser
+from hall.view import HallView
+from tests.hall_helpers import Client, need_broker, worker_port
+
+pytestmark = pytest.mark.xdist_group("hall-views")
+WATCH_S = 6  # six of the old loop's losses would have come in this time (8 in 15 s)
+
+
+@pytest.fixture(scope="module")
+def broker():
+    need_broker()
+    running = Broker([1], port=worker_port())
+    yield running
+    running.stop()
+
+
+def start_view(broker, user, lines):
+    view = HallView(broker.host, broker.port, user, broker.passwords[user], log=lines.append)
+    assert view.connected.wait(10)
+    return view
+
+
+def losses(lines):
+    return [line for line in lines if "lost the broker" in line or "another program" in line]
+
+
+def publish_moves(broker, moves):
+    message = json.loads(hall_probe.lines()[0])
+    message.update(board=1, moves=moves, seq=moves, reason="boot" if moves == 1 else "change")
+    clock = Client(broker, "clock-1")
+    try:
+        clock.publish("hall/board/1", json.dumps(message), retain=True)
+    finally:
+        clock.disconnect()
+
+
+def shown_moves(view):
+    message = view.snapshot()[0]["message"]
+    return message and message["moves"]
+
+
+def test_two_views_on_their_own_accounts_read_side_by_side_without_a_loss(broker):
+    first_lines, second_lines = [], []
+    first = start_view(broker, "view", first_lines)
+    second = start_view(broker, "view-2", second_lines)
+    try:
+        began = time.monotonic()
+        moves = 0
+        while time.monotonic() - began < WATCH_S:
+            moves += 1
+            publish_moves(broker, moves)
+            time.sleep(0.5)
+        deadline = time.monotonic() + 5
+        while (
+            time.monotonic() < deadline and not shown_moves(first) == shown_moves(second) == moves
+        ):
+            time.sleep(0.05)
+        assert shown_moves(first) == shown_moves(second) == moves
+        assert losses(first_lines) == [] and losses(second_lines) == []
+        assert first.broker_up and second.broker_up
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_second_view_on_the_same_account_puts_the_first_off_once_and_it_steps_back(broker):
+    first_lines, second_lines = [], []
+    first = start_view(broker, "view", first_lines)
+    second = None
+    try:
+        second = start_view(broker, "view", second_lines)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not first.taken_over:
+            time.sleep(0.05)
+        assert first.taken_over
+        # the first came back once (putting the second off once: the second's loss may
+        # be logged a moment after the first stepped back), found the second's claim and
+        # stepped back; the second came back: then nobody puts anybody off
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not (losses(second_lines) and second.broker_up):
+            time.sleep(0.05)
+        time.sleep(WATCH_S)  # the old views took the session back and forth meanwhile
+        stepped = [line for line in first_lines if "another program" in line]
+        assert len(stepped) == 1 and "view.json, view-2.json" in stepped[0], first_lines
+        assert len(losses(first_lines)) == 2, first_lines  # put off once, stepped back
+        assert len(losses(second_lines)) == 1, second_lines
+        assert second.broker_up
+        assert first.hall_state()["taken_over"] and not first.broker_up
+        publish_moves(broker, 40)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and shown_moves(second) != 40:
+            time.sleep(0.05)
+        assert shown_moves(second) == 40  # the one that holds the session reads on
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+
+
+def test_the_page_of_a_view_that_stepped_back_says_so_not_a_lost_broker(broker):
+    if shots.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    lines = []
+    first = start_view(broker, "view", lines)
+    second = None
+    try:
+        url = first.serve()
+        second = start_view(broker, "view", [])
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not first.taken_over:
+            time.sleep(0.05)
+        with Browser(shots.chromium()) as browser:
+            dom = shots.page_dom(url, shots.PHONE, "document.body.className !== ''", browser)
+        assert "second-view" in dom.split('<body class="')[1].split('"')[0].split()
+        banner = dom.split('<div id="banner">')[1].split("</div>")[0]
+        assert "Another view logged in with this view's account (view)" in banner
+        assert "view-2.json" in banner and "lost the broker" not in banner
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+
+
+def test_the_arbiters_push_on_its_own_account_beside_a_view(broker):
+    # the arbiter's two tools: two accounts, each its own session
+    lines = []
+    view = start_view(broker, "view", lines)
+    try:
+        for user in ("arbiter", "arbiter-2"):
+            account = {"broker": broker.host, "port": broker.port, "user": user}
+            account["password"] = broker.passwords[user]
+            push.publish(account, push.settings_message("300+2", None, "off", "appendix-g", user))
+        assert losses(lines) == []
+    finally:
+        view.close()
