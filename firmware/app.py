@@ -4,10 +4,10 @@
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
 both displays when what they show changes (a tick on which nothing changes
-only steps the buzzer, the battery and the journal). Each step also works out
-the first tick at which anything can change, and rests until then: the
-hardware's ticker passes over the ticks before it (``_rest_until``). During a
-game it allocates nothing.
+only steps the buzzer, the battery, the journal and the displays' restore:
+``hal.display_restore``). Each step also works out the first tick at which
+anything can change, and rests until then: the hardware's ticker passes over
+the ticks before it (``_rest_until``). During a game it allocates nothing.
 
 Levers and the play/pause key act at their first edge; ``set``, ``plus``
 and ``minus`` act as short presses (at release) or long presses (held 2 s),
@@ -154,7 +154,9 @@ class App:
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
         the journal are stepped, and the running mark turned if it is due. A wake
-        before ``quiet_at`` is the mark's or the battery's (``_light_step``)."""
+        before ``quiet_at`` is the mark's, the battery's or the displays' restore's
+        (``_light_step``). A display that did not take its frame is drawn afresh on
+        the next tick."""
         if self.quiet_at is not None and self._light_step(now):
             return
         hardware = self.hardware
@@ -193,6 +195,8 @@ class App:
             # ticks_diff(now, due) >= 0, without its call: this runs at every step
             if due is not None and (now - due) & _TICKS_MAX < _TICKS_HALF:
                 self._turn_mark(now)
+        if not hardware.display_restore.update(now):
+            self.drawn = -1  # a display lost its frame: drawn afresh on the next tick
         if self.rests:  # (else the ticker was told once: ``allow_rest``)
             quiet = self._quiet_until(now)
             self.quiet_at = quiet
@@ -200,11 +204,12 @@ class App:
 
     def _light_step(self, now):
         """At a step before ``quiet_at`` with no input come and the times as drawn,
-        take the battery's reading and turn the running mark if either is due, and
-        rest again: the last full step found every other part quiet up to
-        ``quiet_at`` (``_quiet_until``), and only an input or a change of the clock
-        (a flag falls at ``redraw_at``, itself a part) ends that. A reading that
-        finds the pack low ends it too: the step goes on as a full one (False)."""
+        take the battery's reading, turn the running mark and restore a display if
+        any is due, and rest again: the last full step found every other part quiet
+        up to ``quiet_at`` (``_quiet_until``), and only an input or a change of the
+        clock (a flag falls at ``redraw_at``, itself a part) ends that. A reading that
+        finds the pack low ends it too: the step goes on as a full one (False). A
+        write that failed is sent again by a full step at the next tick."""
         quiet = self.quiet_at
         # ticks_diff(now, quiet) >= 0, without its call: this runs at most wakes
         if (
@@ -220,12 +225,18 @@ class App:
             if battery.is_low():
                 return False
         self._turn_mark(now)
-        self._rest_until(self._next_wake(now, quiet))
+        if not self.hardware.display_restore.update(now):
+            self.drawn = -1
+        if self.drawn != self.clock.changes:  # a write failed: sent again on the next tick
+            self._rest_until(None)
+        else:
+            self._rest_until(self._next_wake(now, quiet))
         return True
 
     def _next_wake(self, now, quiet):
         """The first tick a step is due at: the earliest of ``quiet``, the mark's turn
-        (``mark_at``), the battery's next reading, and ``REST_MAX_MS`` after ``now``."""
+        (``mark_at``), the battery's next reading, the displays' next restore
+        (hal.display_restore), and ``REST_MAX_MS`` after ``now``."""
         wake = ticks_add(now, REST_MAX_MS)
         if ticks_diff(quiet, wake) < 0:
             wake = quiet
@@ -234,6 +245,9 @@ class App:
             wake = due
         due = self.hardware.battery.next_reading()  # (None: no battery sense)
         if due is not None and ticks_diff(due, wake) < 0:
+            wake = due
+        due = self.hardware.display_restore.next_due(now)
+        if ticks_diff(due, wake) < 0:
             wake = due
         return wake
 
