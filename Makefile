@@ -326,4 +326,4 @@ install-frozen: board-args
 # no test catches reported (tools/mutants.py, docs/testing.md).
 .PHONY: mutants
 mutants: setup
-	$(PY) -m tools.mutants
+	$(PY) -m tools.mutants $(if $(MATCH),--match "$(MATCH)")

@@ -102,6 +102,21 @@ def test_the_ring_stops_at_the_boards_maximum():
     assert journal_setup.ring_need(_Clock("10045"), FULL_RING_BLOCKS) == FULL_RING_BLOCKS
 
 
+def test_a_bronstein_delay_runs_the_clock_as_a_simple_delay_does():
+    """15 min with a 10 s Bronstein delay: a move may run 10 s more than it charges (the
+    delay given back), as with 900d10: 23 blocks, not the 14 of 15 min alone."""
+    assert journal_setup.ring_need(_Clock("900b10"), FULL_RING_BLOCKS) == 23
+
+
+def test_the_timed_entries_are_rounded_up():
+    """An entry every 4.9 s of running time: 58 s a side is 11.8 of them, 12 (2 x 112 =
+    224 entries, 5 blocks, and one: 6); 59 s is 12.04, 13 (2 x 113 = 226 entries: 6
+    blocks, and one: 7), where rounding down would leave the 13th entry no slot."""
+    assert journal_setup.ENTRY_EVERY_MS == 4_900 and journal_setup.SLOTS_PER_BLOCK == 45
+    assert journal_setup.ring_need(_Clock("58"), FULL_RING_BLOCKS) == 6
+    assert journal_setup.ring_need(_Clock("59"), FULL_RING_BLOCKS) == 7
+
+
 def test_two_controls_add_both_sides_needs():
     """Time odds: 900+10 against 300: 488 + (100 + 62) = 650 entries, 15 blocks, 16."""
     assert journal_setup.ring_need(_Clock("900+10", "300"), FULL_RING_BLOCKS) == 16
@@ -190,6 +205,33 @@ def test_a_press_inside_the_last_blocks_erase_is_refused_not_charged_late():
         game.run_to(erase_end + 1_700)
         values = dict(game.values())
         assert values["state"] == "running" and values["left"] == 299_000
+    finally:
+        game.close()
+
+
+@pytest.mark.parametrize("after_ms", [0, 1])
+def test_a_lever_stamped_at_the_tick_the_ring_is_ready_is_refused_and_a_ms_later_starts(after_ms):
+    """The step that finds the last block added is ``ready_at``: a lever stamped at that
+    very tick may have waited for the erase (its handler ran once it was over), so it is
+    refused; one stamped a millisecond after it starts the game at its edge."""
+    game = _game("300")
+    try:
+        app = game.board.app
+        now = 0
+        while app.ready_at is None:  # a pass every ms: the first step with no block left
+            now += 1
+            assert now <= 1_000
+            game.run_to(now)
+        assert app.journal.start_wait() == 0 and app.ready_at == now
+        game.run_to(now + after_ms)
+        game.act("press", ["right"])
+        game.run_to(now + 500)
+        values = dict(game.values())
+        if after_ms == 0:
+            assert values["state"] == "setup" and values["display"] == "no  |PrEP"
+            assert values["left"] == 300_000
+        else:  # left runs from the press's edge
+            assert values["state"] == "running" and values["left"] == 300_000 - 499
     finally:
         game.close()
 

@@ -216,3 +216,44 @@ def test_no_byte_goes_to_a_stream_once_it_is_ended(hall):
     marks.add(stream, 7)
     writer.signal()
     assert _read_until(page, b"7\n", 0.3) == b""
+
+
+class _TakingSocket:
+    """A page's socket that takes ``takes[i]`` bytes at the i-th send (0: full)."""
+
+    def __init__(self, *takes):
+        self.takes = list(takes)
+
+    def send(self, data):
+        taken = self.takes.pop(0)
+        if taken == 0:
+            raise BlockingIOError
+        return min(taken, len(data))
+
+
+def _sent_at(now, *takes):
+    """A stream whose page last took bytes at 0 s, sent to at ``now`` by the writer
+    (its pass, ``_send``) with a page that takes ``takes``: whether it is still open."""
+    writer = fan_out.FanOut(lambda: [], lambda stream: b"", 30)
+    try:
+        stream = fan_out.Stream()
+        stream.sock = _TakingSocket(*takes)
+        stream.pending = b"x" * 100
+        stream.took_at = stream.written_at = 0.0
+        for at in now:
+            writer._send(stream, at)
+        return not stream.closed
+    finally:
+        writer.wake_read.close()
+        writer.wake_write.close()
+
+
+def test_a_page_that_reads_slowly_but_steadily_is_kept_at_the_writers_deadline():
+    # page_server.WRITE_S: a page that takes nothing for that long is ended. One that
+    # takes a byte at each deadline, however slowly, is reading: it stays.
+    deadline = page_server.WRITE_S
+    assert _sent_at([deadline], 1)  # a byte taken at the deadline itself
+    assert _sent_at([deadline, 2 * deadline, 3 * deadline], 1, 1, 1)
+    assert _sent_at([deadline - 0.001], 0)  # nothing taken, not yet past
+    assert not _sent_at([deadline], 0)  # nothing taken for the whole of it
+    assert not _sent_at([deadline, 2 * deadline], 1, 0)  # then it stopped
