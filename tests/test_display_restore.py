@@ -15,7 +15,7 @@ from sim import script as script_module
 from sim.runner import Game, Player
 
 TICK_MS = 20  # boards/sim.py's TICK_MS
-BACK_WITHIN_MS = RESTORE_LATEST_MS + TICK_MS  # at the first tick at or after the deadline
+BACK_WITHIN_MS = 800 + TICK_MS  # docs/architecture.md: within 800 ms and a tick (< 1 s)
 
 
 def game(text):
@@ -98,7 +98,8 @@ def test_each_chip_is_back_within_800_ms_and_a_tick_at_the_worst_phase(standing)
             assert back is not None
             worst[index] = max(worst[index], back)
     # a cut just after its chip's restore waits for the next one: at the limit, not past it
-    assert worst == [cycle, cycle] and cycle <= BACK_WITHIN_MS
+    assert worst == [cycle, cycle]
+    assert BACK_WITHIN_MS - 2 * TICK_MS < cycle <= BACK_WITHIN_MS
 
 
 def test_a_display_that_lost_power_while_the_clock_runs_shows_the_running_times(running):
