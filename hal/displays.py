@@ -93,7 +93,8 @@ class SegmentDisplay:
                 self.driver.brightness = (step - 1) / 15  # the driver's 0..1 scale
             except OSError:
                 self.errors += 1
-                self.driver = None  # set up again, at this brightness, on a later frame
+                self.driver = None  # set up again, at this brightness, at the next tick:
+                self.valid = False  # the app draws a display that did not take its frame
 
     def restore(self):
         """Send the backpack its setup (oscillator on, display on without blink, the

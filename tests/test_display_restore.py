@@ -126,3 +126,25 @@ def test_a_script_cuts_a_displays_supply_with_brownout():
     text += 'at 5 expect display=" 5.01|    "\nat 6 expect display=" 5.01| 5.03"\n'
     played = game(text)
     played.close()
+
+
+def test_a_failed_dimming_is_sent_again_at_the_next_tick():
+    played = game("control 300+3\n")  # in setup: the menus put a brightness in force so
+    try:
+        board = played.board
+        app, chip = board.app, board.chips[0]
+        board.run_due(2_000)
+        settings = app.settings
+        before = chip.brightness
+        assert before != 3
+        settings.brightness = 4
+        chip.present = False
+        app.apply_settings(settings)  # its dimming fails on the unplugged chip
+        chip.present = True
+        board.run_due(2_019)
+        assert chip.brightness == before  # nothing between the ticks
+        board.run_due(2_020)  # the next tick: set up again at that brightness, and drawn
+        assert chip.brightness == 3  # 4 sixteenths: register 3
+        assert board.display_text() == " 5.03| 5.03"
+    finally:
+        played.close()
