@@ -414,6 +414,13 @@ MUTANTS = (
         ("tests/test_display_restore.py",),
     ),
     (
+        "display: a failed dimming waits for the next restore",
+        "hal/displays.py",
+        "self.valid = False  # the app draws a display that did not take its frame",
+        "pass",
+        ("tests/test_display_restore.py",),
+    ),
+    (
         "display: a chip that lost power left in standby",
         "hal/displays.py",
         "                command[0] = _OSCILLATOR_ON\n                device.write(command)\n",
