@@ -210,15 +210,15 @@ def test_what_came_while_a_slow_page_caught_up_follows_without_another_signal(ha
 
 
 def test_a_quiet_stream_gets_the_alive_event_at_its_deadline(hall):
+    began = time.monotonic()  # before the stream: its quiet time counts from its start
     stream, page = _stream()
     writer, _marks = hall([stream], alive_s=0.3)
-    began = time.monotonic()
     data = _read_until(page, fan_out.ALIVE_EVENT, 10.0)
     took = time.monotonic() - began
     assert data == fan_out.ALIVE_EVENT
     # not before its deadline, and long before the 30 s of a writer that ignored it (the
     # upper bound leaves a loaded machine's thread wake-ups room)
-    assert 0.25 <= took < 5.0
+    assert 0.3 <= took < 5.0
 
 
 def test_no_byte_goes_to_a_stream_once_it_is_ended(hall):
