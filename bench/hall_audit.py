@@ -298,8 +298,6 @@ def boot_window_figures():
     import os
     import shutil
 
-    import micropython
-
     from hall.clock import install_network
     from sim import ctrl_c
     from sim.world import SimBoard, fresh_flash
@@ -309,20 +307,13 @@ def boot_window_figures():
     with open(os.path.join(flash, "hall.json"), "w") as handle:
         handle.write(json_module.dumps({"broker": "127.0.0.1", "port": 1, "board": 3}))
     serial = ctrl_c.Serial()
-    before = getattr(micropython, "kbd_intr", None)
-    micropython.kbd_intr = serial.kbd_intr
     sys.modules.pop("hal.boot", None)  # power-on: boot's module read again
-    try:
+    with serial.installed():
         board = SimBoard(flash, bounce_ms=3, board_name="pico_w")
         with serial.tracing():
             board.boot()
         if board.app.hall is not None:
             board.app.hall.close()
-    finally:
-        if before is None:
-            del micropython.kbd_intr
-        else:
-            micropython.kbd_intr = before
         shutil.rmtree(flash, ignore_errors=True)
     return {"lines_before_ctrl_c_is_shut": serial.shut_at, "lines_of_the_boot": serial.instants}
 

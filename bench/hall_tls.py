@@ -21,14 +21,16 @@
 - **Heap, measured inside MicroPython**: the boot with a hall file that carries the
   hall's CA against one without it (``bench.hall_heap``, ``.mpy``): what TLS adds
   before any connection (the CA's text, ``hal.tls_stream``).
-- **Heap, estimated**: the tests' MicroPython (WebAssembly) has neither sockets nor
-  ``ssl``, so mbedTLS's own memory during a handshake is worked out from MicroPython's
-  configuration: the record buffers (``MBEDTLS_SSL_IN_CONTENT_LEN`` 16,384 and
-  ``MBEDTLS_SSL_OUT_CONTENT_LEN`` 4,096, each with a 13-byte header and 336 bytes of
-  IV, MAC and CBC padding room, mbedTLS's ssl_misc.h) plus an estimate of the
-  contexts, the parsed certificates and the elliptic-curve temporaries. On the Pico W
-  it comes from MicroPython's heap (``TLS_ON_GC_HEAP``), the input buffer as one
-  block; on the ESP32 from ESP-IDF's.
+- **Heap in the handshake, measured inside MicroPython with ``ssl``**
+  (``bench.hall_tls_heap``): the firmware's TLS stream in MicroPython's unix port,
+  whose mbedTLS has MicroPython's configuration, against the same broker; mbedTLS's
+  memory at the handshake's peak and what the connection then holds, and what
+  MicroPython's own heap holds for it. The record buffers of that configuration
+  (``MBEDTLS_SSL_IN_CONTENT_LEN`` 16,384 and ``MBEDTLS_SSL_OUT_CONTENT_LEN`` 4,096,
+  each with a 13-byte header and 336 bytes of IV, MAC and CBC padding room,
+  mbedTLS's ssl_misc.h) are the part of it worked out. On the Pico W it comes from
+  MicroPython's heap (``TLS_ON_GC_HEAP``), the input buffer as one block; on the
+  ESP32 from ESP-IDF's, whose mbedTLS has ESP-IDF's configuration.
 """
 
 import os
@@ -43,12 +45,6 @@ BOARDS = ("pico_w", "esp32")
 RECORD_OVERHEAD = 13 + 16 + 64 + 256  # header, IV, MAC (SHA-512 enabled), CBC padding
 IN_BUFFER = 16_384 + RECORD_OVERHEAD
 OUT_BUFFER = 4_096 + RECORD_OVERHEAD
-# The rest of mbedTLS's memory in a handshake, an estimate: the SSL context and
-# configuration, the handshake's parameters (running SHA-256 and SHA-384 of the
-# messages, the ECDH context), two sessions and two transforms with their AES-GCM
-# keys, the hall's CA and the broker's certificate parsed (with their DER), and the
-# elliptic-curve temporaries (points and the comb table, MBEDTLS_ECP_WINDOW_SIZE).
-CONTEXTS_BYTES = (6_000, 10_000)
 CERTIFICATE, SERVER_KEY_EXCHANGE, CLIENT_KEY_EXCHANGE = 11, 12, 16
 
 
@@ -174,9 +170,11 @@ def tls_figures(handshakes=5):
     board's step of the same content could too. The longest step is the longest of all;
     ``steps`` are those of the handshake with the most steps (the host never paused)."""
     import boards
+    from bench import hall_tls_heap
     from hall import tls
     from sim.latency import chip_of
 
+    measured = hall_tls_heap.measure()  # None without make micropython-unix
     made = [handshake_steps() for _ in range(handshakes)]
     steps, version, cipher = max(made, key=lambda each: len(each[0]))
     every_step = [step for each in made for step in each[0]]
@@ -192,13 +190,13 @@ def tls_figures(handshakes=5):
         "steps_per_handshake": [len(each[0]) for each in made],
         "record_buffers_bytes": IN_BUFFER + OUT_BUFFER,
         "input_buffer_bytes": IN_BUFFER,
+        "mbedtls": measured,
         "boards": {},
     }
     for name in BOARDS:
         chip = chip_of(boards.load(name))
         costs = [[step_us(step, chip, pick) for step in every_step] for pick in (0, 1)]
         longest = max(range(len(every_step)), key=lambda index: costs[0][index])
-        mbedtls = [IN_BUFFER + OUT_BUFFER + extra for extra in CONTEXTS_BYTES]
         board = {
             "longest_step": describe(every_step[longest]),
             "longest_step_us_typical": costs[0][longest],
@@ -208,24 +206,25 @@ def tls_figures(handshakes=5):
             "heap_after_boot_plain_hall_bytes": heap[name]["plain"],
             "heap_after_boot_tls_hall_bytes": heap[name]["tls"],
             "tls_adds_at_boot_bytes": heap[name]["tls"] - heap[name]["plain"],
-            "mbedtls_handshake_bytes_estimate": mbedtls,
             "mbedtls_on_micropython_heap": chip.TLS_ON_GC_HEAP,
             "chip_heap_bytes": chip.HEAP_BYTES,
         }
         frozen = _frozen_hall_boot(name)
         if frozen is not None:
             board["frozen_hall_boot_bytes"] = frozen  # bench.heap, the unix port
-        if chip.TLS_ON_GC_HEAP:
-            # What MicroPython's heap holds during a handshake: the boot with the CA
-            # (.mpy, and from the frozen image: its boot plus what the CA adds), and
-            # mbedTLS's memory.
-            board["micropython_heap_in_handshake_bytes_estimate"] = [
-                heap[name]["tls"] + each for each in mbedtls
-            ]
+        if chip.TLS_ON_GC_HEAP and measured is not None:
+            # What MicroPython's heap holds at the handshake's peak: the boot with the
+            # CA (.mpy, and from the frozen image: its boot plus what the CA adds), the
+            # stream's objects and mbedTLS's memory, each measured.
+            handshake = (
+                measured["micropython_heap_connection_bytes"]
+                + measured["mbedtls_handshake_peak_bytes"]
+            )
+            board["micropython_heap_in_handshake_bytes"] = heap[name]["tls"] + handshake
             if frozen is not None:
-                board["frozen_heap_in_handshake_bytes_estimate"] = [
-                    frozen + board["tls_adds_at_boot_bytes"] + each for each in mbedtls
-                ]
+                board["frozen_heap_in_handshake_bytes"] = (
+                    frozen + board["tls_adds_at_boot_bytes"] + handshake
+                )
         figures["boards"][name] = board
     return figures
 
@@ -260,22 +259,26 @@ def rows(figures):
                 "report",
             )
         )
-        low, high = board["mbedtls_handshake_bytes_estimate"]
-        where = "MicroPython's heap" if board["mbedtls_on_micropython_heap"] else "ESP-IDF's heap"
-        out.append(
-            (
-                "hall TLS, %s: mbedTLS in the handshake, bytes (estimate, %s)" % (name, where),
-                "%d-%d" % (low, high),
-                "report",
-            )
-        )
-        if "frozen_heap_in_handshake_bytes_estimate" in board:
-            low, high = board["frozen_heap_in_handshake_bytes_estimate"]
+        if "frozen_heap_in_handshake_bytes" in board:
             out.append(
                 (
-                    "hall TLS, %s: heap in the handshake, frozen image (estimate), bytes" % name,
-                    "%d-%d of %d" % (low, high, board["chip_heap_bytes"]),
+                    "hall TLS, %s: heap at the handshake's peak, frozen image, bytes" % name,
+                    "%d of %d"
+                    % (board["frozen_heap_in_handshake_bytes"], board["chip_heap_bytes"]),
                     "<= heap",
                 )
             )
+    measured = figures["mbedtls"]
+    if measured is None:
+        out.append(("hall TLS: mbedTLS in the handshake", "not measured", "make micropython-unix"))
+    else:
+        out.append(
+            (
+                "hall TLS: mbedTLS in the handshake, peak / held after, bytes (measured, %s)"
+                % measured["micropython"],
+                "%d / %d"
+                % (measured["mbedtls_handshake_peak_bytes"], measured["mbedtls_connection_bytes"]),
+                "report",
+            )
+        )
     return out

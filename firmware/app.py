@@ -4,10 +4,11 @@
 the interrupt handlers stored, in the order of their first contact edges and
 each at its own tick, lets a flag fall when its time has come, and redraws
 both displays when what they show changes (a tick on which nothing changes
-only steps the buzzer, the battery and the journal). Each step also asks its
-parts when each next needs a step and hands the answers to ``firmware.deadlines``,
-which tells the board's ticker the earliest: the board sleeps until then or
-until an input. During a game it allocates nothing.
+only steps the buzzer, the battery, the journal and the displays' restore:
+``hal.display_restore``). Each step also asks its parts when each next needs a
+step and hands the answers to ``firmware.deadlines``, which tells the board's
+ticker the earliest: the board sleeps until then or until an input. During a
+game it allocates nothing.
 
 Levers and the play/pause key act at their first edge; ``set``, ``plus``
 and ``minus`` act as short presses (at release) or long presses (held 2 s),
@@ -153,8 +154,9 @@ class App:
         displays still what they would show: ``times_hold``) no flag can fall
         and the running side is the same, so only the buzzer, the battery and
         the journal are stepped, and the running mark turned if it is due. A wake
-        before the next full step's deadline is the mark's or the battery's
-        (``_light_step``)."""
+        before the next full step's deadline is the mark's, the battery's or the
+        displays' restore's (``_light_step``). A display that did not take its frame
+        is drawn afresh on the next tick."""
         deadlines = self.deadlines
         if deadlines.light(now) and self._light_step(now):
             return
@@ -194,7 +196,11 @@ class App:
             # ticks_diff(now, due) >= 0, without its call: this runs at every step
             if due is not None and (now - due) & _TICKS_MAX < _TICKS_HALF:
                 self._turn_mark(now)
-        deadlines.plan(now, self._full_deadline(now), self._light_deadline())
+        if not hardware.display_restore.update(now):
+            self.drawn = -1  # a display lost its frame: drawn afresh on the next tick
+            deadlines.at_once()
+            return
+        deadlines.plan(now, self._full_deadline(now), self._light_deadline(now))
 
     def input_waits(self):
         """True if an input waits that a step would act on now: an edge in the ring,
@@ -204,12 +210,13 @@ class App:
 
     def _light_step(self, now):
         """At a step before the next full step's deadline with no input come and the
-        times as drawn, take the battery's reading and turn the running mark if
-        either is due, and rest again: the last full step found every other part
-        quiet up to that deadline (``_full_deadline``), and only an input or a change
-        of the clock (a flag falls at ``redraw_at``, itself a part) ends that. A
-        reading that finds the pack low ends it too: the step goes on as a full one
-        (False)."""
+        times as drawn, take the battery's reading, turn the running mark and restore
+        the displays if any is due, and rest again: the last full step found every
+        other part quiet up to that deadline (``_full_deadline``), and only an input
+        or a change of the clock (a flag falls at ``redraw_at``, itself a part) ends
+        that. A reading that finds the pack low ends it too: the step goes on as a
+        full one (False). A write that failed is sent again by a full step at the
+        next tick."""
         if self.drawn != self.clock.changes or self.hardware.inputs.pending():
             return False
         battery = self.hardware.battery
@@ -219,13 +226,20 @@ class App:
             if battery.is_low():
                 return False
         self._turn_mark(now)
-        self.deadlines.rest_light(now, self._light_deadline())
+        if not self.hardware.display_restore.update(now):
+            self.drawn = -1
+        if self.drawn != self.clock.changes:  # a write failed: sent again on the next tick
+            self.deadlines.at_once()
+        else:
+            self.deadlines.rest_light(now, self._light_deadline(now))
         return True
 
-    def _light_deadline(self):
+    def _light_deadline(self, now):
         """The deadline of the parts a light step serves: the running mark's turn
-        (``mark_at``) and the battery's next reading (None: no battery sense)."""
-        return earlier(self.mark_at, self.hardware.battery.next_reading())
+        (``mark_at``), the battery's next reading (None: no battery sense) and the
+        displays' next restore (``hal.display_restore``)."""
+        due = earlier(self.mark_at, self.hardware.battery.next_reading())
+        return earlier(due, self.hardware.display_restore.next_due(now))
 
     def _watch_preparation(self, journal, now):
         """Follow the ring's preparation before a game may start (``preparing``): the

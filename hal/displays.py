@@ -20,7 +20,11 @@ public interface: ``connect`` takes its buffer (``_buffer``) and its I2C
 device (``i2c_device[0]``), and nothing else touches either. An I2C error
 (a loose cable, a missing backpack, a NACK) is counted and never reaches
 the timing; the display is set up again on a later frame,
-so it comes back by itself when it answers again. The 1.2" backpack
+so it comes back by itself when it answers again. A backpack whose supply
+drops and comes back says nothing on the bus: it restarts in standby, its
+display off and its RAM clear (the HT16K33's power-on state), so ``restore``
+sends it its whole setup and frame again, on the schedule of
+``hal.display_restore``. The 1.2" backpack
 (``big``) has no decimal points: ``hal.display_big``, loaded only for it,
 puts each point of a frame on the lamp of row 2 that stands for it.
 """
@@ -34,6 +38,10 @@ _DIGIT_INDEXES = b"\x01\x03\x07\x09"  # rows 0, 1, 3, 4: digits 1-4
 _COLON_INDEX = const(5)  # row 2
 _COLON_BIT = const(0x02)
 _SEVERAL = const(-2)  # more than one byte of the frame changed: the whole buffer is sent
+# The HT16K33's setup commands (its datasheet; the driver sends the same at its start).
+_OSCILLATOR_ON = const(0x21)
+_DISPLAY_ON = const(0x81)  # display on, no blink
+_DIMMING = const(0xE0)  # | duty - 1, in sixteenths
 
 
 class SegmentDisplay:
@@ -56,6 +64,7 @@ class SegmentDisplay:
         self.buffer = None
         self.last = bytearray(_FRAME_SIZE)
         self.one_row = bytearray(2)  # a RAM address and one row: a frame with one change
+        self.command = bytearray(1)  # one setup command (``restore``)
         self.valid = False
         self.errors = 0
         self.step = 16  # the brightness in sixteenths of full duty (``dim``)
@@ -84,7 +93,34 @@ class SegmentDisplay:
                 self.driver.brightness = (step - 1) / 15  # the driver's 0..1 scale
             except OSError:
                 self.errors += 1
-                self.driver = None  # set up again, at this brightness, on a later frame
+                self.driver = None  # set up again, at this brightness, at the next tick:
+                self.valid = False  # the app draws a display that did not take its frame
+
+    def restore(self):
+        """Send the backpack its setup (oscillator on, display on without blink, the
+        dimming of ``dim``) and the whole frame it took last, in four writes: 24 bytes on
+        the bus with their address bytes. A chip whose supply dropped shows its frame
+        again. True if the display holds its frame; False if it did not take the last one
+        or a write failed (it is set up again, and drawn, on the next frame)."""
+        if not self.valid:
+            return False
+        device = self.device
+        command = self.command
+        try:
+            with device:
+                command[0] = _OSCILLATOR_ON
+                device.write(command)
+                command[0] = _DIMMING | (self.step - 1)
+                device.write(command)
+                device.write(self.buffer)
+                command[0] = _DISPLAY_ON
+                device.write(command)
+        except OSError:
+            self.errors += 1
+            self.valid = False
+            self.driver = None
+            return False
+        return True
 
     def deadline(self):
         """The tick this display next needs a step at by itself, or None (never): it

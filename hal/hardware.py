@@ -1,18 +1,21 @@
 """The board's hardware as the app drives it: built at boot by ``hal.board_io.build``.
 
-``inputs`` (the lever and key edges), ``keys``, ``displays``, ``ticker``,
-``storage``, ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main
-loop, which sleeps in ``sleep`` between passes; ``network``, whether the board
-has one (its ``NETWORK``).
+``inputs`` (the lever and key edges), ``keys``, ``displays`` and their
+``display_restore`` (hal.display_restore), ``ticker``, ``storage``, ``buzzer``,
+``battery``, ``leds``; ``watchdog`` is fed by the main loop, which sleeps in
+``sleep`` between passes; ``network``, whether the board has one (its ``NETWORK``).
 """
 
 import machine
 
+from hal.display_restore import DisplayRestore
+
 
 class Hardware:
-    """What the app drives: ``inputs``, ``keys``, ``displays``, ``ticker``, ``storage``,
-    ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by the main loop, which
-    sleeps in ``sleep``; ``network`` is True on a board with a network."""
+    """What the app drives: ``inputs``, ``keys``, ``displays``, ``display_restore``,
+    ``ticker``, ``storage``, ``buzzer``, ``battery``, ``leds``; ``watchdog`` is fed by
+    the main loop, which sleeps in ``sleep``; ``network`` is True on a board with a
+    network."""
 
     def __init__(
         self,
@@ -31,6 +34,7 @@ class Hardware:
         self.inputs = inputs
         self.keys = keys
         self.displays = displays
+        self.display_restore = DisplayRestore(displays)  # their schedule of restores
         self.ticker = ticker
         self.storage = storage
         self.buzzer = buzzer

@@ -12,18 +12,47 @@ The handshake's arithmetic (ECDHE and ECDSA on P-256) takes the processor for a 
 within one step: ``hal.hall_link`` starts a TLS connection only while the clock
 stands, and drops one that has not finished its handshake when a clock starts.
 
+The CA goes to ``ssl`` as DER (``ca_der``): MicroPython's mbedTLS is built without
+PEM parsing (``MBEDTLS_PEM_PARSE_C`` is not in its extmod/mbedtls configuration), so
+the hall file's PEM text is refused there ("invalid cert"); CPython takes either.
+
 On MicroPython (``ssl`` on mbedTLS) the socket is wrapped at once with
-``do_handshake_on_connect=False`` and a write of nothing drives the handshake (the
-socket answers ``None`` until it is done); on CPython (the simulator, ``ssl`` on
-OpenSSL) it is wrapped once connected and ``do_handshake`` is called until it stops
-asking for more. Reading and writing go through the wrapped socket as in ``SocketStream``.
+``do_handshake_on_connect=False``. Its sockets have no ``do_handshake``, and its
+streams never hand a write of nothing to mbedTLS, so the handshake runs inside the
+first reads and writes (``hal.mqtt``'s CONNECT), one non-blocking step a call, each
+moving nothing (``None``) until it is done; a certificate the CA did not sign or that
+names another host raises ``ValueError`` there, taken as a broken connection (an
+``OSError``). ``hal.hall_link`` sees the handshake as the time before the CONNACK.
+On CPython (the simulator, ``ssl`` on OpenSSL) it is wrapped once connected and
+``do_handshake`` is called until it stops asking for more. Reading and writing go
+through the wrapped socket as in ``SocketStream``.
 """
 
+import binascii
 import errno
 import select
 
 from hal.mqtt import BROKEN, READABLE, WRITABLE
 from hal.net_stream import SocketStream
+
+_BEGIN = "-----BEGIN CERTIFICATE-----"
+_END = "-----END CERTIFICATE-----"
+
+
+def ca_der(pem):
+    """The DER of each certificate of the PEM text ``pem``, in order."""
+    ders = []
+    at = pem.find(_BEGIN)
+    while at >= 0:
+        end = pem.find(_END, at)
+        if end < 0:
+            raise ValueError("a certificate without its END line")
+        body = "".join(pem[at + len(_BEGIN) : end].split())
+        ders.append(binascii.a2b_base64(body))
+        at = pem.find(_BEGIN, end)
+    if not ders:
+        raise ValueError("no certificate in the CA")
+    return ders
 
 
 class TlsStream(SocketStream):
@@ -36,13 +65,15 @@ class TlsStream(SocketStream):
         self.ssl = ssl
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
         context.verify_mode = ssl.CERT_REQUIRED
-        context.load_verify_locations(cadata=ca)
+        for der in ca_der(ca):
+            context.load_verify_locations(cadata=der)
         self.context = context
         self.server_name = server_name
         self.secured = False
         self.tcp = self.sock
         if self.micropython:
             self._wrap()
+            self.secured = True  # the handshake runs in the first reads and writes
 
     def _wrap(self):
         self.sock = self.context.wrap_socket(
@@ -74,11 +105,8 @@ class TlsStream(SocketStream):
         return WRITABLE if self.secured else 0
 
     def _step(self):
-        """One non-blocking step of the handshake (sets ``secured`` when it is done)."""
-        if self.micropython:
-            if self.sock.write(b"") is not None:
-                self.secured = True
-            return
+        """One non-blocking step of the handshake (sets ``secured`` when it is done);
+        CPython only."""
         if self.sock is self.tcp:
             self._wrap()
         try:
@@ -89,7 +117,10 @@ class TlsStream(SocketStream):
 
     def readinto(self, buffer, count):
         if self.micropython:
-            return SocketStream.readinto(self, buffer, count)
+            try:
+                return SocketStream.readinto(self, buffer, count)
+            except ValueError:  # mbedTLS refused the broker's certificate
+                raise OSError(errno.ECONNABORTED)
         try:
             read = self.sock.recv_into(buffer, count)
         except (self.ssl.SSLWantReadError, self.ssl.SSLWantWriteError):
@@ -102,7 +133,10 @@ class TlsStream(SocketStream):
         if not self.secured:
             return 0
         if self.micropython:
-            return SocketStream.write(self, buffer, start, count)
+            try:
+                return SocketStream.write(self, buffer, start, count)
+            except ValueError:  # mbedTLS refused the broker's certificate
+                raise OSError(errno.ECONNABORTED)
         if self.view is None or self.view.obj is not buffer:
             self.view = memoryview(buffer)
         try:

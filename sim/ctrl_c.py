@@ -55,6 +55,33 @@ class Serial:
     def tracing(self):
         return _Tracing(self)
 
+    def installed(self):
+        """A context in which MicroPython's ``micropython.kbd_intr`` is this serial's
+        (the simulator's ``micropython`` has none), as a board's REPL would take it."""
+        return _Installed(self)
+
+
+class _Installed:
+    def __init__(self, serial):
+        self.serial = serial
+        self.before = None
+
+    def __enter__(self):
+        import micropython
+
+        self.before = getattr(micropython, "kbd_intr", None)
+        micropython.kbd_intr = self.serial.kbd_intr
+        return self.serial
+
+    def __exit__(self, *exc):
+        import micropython
+
+        if self.before is None:
+            del micropython.kbd_intr
+        else:
+            micropython.kbd_intr = self.before
+        return False
+
 
 class _Tracing:
     def __init__(self, serial):

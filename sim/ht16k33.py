@@ -129,6 +129,14 @@ class HT16K33:
         self.pointer = pointer
 
 
+def shown_text(chip):
+    """What ``chip`` lights, as ``decode_seg7x4`` reads it: four spaces while it is in
+    standby or its display is off."""
+    if not (chip.oscillator_on and chip.display_on):
+        return "    "
+    return decode_seg7x4(chip.ram)
+
+
 def decode_seg7x4(ram):
     """What a 4-digit backpack with display RAM ``ram`` shows, e.g. ``" 4.51"``, ``" 1:30"``.
 

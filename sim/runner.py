@@ -181,6 +181,9 @@ class Game:
         if action == "plug":
             board.plug(SIDE_NAMES.index(arguments[0]))
             return
+        if action == "brownout":
+            board.brownout(SIDE_NAMES.index(arguments[0]))
+            return
         if not board.powered:
             if action in ("press", "key", "hold"):  # the contact moves; nothing reads it
                 name = "lever_" + arguments[0] if action == "press" else arguments[0]

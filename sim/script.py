@@ -341,7 +341,7 @@ def _expectation(word, number):
 def _action(words, number):
     action = words[0]
     arguments = words[1:]
-    if action in ("press", "unplug", "plug"):
+    if action in ("press", "unplug", "plug", "brownout"):
         if len(arguments) != 1 or arguments[0] not in SIDES:
             raise ScriptError(number, "expected: %s left|right" % action)
         return action, arguments

@@ -411,10 +411,12 @@ class SimBoard:
     def plug(self, index):
         self.chips[index].present = True
 
+    def brownout(self, index):
+        """That backpack's supply drops and comes back: its chip restarts as at power-on
+        (standby, display off, RAM clear) and says nothing of it on the bus."""
+        self.chips[index].power_on()
+
     def display_text(self):
-        """Both displays as read back from the chips' memory, ``left|right``."""
-        return (
-            ht16k33.decode_seg7x4(self.chips[0].ram)
-            + "|"
-            + ht16k33.decode_seg7x4(self.chips[1].ram)
-        )
+        """Both displays as read back from the chips' memory, ``left|right``; a chip in
+        standby or with its display off shows nothing, whatever its RAM holds."""
+        return ht16k33.shown_text(self.chips[0]) + "|" + ht16k33.shown_text(self.chips[1])

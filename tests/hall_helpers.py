@@ -102,7 +102,7 @@ class Recorder:
     def on(self, topic):
         return [payload for name, payload in self.messages if name == topic]
 
-    def wait_for(self, predicate, timeout_s=5.0):
+    def wait_for(self, predicate, timeout_s=20.0):
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if predicate():

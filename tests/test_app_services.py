@@ -59,7 +59,7 @@ def test_the_app_declares_the_services():
 # none of their fields; of the hardware it names only the parts hal/board_io.py builds
 # and the board's ``network`` flag it sets.
 PARTS = ("inputs", "keys", "displays", "battery", "buzzer", "leds", "storage", "watchdog")
-PARTS += ("ticker",)
+PARTS += ("ticker", "display_restore")
 HARDWARE_NAMES = PARTS + ("network",)
 SERVICES = PARTS + ("journal", "hall")
 

@@ -24,3 +24,17 @@ def test_the_rank_is_the_order_of_classes_not_of_the_names(monkeypatch):
     monkeypatch.setattr(claims, "classify", lambda control, edition: names[control.text])
     assert game_class("600", "1500") == "a"
     assert game_class("1500", "600") == "a"
+
+
+def test_a_canadian_block_only_begun_in_the_first_60_moves_counts_whole():
+    # A.1: the time for 60 moves; Canadian: main time and a block for every M moves
+    # begun (docs/spec/rules.md): 60 moves are 3 blocks of 20, 2 of 21 and 18 of a
+    # third (3 begun), 2 blocks of 30
+    def minutes(text):
+        return claims.game_ms(timecontrol.parse(text)) / 60_000
+
+    assert minutes("1200c20/900") == 20 + 3 * 15
+    assert minutes("1200c21/900") == 20 + 3 * 15
+    assert minutes("1200c30/900") == 20 + 2 * 15
+    # 65 min: standard, where the two whole blocks alone (50 min) would make it rapid
+    assert game_class("1200c21/900", "1200c21/900") == "standard"

@@ -34,6 +34,7 @@ ENTRY = ("board_main", os.path.join(ROOT, "tools", "board_main.py"))
 # What MicroPython's rp2 and esp32 ports build in that the clock imports.
 BUILT_IN = {
     "array",
+    "binascii",  # the hall's CA to DER for mbedTLS (hal/tls_stream.py)
     "errno",
     "esp32",
     "gc",

@@ -68,7 +68,7 @@ def paced(clock, until_ms, step_ms=100):
         time.sleep(0.002)
 
 
-def run_until(clock, predicate, step_ms=100, timeout_s=5.0):
+def run_until(clock, predicate, step_ms=100, timeout_s=20.0):
     """Advance the clock in steps of virtual time, each paced by a little wall time, until
     ``predicate()`` holds (messages travel in wall time)."""
     deadline = time.monotonic() + timeout_s

@@ -72,6 +72,11 @@ def both_flags(boards, number):
     return bool(message.get("flag_left") and message.get("flag_right"))
 
 
+def last_seq(view, number):
+    """The seq of the last message the view took from board ``number``'s clock."""
+    return {board["board"]: board for board in view.snapshot()}[number]["message"]["seq"]
+
+
 def card_classes(dom, number):
     marker = 'id="board-%d"' % number
     assert marker in dom, "board %d is not on the page" % number
@@ -132,7 +137,10 @@ def test_the_page_streams_from_the_view_and_a_change_through_the_broker_comes_at
     with shots.open_page(url, shots.PHONE, browser) as page:
         page.wait_for(shots.DRAWN + " && streaming", 10)
         message = json.loads(hall_probe.lines()[0])
-        message.update(board=3, moves=77)
+        # the next message of board 3's clock: the view refuses one whose seq is not
+        # above the last it took (a replay), and how far the clock got before it was
+        # stopped depends on how fast the machine started the three clocks
+        message.update(board=3, moves=77, seq=last_seq(view, 3) + 1)
         clock = Client(broker, "clock-3")
         try:
             clock.publish("hall/board/3", json.dumps(message))

@@ -36,7 +36,7 @@ def view():
 def connect(view, source="127.0.0.1"):
     sock = socket.socket()
     sock.bind((source, 0))
-    sock.settimeout(5)
+    sock.settimeout(30)  # a bound on a hang: the server's own deadlines come first
     sock.connect(view.server.server_address)
     return sock
 
@@ -97,13 +97,16 @@ def test_idle_and_trickling_connections_are_closed_at_the_deadline(view, monkeyp
         time.sleep(0.1)
     assert answer(trickle)[0] == 408
     assert answer(idle) == (None, b"")  # nothing said: closed
-    assert time.monotonic() - started < 4
+    assert time.monotonic() - started < 15  # at HEAD_S, not at the socket's 30 s
 
 
 def test_connections_per_address_and_the_next_gets_503(view, monkeypatch):
     monkeypatch.setattr(page_server, "CLIENT_CONNECTIONS", 3)
     held = [connect(view) for _ in range(3)]
-    time.sleep(0.2)
+    shares = view.server.shares
+    deadline = time.monotonic() + 20  # the server's threads take them, however loaded
+    while sum(shares.connections.values()) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
     extra = connect(view)
     code, head = answer(extra)
     assert code == 503 and b"Retry-After: %d" % page_server.RETRY_AFTER_S in head

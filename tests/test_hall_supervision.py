@@ -31,7 +31,7 @@ def publisher(broker, board):
     return client
 
 
-def wait_until(predicate, timeout_s=10.0):
+def wait_until(predicate, timeout_s=30.0):
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if predicate():

@@ -17,6 +17,8 @@ tests/test_hall_faults.py.
 """
 
 import random
+import socket
+import threading
 import time
 
 import pytest
@@ -50,8 +52,58 @@ ACTIONS = (
     "stall",
     "pass",
 )
-LONGEST_TURN_S = 0.1  # far under the watchdog's 5 s, and under any socket timeout
+# Far under the watchdog's 5 s: a turn that waited on the network (the stall) would
+# never end. Wall time: on a loaded machine a turn of a few non-blocking calls can be
+# held off its core for a tenth of a second and more, so that a quarter of a second
+# of waiting (a blocking connect or write) is told apart by ``_BlockingCalls`` instead.
+LONGEST_TURN_S = 1.0
 STEP_MS = 100  # virtual time between two short sleeps of wall time
+
+
+class _BlockingCalls:
+    """Every call the link's thread makes on a socket that may block (its timeout is not
+    0: a blocking socket, or one with a timeout), while ``watching``: the link's sockets
+    are non-blocking from their connect on (hal/net_stream.py), however slow the
+    machine. The other threads' sockets (the proxy's, the recorder's) are not watched."""
+
+    def __init__(self, monkeypatch):
+        self.calls = []
+        self.watching = False
+        self.thread = threading.get_ident()
+        watch = self
+        base = socket.socket
+
+        class Watched(base):
+            def _note(self, name):
+                if watch.watching and threading.get_ident() == watch.thread:
+                    if self.gettimeout() != 0.0:
+                        watch.calls.append(name)
+
+            def connect(self, address):
+                self._note("connect")
+                return base.connect(self, address)
+
+            def connect_ex(self, address):
+                self._note("connect_ex")
+                return base.connect_ex(self, address)
+
+            def send(self, data, *flags):
+                self._note("send")
+                return base.send(self, data, *flags)
+
+            def sendall(self, data, *flags):
+                self._note("sendall")
+                return base.sendall(self, data, *flags)
+
+            def recv(self, size, *flags):
+                self._note("recv")
+                return base.recv(self, size, *flags)
+
+            def recv_into(self, buffer, *args):
+                self._note("recv_into")
+                return base.recv_into(self, buffer, *args)
+
+        monkeypatch.setattr(socket, "socket", Watched)
 
 
 def state_line(clock):
@@ -71,9 +123,12 @@ def paced(clock, until_ms):
         time.sleep(0.001)
 
 
-def play(hall_data, chaos=None):
-    """The seeded game; ``chaos``: (virtual ms, action) pairs done when their time comes."""
+def play(hall_data, chaos=None, sockets=None):
+    """The seeded game; ``chaos``: (virtual ms, action) pairs done when their time comes;
+    ``sockets``: a ``_BlockingCalls`` to watch the link's socket calls with."""
     clock = HallClock(hall_data, control="180+2")
+    if sockets is not None:
+        sockets.watching = True
     events = list(chaos or [])
     lines = []
     try:
@@ -82,7 +137,11 @@ def play(hall_data, chaos=None):
             while events and events[0][0] <= at:
                 when, action = events.pop(0)
                 paced(clock, when)
+                if sockets is not None:
+                    sockets.watching = False  # the broker's own start: not the link's
                 action()
+                if sockets is not None:
+                    sockets.watching = True
             paced(clock, at)
             lines.append(state_line(clock))
             if clock.app.clock.state in (engine.SETUP, engine.RUNNING):
@@ -93,6 +152,8 @@ def play(hall_data, chaos=None):
         feeds = sim_machine.watchdog().feeds
         return lines, feeds, clock
     finally:
+        if sockets is not None:
+            sockets.watching = False
         clock.close()
 
 
@@ -104,7 +165,7 @@ def broker():
     running.stop()
 
 
-def test_a_broken_network_changes_no_state_line(broker):
+def test_a_broken_network_changes_no_state_line(broker, monkeypatch):
     offline, offline_feeds, _ = play(None)
     assert any('"flag_' in line for line in offline)
     proxy = Proxy(broker.port)
@@ -132,7 +193,8 @@ def test_a_broken_network_changes_no_state_line(broker):
         chaos = list(zip(instants, [act(name) for name in ACTIONS], strict=True))
         hall = broker.hall_file(1)
         hall["port"] = proxy.port
-        online, online_feeds, clock = play(hall, chaos)
+        sockets = _BlockingCalls(monkeypatch)
+        online, online_feeds, clock = play(hall, chaos, sockets)
     finally:
         proxy.close()
         if broker.process is None or broker.process.poll() is not None:
@@ -144,5 +206,6 @@ def test_a_broken_network_changes_no_state_line(broker):
     assert link.failures >= 3  # the network really broke, more than once
     assert link.published >= 10  # and the game was published around the breaks
     # No turn of the link waited on the network: each is the host's time for a few
-    # non-blocking calls.
+    # non-blocking calls, on sockets that never block.
+    assert clock.polls > 1000 and sockets.calls == []
     assert clock.longest_poll_s < LONGEST_TURN_S, clock.longest_poll_s

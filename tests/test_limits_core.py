@@ -84,6 +84,17 @@ def test_a_ca_of_4096_characters_is_taken_and_one_more_refused():
     assert hall_refusal(ca=pem_of(hall_settings.MAX_CA + 1)) == said
 
 
+def test_a_ca_that_is_not_a_pem_certificate_is_refused():
+    # docs/hall.md: the CA as its PEM text; a DER's base64 without its frame, a key,
+    # or a file name is no certificate, and the link would fail at every handshake
+    said = "ca must be a PEM certificate of at most 4096 characters"
+    body = pem_of(600).split("\n")[1]
+    for ca in (body, "hall-ca.pem", "-----BEGIN PRIVATE KEY-----\n%s\n" % body):
+        assert hall_refusal(ca=ca) == said, ca
+    assert hall_settings.Hall(hall_file(ca=pem_of(600))).ca == pem_of(600)
+    assert hall_settings.Hall(hall_file(ca="")).ca == ""  # plain MQTT: no CA at all
+
+
 def test_a_board_number_is_1_to_9999():
     assert hall_settings.MAX_BOARD == 9999
     for board in (1, hall_settings.MAX_BOARD):

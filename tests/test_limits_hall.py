@@ -112,6 +112,15 @@ def test_a_number_one_past_its_range_is_refused_by_name(name, lowest, highest):
             hall_decode.decode(message(**{name: -1}))
 
 
+def test_a_message_version_is_1_or_2_and_never_true():
+    # docs/hall.md: "v" is 1 or 2; JSON's true is no number, though Python's True == 1
+    assert hall_decode.VERSION == 2
+    for version in (1, 2):
+        assert hall_decode.decode(message(v=version))["v"] == version
+    for version in (0, 3, True, False, "1"):
+        assert refusal(v=version) == "a message version not 1..2", version
+
+
 @pytest.mark.parametrize("name", ["left_stage", "right_stage"])
 def test_a_stage_names_a_period_up_to_the_ninth_and_byo_yomi_up_to_999(name):
     # docs/hall.md: a stage is the period 1..9 (timecontrol.MAX_PERIODS), byoN or canN

@@ -357,3 +357,13 @@ def test_a_lever_burst_as_the_preparation_ends_starts_the_game_just_past_the_edg
     values, _ready = _burst_at_the_end_of_the_preparation(1)
     assert values["state"] == "running" and values["running"] == "right"
     assert (values["left"], values["right"]) == (300_000, 299_001)
+
+
+def test_the_timed_entries_are_rounded_up():
+    """An entry every 4.9 s of running time: 58 s a side is 11.8 of them, 12 (2 x 112 =
+    224 entries, 5 blocks, one for the setup's: 6, and the event block: 7); 59 s is
+    12.04, 13 (2 x 113 = 226 entries: 6 blocks, 7, and 8), where rounding down would
+    leave the 13th entry no slot."""
+    assert journal_setup.ENTRY_EVERY_MS == 4_900 and journal_setup.SLOTS_PER_BLOCK == 45
+    assert journal_setup.ring_need(_Clock("58"), FULL_RING_BLOCKS) == 7
+    assert journal_setup.ring_need(_Clock("59"), FULL_RING_BLOCKS) == 8

@@ -118,7 +118,7 @@ class Terminal:
         """The complete screens drawn so far (each ends with the help lines)."""
         return [part for part in self.output.split("\x1b[H") if "Q: quit" in part]
 
-    def screen_until(self, predicate, timeout=15):
+    def screen_until(self, predicate, timeout=30):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             frames = self.frames()

@@ -48,7 +48,7 @@ OUTSIDE = {
         "rp2",
         "esp32",
     )
-    + ("ssl",),  # the hall link's TLS (hal/tls_stream.py)
+    + ("ssl", "binascii"),  # the hall link's TLS and its CA as DER (hal/tls_stream.py)
 }
 OUTSIDE_PREFIXES = {"hal": ("adafruit_",)}
 # Folders that may not import every layer below them: the board definitions are data.

@@ -11,7 +11,8 @@ working changes, with the shared .venv and Node modules linked), so the working
 tree is never edited and an interrupted run leaves nothing behind.
 
 ``python -m tools.mutants`` runs them all (a few minutes on one core);
-``--only NAME`` one; ``--list`` prints the list. Exit status 1 if any survived or
+``--only NAME`` one; ``--match TEXT`` those whose name holds TEXT (repeatable:
+``--match display: --match ring:``); ``--list`` prints the list. Exit status 1 if any survived or
 no longer applies (its text is gone: the list must follow the code).
 """
 
@@ -301,10 +302,10 @@ MUTANTS = (
         ("tests/test_limits_hall.py",),
     ),
     (
-        "ticker: a rest ends a millisecond after its tick",
+        "ticker: a deadline on the grid's tick taken a tick late",
         "hal/ticker.py",
-        "(tick_source.source.ticks_ms() - wake) & _TICKS_MAX",
-        "(tick_source.source.ticks_ms() - wake - 1) & _TICKS_MAX",
+        "            ahead = (ahead + period - 1) // period * period\n",
+        "            ahead = (ahead + period) // period * period\n",
         ("tests/test_resting.py",),
     ),
     (
@@ -331,8 +332,8 @@ MUTANTS = (
     (
         "app: a light step taken over a change of the clock",
         "firmware/app.py",
-        "or self.drawn != self.clock.changes\n            or self.hardware.inputs.pending()",
-        "or self.hardware.inputs.pending()",
+        "        if self.drawn != self.clock.changes or self.hardware.inputs.pending():\n",
+        "        if self.hardware.inputs.pending():\n",
         ("tests/test_resting.py",),
     ),
     (
@@ -362,6 +363,104 @@ MUTANTS = (
         "        if ticks_diff(now, self.turn_start) < 0:\n",
         "        if False:\n",
         ("tests/test_engine.py",),
+    ),
+    (
+        "app: a lever stamped at the very tick the ESP32's ring is ready starts the game",
+        "firmware/app.py",
+        "if self.preparing or (ready is not None and ticks_diff(tick, ready) <= 0):",
+        "if self.preparing or (ready is not None and ticks_diff(tick, ready) < 0):",
+        ("tests/test_ring_preparation.py",),
+    ),
+    (
+        "ring: a Bronstein delay's running time left out of the ring's size",
+        "hal/journal_setup.py",
+        "if mode == _DELAY or mode == _BRONSTEIN:",
+        "if mode == _DELAY:",
+        ("tests/test_ring_preparation.py",),
+    ),
+    (
+        "ring: the timed entries rounded down",
+        "hal/journal_setup.py",
+        "(running + ENTRY_EVERY_MS - 1) // ENTRY_EVERY_MS",
+        "running // ENTRY_EVERY_MS",
+        ("tests/test_ring_preparation.py",),
+    ),
+    (
+        "Canadian: a block only begun in the first 60 moves left out of the game's time",
+        "firmware/timing.py",
+        "blocks = (game_moves + control.byo_count - 1) // control.byo_count",
+        "blocks = game_moves // control.byo_count",
+        ("tests/test_class_rank.py",),
+    ),
+    (
+        "Japanese: a turn paused at a period's end leaves the period, empty, to correct",
+        "firmware/timing.py",
+        "        if over < 0:\n            self.block_ms = -over",
+        "        if over <= 0:\n            self.block_ms = -over",
+        (scripts("arbiter"),),
+    ),
+    (
+        "periods: a flag in an earlier period with an increment freezes the clocks",
+        "firmware/timing.py",
+        "return last and self.mode != _NONE",
+        "return self.mode != _NONE",
+        (scripts("flags"),),
+    ),
+    (
+        "hall page: a page that reads slowly but steadily ended at the writer's deadline",
+        "hall/fan_out.py",
+        "            stream.pending = stream.pending[sent:]\n            stream.took_at = now\n",
+        "            stream.pending = stream.pending[sent:]\n",
+        ("tests/test_hall_fan_out.py",),
+    ),
+    (
+        "TLS: the broker certificate's name not checked at the handshake",
+        "hal/tls_stream.py",
+        "        context.verify_mode = ssl.CERT_REQUIRED\n",
+        "        context.verify_mode = ssl.CERT_REQUIRED\n        context.check_hostname = False\n",
+        ("tests/test_hall_tls_link.py",),
+    ),
+    (
+        "hall file: a CA that is not a PEM certificate taken",
+        "firmware/hall_settings.py",
+        'if len(self.ca) > MAX_CA or (self.ca and "-----BEGIN CERTIFICATE-----" not in self.ca):',
+        "if len(self.ca) > MAX_CA:",
+        ("tests/test_limits_core.py",),
+    ),
+    (
+        "hall message: a version of true read as 1",
+        "firmware/hall_decode.py",
+        "if version not in (1, VERSION) or isinstance(version, bool):",
+        "if version not in (1, VERSION):",
+        ("tests/test_limits_hall.py",),
+    ),
+    (
+        "display: a failed one-row write of the mark waits for the next wake",
+        "firmware/app.py",
+        "if self.drawn != self.clock.changes:  # a write failed",
+        "if False:  # a write failed",
+        ("tests/test_display_restore.py",),
+    ),
+    (
+        "display: a failed dimming waits for the next restore",
+        "hal/displays.py",
+        "self.valid = False  # the app draws a display that did not take its frame",
+        "pass",
+        ("tests/test_display_restore.py",),
+    ),
+    (
+        "display: a chip that lost power left in standby",
+        "hal/displays.py",
+        "                command[0] = _OSCILLATOR_ON\n                device.write(command)\n",
+        "",
+        ("tests/test_display_restore.py",),
+    ),
+    (
+        "display: a chip that lost power restored a second after the last time",
+        "hal/display_restore.py",
+        "RESTORE_LATEST_MS = const(800)",
+        "RESTORE_LATEST_MS = const(1000)",
+        ("tests/test_display_restore.py",),
     ),
 )
 
@@ -435,6 +534,12 @@ def run(mutants, out=sys.stdout):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.mutants", description=__doc__)
     parser.add_argument("--only", help="run only the mutation of this name")
+    parser.add_argument(
+        "--match",
+        action="append",
+        metavar="TEXT",
+        help="run only the mutations whose name holds TEXT (repeat for several)",
+    )
     parser.add_argument("--list", action="store_true", help="print the mutations and stop")
     args = parser.parse_args(argv)
     mutants = MUTANTS
@@ -442,6 +547,10 @@ def main(argv=None):
         mutants = tuple(m for m in MUTANTS if m[0] == args.only)
         if not mutants:
             parser.error("no mutation named %r (see --list)" % args.only)
+    if args.match:
+        mutants = tuple(m for m in mutants if any(text in m[0] for text in args.match))
+        if not mutants:
+            parser.error("no mutation's name holds %s (see --list)" % " or ".join(args.match))
     if args.list:
         for name, path, _, _, tests in mutants:
             print("%s (%s): %s" % (name, path, ", ".join(map(str, tests))))
