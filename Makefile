@@ -184,10 +184,13 @@ case: $(VENV)/.installed
 	@$(PY) -c "import build123d" 2>/dev/null || $(MAKE) --no-print-directory case-tools
 	$(PY) -m tools.case $(or $(BOARD),pico)
 
-# build123d and the OpenCascade kernel (requirements-case.txt, about 700 MB): explicit,
-# as the kernel is large; without it the CAD tests skip and name this target; .ci/run calls it.
+# build123d and the OpenCascade kernel (requirements-case.txt, about 700 MB), and
+# Debian's admesh, the STL checker make case reads every STL with: explicit, as the
+# kernel is large; without it the CAD tests skip and name this target; .ci/run calls it.
 case-tools: $(VENV)/.installed
 	$(VENV)/bin/pip install -q -r requirements-case.txt
+	@command -v admesh >/dev/null 2>&1 || { echo "installing admesh (the STL check)"; \
+		$(APT_INSTALL) admesh; }
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed

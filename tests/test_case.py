@@ -232,6 +232,29 @@ def test_a_printed_part_is_written_as_a_closed_stl_and_a_hole_is_found(tmp_path,
     assert "not shared once each way" in stl.problems(flipped)[0]
 
 
+def test_a_part_turned_onto_its_face_is_written_with_every_edge_shared_exactly(tmp_path, pico):
+    # The clamps and the keepers lie on the bed turned a quarter or half turn; a turn
+    # built from degrees left their bed face's corners 2e-16 mm apart, an edge open to
+    # an exact reader (admesh joins it, "edges fixed").
+    from build123d import Location, Rot, export_stl
+
+    part = pico.parts["clamp_left"]
+    assert part.bed == "-y"
+    path = tmp_path / "clamp.stl"
+    export_stl(fits.on_bed(part), str(path), tolerance=0.02, angular_tolerance=0.2)
+    assert stl.problems(path.read_bytes()) == []
+    # the same part turned by degrees: corners a rounding apart, found
+    turned = Rot(90, 0, 0) * part.solid
+    turned = Location((0, 0, -turned.bounding_box().min.Z)) * turned
+    export_stl(turned, str(path), tolerance=0.02, angular_tolerance=0.2)
+    assert "not shared once each way" in stl.problems(path.read_bytes())[0]
+    repairs = stl.admesh_repairs(str(path))
+    if repairs is not None:  # admesh (make case-tools) joins those edges
+        assert repairs.get("edges fixed", 0) > 0
+        export_stl(fits.on_bed(part), str(path), tolerance=0.02, angular_tolerance=0.2)
+        assert stl.admesh_repairs(str(path)) == {}
+
+
 def test_the_build_guide_lists_the_parts_table_and_the_pictures():
     with open(os.path.join(ROOT, "docs", "build.md")) as handle:
         text = handle.read()

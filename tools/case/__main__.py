@@ -47,6 +47,9 @@ def write_files(name, out_dir):
             export_stl(fits.on_bed(part), path, tolerance=0.02, angular_tolerance=0.2)
             with open(path, "rb") as handle:
                 bad = stl.problems(handle.read())
+            repairs = stl.admesh_repairs(path)
+            if repairs:
+                bad.append("admesh would repair it: %s" % repairs)
             for problem in bad:
                 print("case %s: %s: %s" % (name, path, problem), file=sys.stderr)
             if bad:

@@ -23,14 +23,23 @@ its bounding boxes.
 
 import math
 
-from build123d import Location, Pos, Rot
+from build123d import Location, Pos
 
 from tools.case.cad import BOSS_WALL_MM, box, rod
 from tools.case.limits import BRIDGE_MM, MIN_THICKNESS_MM, TOLERANCE_MM
 from tools.case.parts import PARTS
 
 VOLUME_EPS = 1e-3  # mm3: the booleans' rounding; a real overlap is far more
-_BEDS = {"+z": (0, 0, 0), "-z": (180, 0, 0), "-y": (90, 0, 0), "+y": (-90, 0, 0)}
+# The quarter and half turns that lay a part on the bed, as exact matrices (rows of
+# x, y, z): a turn built from degrees carries sin/cos rounding (6e-17), which leaves
+# the bed face's corners at 7.1e-15 and 7.3e-15 mm, and an STL whose shared edges
+# then meet only within a tolerance (a slicer's repair "fixes" them).
+_BEDS = {
+    "+z": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "-z": ((1, 0, 0), (0, -1, 0), (0, 0, -1)),  # half a turn about x
+    "-y": ((1, 0, 0), (0, 0, -1), (0, 1, 0)),  # a quarter turn about x: the front face down
+    "+y": ((1, 0, 0), (0, 0, 1), (0, -1, 0)),
+}
 
 
 def _near(a, b, gap):
@@ -209,7 +218,12 @@ def thickness(assembly):
 
 def on_bed(part):
     """The printed part turned as it is printed, its lowest point at z = 0."""
-    turned = Rot(*_BEDS[part.bed]) * part.solid
+    from OCP.gp import gp_Trsf
+
+    rows = _BEDS[part.bed]
+    turn = gp_Trsf()
+    turn.SetValues(*rows[0], 0, *rows[1], 0, *rows[2], 0)
+    turned = Location(turn) * part.solid
     return Location((0, 0, -turned.bounding_box().min.Z)) * turned
 
 
