@@ -110,12 +110,12 @@ def test_the_cell_leaves_through_its_door_and_a_rib_across_it_is_found(pico):
     swept = fits.swept_cell(pico, pico.cell_paths[0]).bounding_box()
     assert swept.min.Z < -cad.LID_LIP_MM  # out past the door's lip
     cell = pico.parts["cell"].solid.bounding_box()
-    # a rib 1 x 1 mm across the opening, wider than the cell: the 18.6 mm of it under
-    # the cell is in the way, 18.6 mm3
+    # a rib 1 x 1 mm across the opening, wider than the cell: the 19.1 mm of it under
+    # the cell is in the way, 19.1 mm3
     rib = box(cell.min.X - 2, cell.center().Y, 0.5, cell.max.X + 2, cell.center().Y + 1, 1.5)
     pico.add("rib", "key", rib)
     try:
-        assert fits.cell_path(pico) == ["cell's way out through door meets rib (18.6 mm3)"]
+        assert fits.cell_path(pico) == ["cell's way out through door meets rib (19.1 mm3)"]
     finally:
         del pico.parts["rib"]
 
@@ -209,6 +209,82 @@ def test_the_lever_operates_its_switch_within_its_overtravel():
     assert figures.lever_problems(travel=limit) == []
     assert "past operating" in figures.lever_problems(travel=limit + 0.01)[0]
     assert "before its switch" in figures.lever_problems(travel=operate - 0.01)[0]
+    # at least 0.4 mm after the datasheet's latest operating point: at it, and short of it
+    assert figures.MIN_OVERTRAVEL_MM == 0.4 and over >= figures.MIN_OVERTRAVEL_MM
+    assert figures.lever_problems(travel=operate + 0.4) == []
+    assert "under 0.4 mm" in figures.lever_problems(travel=operate + 0.39)[0]
+
+
+def test_a_lever_lands_on_its_cap_and_a_shoulder_in_the_stems_way_is_found(pico):
+    assert fits.strokes(pico) == []
+    assert fits.landing_mm2(pico, "lever_left") > 500  # the cap's underside on the top
+    # a shoulder 1.0 mm under the top, in the stem's way (where the cage's walls stood
+    # before the way was cut for the whole stroke): met before the cap lands
+    stem = pico.parts["lever_left"].solid.bounding_box()
+    z_top = pico.frame.z_top
+    cx, cy = stem.center().X, pico.parts["keeper_left"].solid.bounding_box().center().Y
+    pico.add(
+        "shoulder", "key", box(cx - 4.0, cy + 3.0, z_top - 2.0, cx + 4.0, cy + 4.0, z_top - 1.0)
+    )
+    try:
+        assert fits.strokes(pico) == [
+            "lever_left: pressed 1.19 mm, lever_left meets shoulder",
+            "lever_left: pressed 1.21 mm, lever_left meets shoulder",
+        ]
+    finally:
+        del pico.parts["shoulder"]
+
+
+@pytest.mark.parametrize("proud, found", [(0.0, False), (0.05, True)])
+def test_nothing_stands_over_the_top_but_the_levers_at_the_limit(pico, proud, found):
+    assert fits.sweep(pico) == []
+    assert fits.led_clearance_mm(pico) >= 0.5  # each LED's dome under the top's face
+    w, d, h = pico.outer
+    pico.add("dome", "key", rod((w / 2, d / 2, h - 5), "+z", 5 + proud, 10))
+    try:
+        assert bool(fits.sweep(pico)) == found
+    finally:
+        del pico.parts["dome"]
+
+
+def test_the_controller_fits_on_every_mount_and_a_plug_blocked_on_one_is_found(pico):
+    lifts = {name: lift for name, _, lift in parts.MOUNTS["pico"]}
+    assert lifts == {"pico_h": 2.5, "pico_soldered": 3.0}
+    assert fits.mount_problems(pico) == []
+    clear = fits.usb_clearances(pico)
+    assert set(clear) == set(lifts) and min(clear.values()) >= 0
+    # the controller stands on its headers' plastic, not on the socket
+    ctl = pico.parts["controller"].solid.bounding_box()
+    assert ctl.min.Z == pytest.approx(pico.frame.sock_z + 2.5)
+    # a block where only the highest mount's plug passes: found there alone
+    _, _, (x, y, z) = [u for u in pico.usb if u[0] == "controller"][0]
+    top = z + 0.5 + parts.PARTS["usb_micro_plug"]["metal"][2] / 2
+    pico.add("block", "key", box(x - 1, y + 1, top - 0.1, x + 1, y + 2, top + 0.5))
+    try:
+        found = fits.mount_problems(pico)
+        assert found and all(
+            p.startswith("pico_soldered: the controller's plug meets block") for p in found
+        )
+    finally:
+        del pico.parts["block"]
+
+
+def test_the_door_lets_out_the_longest_protected_cell(pico):
+    cd, clen = parts.PARTS["cell_holder"]["cell"]
+    assert (cd, clen) == (19.1, 70.0)  # 65 mm bare + 3 mm protection, 0.5 mm wider
+    cell = pico.parts["cell"].solid.bounding_box()
+    assert cell.size.Y == pytest.approx(70.0)
+    # the door's opening in the base, probed just inside its ends: open over the cell
+    base = pico.parts["base"].solid
+    probe = box(
+        cell.center().X - 1, cell.min.Y + 0.1, 0.5, cell.center().X + 1, cell.max.Y - 0.1, 1.5
+    )
+    assert (base & probe).volume < 1e-6
+    # the end contacts are in the model, beyond the cell's ends, and its way out is clear
+    for end in ("minus", "plus"):
+        contact = pico.parts["cell_contact_" + end].solid.bounding_box()
+        assert contact.max.Y <= cell.min.Y + 1e-6 or contact.min.Y >= cell.max.Y - 1e-6
+    assert fits.cell_path(pico) == []
 
 
 def test_a_printed_part_is_written_as_a_closed_stl_and_a_hole_is_found(tmp_path, pico):

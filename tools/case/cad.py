@@ -133,6 +133,7 @@ class Assembly:
         self.windows = []
         self.digits = []
         self.bosses = []
+        self.strokes = []  # (a lever, the parts that move with it) pressed by the hand
 
     def add(self, name, kind, solid, touches=(), bed=None, step=None):
         if name in self.parts:

@@ -215,17 +215,35 @@ def draw(a):
     cl, cw, ch = ctl["size"]  # long side along y
     cx = sum(r[0] for r in ctl_rows) / 2
     cy = (ctl_rows[0][1] + ctl_rows[0][2]) / 2
-    z = f.sock_z
+    z = f.ctl_z
+    # the controller's own male headers: their plastic between its board and the socket
+    for suffix, (ax, ay0, ay1) in zip(("", "_r"), ctl_rows, strict=True):
+        a.add(
+            "header_controller" + suffix,
+            "controller_header",
+            box(ax - PITCH / 2, ay1 - PITCH / 2, f.sock_z, ax + PITCH / 2, ay0 + PITCH / 2, z),
+            ("header_mcu" + suffix, "controller"),
+            step="board",
+        )
     solid = box(cx - cw / 2, cy - cl / 2, z, cx + cw / 2, cy + cl / 2, z + ch)
     uz = z + ctl["usb_z"]
     mouth = cy + cl / 2 + ctl["usb_out"]
-    solid = solid + box(cx - 4.0, mouth - 5.0, uz - 1.5, cx + 4.0, mouth, uz + 1.5)
-    a.add("controller", f.controller, solid, ("header_mcu", "header_mcu_r"), step="board")
+    # the receptacle: its shell round the mouth, back into the board's outline
+    solid = solid + box(cx - 4.0, mouth - 5.0, max(uz - 1.5, z), cx + 4.0, mouth, uz + 1.5)
+    a.add(
+        "controller",
+        f.controller,
+        solid,
+        ("header_mcu", "header_mcu_r", "header_controller", "header_controller_r"),
+        step="board",
+    )
     a.usb.append(("controller", "usb_micro_plug", (cx, mouth, uz)))
     plug = PARTS["usb_micro_plug"]
     ow, _, oh = plug["size"]
+    # one opening for the plug of every mount: from the lowest's to the highest's
+    top = uz + f.ctl_rise
     cuts["body"].append(
-        box(cx - ow / 2 - c, D - t - 1, uz - oh / 2 - c, cx + ow / 2 + c, D + 1, uz + oh / 2 + c)
+        box(cx - ow / 2 - c, D - t - 1, uz - oh / 2 - c, cx + ow / 2 + c, D + 1, top + oh / 2 + c)
     )
 
     # --- the charger, the buzzer, the power switch -------------------------------------

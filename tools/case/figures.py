@@ -20,13 +20,25 @@ def lever_travel(travel=CAP_TRAVEL_MM, gap=LEVER_GAP_MM, switch=None):
     return travel, round(operate, 2), round(travel - operate, 2)
 
 
+# After the switch operates at the datasheet's latest operating point, the lever goes
+# on at least this far before its stop: a press that is slowed by the contact still
+# closes it, and a worn or slightly tall switch still operates.
+MIN_OVERTRAVEL_MM = 0.4
+
+
 def lever_problems(travel=CAP_TRAVEL_MM, gap=LEVER_GAP_MM, switch=None):
-    """The lever must reach the operating point and stop before the switch does."""
+    """The lever must reach the operating point with ``MIN_OVERTRAVEL_MM`` to spare,
+    and stop before the switch does."""
     switch = switch or PARTS["microswitch"]
     travel, operate, over = lever_travel(travel, gap, switch)
     out = []
     if operate > travel + 1e-9:
         out.append("a lever stops %.2f mm before its switch operates" % (operate - travel))
+    elif over < MIN_OVERTRAVEL_MM - 1e-9:
+        out.append(
+            "a lever goes %.2f mm past its switch's operating point, under %.1f mm"
+            % (over, MIN_OVERTRAVEL_MM)
+        )
     if over > switch["overtravel_mm"] + 1e-9:
         out.append(
             "a lever pushes its plunger %.2f mm past operating, over the switch's %.2f mm"

@@ -31,6 +31,8 @@ COLOURS = {
     "pin_header": (35, 35, 35),
     "cell": (60, 110, 200),
     "cell_holder": (45, 45, 45),
+    "cell_contact": (190, 190, 195),
+    "controller_header": (35, 35, 35),
     "microswitch": (30, 30, 30),
     "key": (70, 70, 70),
     "led_10mm": (230, 50, 40),
