@@ -17,7 +17,7 @@ import pytest
 import boards
 from tests.scripting import ROOT
 from tools.case import limits, parts
-from tools.case.__main__ import CASE_BOARDS, VIEWS, picture_path
+from tools.case.__main__ import CASE_BOARDS, GUIDE_BOARD, VIEWS, guide_block, picture_path
 from tools.case.limits import TOLERANCE_MM
 
 # one worker builds the Pico's model once for every test here
@@ -84,13 +84,31 @@ def test_the_perfboard_fits_inside_the_walls(pico):
     assert board.min.Y >= pico.parts["clamp_left"].solid.bounding_box().max.Y
     assert board.max.Y <= depth - t - cad.BOARD_EDGE_MM + 1e-6
     # its four screws are the drawing's, a hole in from each corner
-    heads = [p for p in pico.parts.values() if "perfboard" in p.touches and p.kind == "screw_m2"]
+    heads = [
+        p for p in pico.parts.values() if "perfboard" in p.touches and p.kind == "screw_m2_pan"
+    ]
     assert len(heads) == 4
     for head in heads:
         centre = head.solid.bounding_box().center()
         col = (centre.X - board.min.X) / 2.54 - 0.5
         row = (board.max.Y - centre.Y) / 2.54 - 0.5
         assert (round(col, 6), round(row, 6)) in {(1, 1), (30, 1), (1, 25), (30, 25)}
+
+
+def test_every_countersunk_head_sits_in_a_countersink_and_one_on_a_board_is_found(pico):
+    assert fits.heads(pico) == []
+    pans = [p for p in pico.parts.values() if p.kind == "screw_m2_pan"]
+    assert {t for p in pans for t in p.touches if not t.startswith("insert")} == {
+        "perfboard",
+        "key_board",
+    }
+    pico.add("screw_m2_99", "screw_m2", box(0, 0, 0, 1, 1, 1), ("key_board",))
+    try:
+        assert fits.heads(pico) == [
+            "screw_m2_99: a countersunk head on key_board, which has no countersink"
+        ]
+    finally:
+        del pico.parts["screw_m2_99"]
 
 
 def test_the_windows_uncover_the_digits_worked_by_hand(pico):
@@ -339,6 +357,108 @@ def test_the_build_guide_lists_the_parts_table_and_the_pictures():
         for which in VIEWS:
             assert "pictures/case-%s-%s.png" % (name, which) in text
             assert os.path.exists(os.path.join(ROOT, picture_path(name, which)))
+
+
+def test_the_build_guide_says_what_the_pico_model_says(pico):
+    from tools.case import guide
+
+    with open(os.path.join(ROOT, "docs", "build.md")) as handle:
+        text = handle.read()
+    assert guide_block(GUIDE_BOARD, guide.markdown(pico, GUIDE_BOARD)) in text
+    for index, (step, _, _) in enumerate(cad.STEPS, 1):
+        assert os.path.exists(os.path.join(ROOT, "docs", guide.step_picture("pico", index, step)))
+    # every screw and insert of the model is bought, by its size and length
+    bill = guide.bill(pico)
+    screws = [p for n, p in pico.parts.items() if n.startswith("screw_")]
+    listed = sum(qty for qty, what, _ in bill if "screw" in what)
+    assert listed == len(screws) == sum(qty for qty, what, _ in bill if "insert" in what)
+    assert (8, "countersunk screw ISO 10642 M3 x 6", "") in bill  # the case's eight
+    # a wire for every pad of every header, and the power path's five
+    wires = guide.wires(pico)
+    headers = {h for h, *_ in wires if h.startswith("J_")}
+    assert headers == set(guide.HEADER_TO)
+    assert all(
+        length % guide.WIRE_STEP_MM == 0 and length > guide.SLACK_MM for *_, length, _ in wires
+    )
+    # a part changed in the model is a page that no longer matches
+    pico.lengths["screw_m3_1"] = 8.0
+    try:
+        assert guide_block(GUIDE_BOARD, guide.markdown(pico, GUIDE_BOARD)) not in text
+    finally:
+        pico.lengths["screw_m3_1"] = 6.0
+
+
+@pytest.mark.parametrize("name", CASE_BOARDS)
+def test_each_boards_power_drawing_is_drawn_from_its_definition(name):
+    from tools.case import power_drawing
+
+    board = boards.load(name)
+    with open(os.path.join(ROOT, "docs", "pictures", "power-%s.svg" % name)) as handle:
+        assert handle.read() == power_drawing.svg(board)
+    wires = power_drawing.connections(board)
+    # the switch is between the charger's protected output and everything else
+    assert ("charger.OUT+", "switch.in", "protected +") in wires
+    assert ("switch.out", "J_battery.+", "switched +") in wires
+    supply = {"esp32": "U_reg.IN"}.get(name, "D_battery.A")
+    assert ("J_battery.+", supply, "cell +") in wires
+
+
+def test_every_printed_part_fits_the_bed_of_most_printers(pico):
+    from tools.case import guide
+
+    assert guide.BED_MM == (220.0, 220.0)
+    rows = guide.print_rows(pico)
+    assert {row[0] for row in rows} == {n for n, p in pico.parts.items() if p.printed}
+    assert all(row[3] for row in rows)
+    name, longest = guide.largest_on_bed(pico)
+    assert name in ("body", "base", "front") and longest <= 220.0
+
+
+@pytest.mark.parametrize("width, halves", [(220.0, False), (220.01, True)])
+def test_a_shell_wider_than_the_bed_is_printed_in_halves(width, halves):
+    from tools.case import joints
+
+    assert joints.BED_MM == (220.0, 220.0)
+    assert joints.needed(width) == halves
+    # a 300 mm plate does not fit the bed; its halves do, and each is one piece
+    plate = little(("base", box(0, 0, 0, 300, 100, 2.4), (), "+z"))
+    plate.outer = (300, 100, 2.4)
+    assert not joints.on_the_bed(plate.parts["base"])
+    left, right = joints.halves(plate.parts["base"], 150)
+    assert left.bounding_box().size.X == pytest.approx(150) and len(right.solids()) == 1
+
+
+def test_the_wide_case_is_joined_by_splice_bars_and_a_missing_screw_is_found(tmp_path):
+    from tools.case import joints
+
+    big = cad.assembly(boards.load("pico_big"))
+    assert big.outer[0] > 220
+    assert joints.problems(big) == []
+    names = {name for name, _ in joints.printed_pieces(big)}
+    assert {"body_left", "body_right", "base_left", "base_right", "front_left"} <= names
+    assert all(joints.on_the_bed(piece) for _, piece in joints.printed_pieces(big))
+    # the bars are parts like any other: nothing meets them
+    bars = [name for name, _, _ in big.splices]
+    assert len(bars) == 5
+    clashes = fits.interference(big)
+    assert not [pair for pair in clashes if set(pair) & set(bars)]
+    # the front's upper bar, moved down onto the bed from 48.15 mm, has corners a
+    # rounding apart (3.6e-15 mm) as the kernel writes it; on the STL's grid, none
+    from build123d import export_stl
+
+    path = os.path.join(str(tmp_path), "bar.stl")
+    bar_part = big.parts["splice_front_upper"]
+    export_stl(fits.on_bed(bar_part), path, tolerance=0.02, angular_tolerance=0.2)
+    with open(path, "rb") as handle:
+        assert "not shared once each way" in stl.problems(handle.read())[0]
+    stl.export(bar_part, path)
+    with open(path, "rb") as handle:
+        assert stl.problems(handle.read()) == []
+    assert stl.admesh_repairs(path) in ({}, None)
+    # a bar that holds one half by one screw is found
+    bar, shell, screws = big.splices[0]
+    big.splices[0] = (bar, shell, screws[1:])
+    assert joints.problems(big) == ["%s holds %s's left half by 1 screws" % (bar, shell)]
 
 
 def test_the_build_guide_goes_in_the_order_of_the_exploded_view():

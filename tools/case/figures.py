@@ -7,7 +7,7 @@ the levers' travel against their switch's datasheet. Host only.
 """
 
 from tools.case import fits
-from tools.case.cad import CAP_TRAVEL_MM, LEVER_GAP_MM
+from tools.case.cad import CAP_TRAVEL_MM, LEVER_GAP_MM, STEPS
 from tools.case.limits import TOLERANCE_MM
 from tools.case.parts import PARTS, PLA_DENSITY
 
@@ -72,4 +72,52 @@ def figures(assembly, problems=None):
         "lever_overtravel_mm": over,
         "switch_force_n": PARTS["microswitch"]["operating_force_n"],
         "problems": len(problems),
+    } | maker_figures(assembly)
+
+
+def maker_figures(assembly):
+    """What a first-time maker meets: the largest part on a 220 mm bed, the USB plug's
+    room on each mount, the cell's opening, the lever's stop and the LEDs under the
+    hand, the parts to buy and the steps shown (the ones that need the kernel)."""
+    from tools.case import guide
+
+    name, longest = guide.largest_on_bed(assembly)
+    cell = assembly.parts["cell"].solid.bounding_box()
+    door = [p for n, p in assembly.parts.items() if n == "door"][0].solid.bounding_box()
+    bill = guide.bill(assembly)
+    steps = [step for step, _, _ in STEPS]
+    return {
+        "largest_part": name,
+        "largest_part_mm": longest,
+        "bed_mm": list(guide.BED_MM),
+        "usb_plug_clearance_mm": fits.usb_clearances(assembly),
+        "cell_mm": round(cell.size.Y, 1),
+        "cell_opening_mm": round(door.size.Y, 1),
+        "lever_overtravel_after_operate_mm": lever_travel()[2],
+        "lever_landing_mm2": fits.landing_mm2(assembly, "lever_left"),
+        "led_below_hand_mm": fits.led_clearance_mm(assembly),
+        "parts_to_buy": sum(qty for qty, _, _ in bill),
+        "lines_to_buy": len(bill),
+        "steps": len(steps),
+        "admesh_repairs": admesh_repairs(assembly),
     }
+
+
+def admesh_repairs(assembly):
+    """What admesh would repair in every printed part's STL, as make case writes it
+    (None without admesh: make case-tools)."""
+    import os
+    import tempfile
+
+    from tools.case import joints, stl
+
+    total = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for name, piece in joints.printed_pieces(assembly):
+            path = os.path.join(folder, name + ".stl")
+            stl.export(piece, path)
+            repairs = stl.admesh_repairs(path)
+            if repairs is None:
+                return None
+            total += sum(repairs.values())
+    return total

@@ -18,6 +18,8 @@ be made to fail on a model broken on purpose (tests/test_case.py):
   switch's plunger until its cap lands on the top, and lands there;
 - ``sweep``: nothing but the levers stands over the top, where a hand sweeping
   off a lever passes (a slab over the whole top);
+- ``heads``: every countersunk head sits in a countersink (a board's plain hole
+  takes a pan head);
 - ``bosses``: every heat-set insert has ``BOSS_WALL_MM`` of plastic all round;
 - ``thickness``: every printed part is at least ``MIN_THICKNESS_MM`` thick,
   measured inwards from the middle of each flat face;
@@ -292,6 +294,23 @@ def led_clearance_mm(assembly):
     return round(assembly.outer[2] - max(tops), 2)
 
 
+COUNTERSUNK = ("screw_m2", "screw_m3")  # the kinds whose head needs a countersink
+
+
+def heads(assembly):
+    """Countersunk screws through a part that is not printed (a board's plain hole:
+    the head bears on its edge); only the printed parts are drawn with countersinks."""
+    out = []
+    for name, part in sorted(assembly.parts.items()):
+        if part.kind not in COUNTERSUNK:
+            continue
+        through = [t for t in sorted(part.touches) if not t.startswith("insert")]
+        for other in through:
+            if other in assembly.parts and not assembly.parts[other].printed:
+                out.append("%s: a countersunk head on %s, which has no countersink" % (name, other))
+    return out
+
+
 def bosses(assembly):
     """Inserts without their wall of plastic all round (and along their length)."""
     out = []
@@ -418,7 +437,10 @@ def problems(assembly, full=True):
         if d < TOLERANCE_MM - 1e-6
     ]
     out += pieces(assembly) + cell_path(assembly) + usb_reach(assembly) + bosses(assembly)
-    out += mount_problems(assembly) + strokes(assembly) + sweep(assembly)
+    out += mount_problems(assembly) + strokes(assembly) + sweep(assembly) + heads(assembly)
+    from tools.case import joints
+
+    out += joints.problems(assembly)
     if full:
         out += thickness(assembly) + supports(assembly)
     return out

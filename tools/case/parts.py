@@ -167,6 +167,15 @@ PARTS = {
         "head_mm": 4.4,
         "source": "ISO 10642: M2 head 4.4 mm max across, 90 degree countersink",
     },
+    "screw_m2_pan": {
+        "what": "pan head screw M2 (ISO 7045), where a head bears on a board's plain hole",
+        "size": (4.0, 4.0, 5.0),
+        "thread_mm": 2.0,
+        "head_mm": 4.0,
+        "head_h_mm": 1.6,
+        "source": "ISO 7045: M2 head 4.0 mm across, 1.6 mm high; its flat underside bears "
+        "on the board round the 2.6 mm hole",
+    },
     "foot": {
         "what": "self-adhesive rubber foot, 10 mm",
         "size": (10.0, 10.0, 3.0),
