@@ -367,6 +367,7 @@ def test_the_build_guide_says_what_the_pico_model_says(pico):
     assert guide_block(GUIDE_BOARD, guide.markdown(pico, GUIDE_BOARD)) in text
     for index, (step, _, _) in enumerate(cad.STEPS, 1):
         assert os.path.exists(os.path.join(ROOT, "docs", guide.step_picture("pico", index, step)))
+    assert os.path.exists(os.path.join(ROOT, "docs", guide.wires_picture("pico")))
     # every screw and insert of the model is bought, by its size and length
     bill = guide.bill(pico)
     screws = [p for n, p in pico.parts.items() if n.startswith("screw_")]

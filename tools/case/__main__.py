@@ -138,6 +138,9 @@ def write_pictures(names=CASE_BOARDS):
             path = os.path.join("docs", guide.step_picture(name, index, step))
             render.save_labelled(*render.step_view(assembly, step), path)
             print("wrote %s" % path)
+        path = os.path.join("docs", guide.wires_picture(name))
+        render.save_routed(*render.wires_view(assembly, guide.wire_routes(assembly)), path)
+        print("wrote %s" % path)
         write_guide(name, assembly)
     return 0
 

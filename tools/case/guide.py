@@ -188,11 +188,52 @@ def _centre(assembly, name):
     return assembly.parts[name].solid.bounding_box().center()
 
 
-def _length(a, b):
-    """Along the case's axes (wires run along walls and floors), with the slack,
-    rounded up to a whole ``WIRE_STEP_MM``."""
-    run = abs(a.X - b.X) + abs(a.Y - b.Y) + abs(a.Z - b.Z) + SLACK_MM
-    return int(math.ceil(run / WIRE_STEP_MM) * WIRE_STEP_MM)
+def _length(points):
+    """A route's length with the slack, rounded up to a whole ``WIRE_STEP_MM``."""
+    run = sum(
+        abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2])
+        for a, b in zip(points, points[1:], strict=False)
+    )
+    return int(math.ceil((run + SLACK_MM) / WIRE_STEP_MM) * WIRE_STEP_MM)
+
+
+def _ends(assembly):
+    """[(from, to, count, start point, end point, far end)] every wire's two ends."""
+    from build123d import Vector
+
+    f = assembly.frame
+    layout = perfboard.parts(assembly.board)
+    out = []
+    for header, target in HEADER_TO.items():
+        (col, row), pads, _, _ = layout[header]
+        x, y = f.pad_xy(col + (len(pads) - 1) / 2, row)
+        start = Vector(x, y, f.pb_z + 1.6 + PARTS["pin_header"]["size"][2])
+        out.append((header, target, len(pads), start, _centre(assembly, target), "housing"))
+    for holder in sorted(n for n in assembly.parts if n.startswith("cell_holder")):
+        ends = (_centre(assembly, holder), _centre(assembly, "charger"))
+        out.append((holder, "charger", 2, *ends, "solder"))
+    ends = (_centre(assembly, "charger"), _centre(assembly, "power_switch"))
+    out.append(("charger", "power_switch", 1, *ends, "solder"))
+    return out
+
+
+def _over(assembly):
+    """The height the wires cross at: over the controller, under the levers' cages."""
+    return assembly.frame.ctl_top + 3.0
+
+
+def route(start, end, over):
+    """A wire's way: up from ``start`` to ``over`` (mm, over the boards), across
+    along y, then along x, then down to ``end``: along the case's axes, as it is
+    measured and laid."""
+    s, e = (start.X, start.Y, start.Z), (end.X, end.Y, end.Z)
+    return [s, (s[0], s[1], over), (s[0], e[1], over), (e[0], e[1], over), e]
+
+
+def wire_routes(assembly):
+    """[(label, [points])] every wire's way, for the routing picture."""
+    over = _over(assembly)
+    return [(a, route(p, q, over)) for a, _, _, p, q, _ in _ends(assembly)]
 
 
 def wires(assembly):
@@ -200,38 +241,8 @@ def wires(assembly):
     its part ("housing": a Dupont housing on the header), and the power path: the
     cell's holder to the charger's B+ and B-, the charger's OUT+ through the switch
     to the perfboard's battery header, its OUT- to the same header ("solder")."""
-    from build123d import Vector
-
-    f = assembly.frame
-    layout = perfboard.parts(assembly.board)
-    out = []
-    for header, target in HEADER_TO.items():
-        (col, row), pads, _, label = layout[header]
-        x, y = f.pad_xy(col + (len(pads) - 1) / 2, row)
-        start = Vector(x, y, f.pb_z + 1.6 + PARTS["pin_header"]["size"][2])
-        out.append(
-            (header, target, len(pads), _length(start, _centre(assembly, target)), "housing")
-        )
-    for holder in sorted(n for n in assembly.parts if n.startswith("cell_holder")):
-        out.append(
-            (
-                holder,
-                "charger",
-                2,
-                _length(_centre(assembly, holder), _centre(assembly, "charger")),
-                "solder",
-            )
-        )
-    out.append(
-        (
-            "charger",
-            "power_switch",
-            1,
-            _length(_centre(assembly, "charger"), _centre(assembly, "power_switch")),
-            "solder",
-        )
-    )
-    return out
+    over = _over(assembly)
+    return [(a, b, n, _length(route(p, q, over)), how) for a, b, n, p, q, how in _ends(assembly)]
 
 
 def print_rows(assembly):
@@ -345,6 +356,10 @@ def step_parts(assembly, step):
     return ", ".join("%d x %s" % (n, what) for what, n in sorted(counts.items()))
 
 
+def wires_picture(board_name):
+    return "pictures/wires-%s.png" % board_name
+
+
 def step_picture(board_name, index, step):
     return "pictures/step-%s-%d-%s.png" % (board_name, index, step)
 
@@ -365,7 +380,11 @@ def markdown(assembly, board_name):
         "#### The wires",
         "",
         "Each wire measured in the model along the walls, with %d mm to bend and "
-        "crimp, cut to whole centimetres:" % SLACK_MM,
+        "crimp, cut to whole centimetres; each runs up from its header to just over the "
+        "controller, along the case to its part, and down (the picture: every wire's way, "
+        "seen from above with the body's top left off):" % SLACK_MM,
+        "",
+        "![Every wire's way](%s)" % wires_picture(board_name),
         "",
     ]
     out += ["| from | to | wires | length mm | the far end |", "|---|---|---|---|---|"]

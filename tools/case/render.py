@@ -54,6 +54,7 @@ _DIRECTIONS = {
     "back": ((-0.6, -1.0, -0.6), (0, 0, 1)),
     "below": ((0.4, 0.9, 1.0), (0, 0, 1)),
     "cut": ((1.0, 0.0, 0.0), (0, 0, 1)),
+    "wires": ((0.25, 0.55, -1.0), (0, 1, 0)),
 }
 
 
@@ -239,6 +240,36 @@ _BY_KIND = {
     "key": "keys",
     "foot": "feet",
 }
+
+
+def wires_view(assembly, routes):
+    """(RGB array, [(label, (column, row))], [[(column, row)]]): the base with its
+    board, the front and the body's parts under the top, seen from above with the
+    top left off, and each wire's way (``tools.case.guide.wire_routes``)."""
+    coloured = []
+    for name, part in assembly.parts.items():
+        if name in ("body",) or part.step in ("levers", "cell", "fasten", "close"):
+            continue
+        colour = PRINTED_COLOURS.get(name) or COLOURS.get(part.kind, (120, 120, 120))
+        colour = tuple(0.5 * c + 0.5 * b for c, b in zip(colour, BACKGROUND, strict=True))
+        coloured.append((colour, part.solid))
+    pixels, project = draw(coloured, "wires")
+    lines = [[project(point) for point in points] for _, points in routes]
+    labels = [(label, project(points[0])) for label, points in routes]
+    return pixels, labels, lines
+
+
+def save_routed(pixels, labels, lines, path):
+    """The routing picture with each wire drawn, as a PNG file."""
+    from PIL import Image, ImageDraw
+
+    image = Image.fromarray(pixels, "RGB")
+    pen = ImageDraw.Draw(image)
+    palette = ((200, 40, 30), (30, 110, 200), (30, 150, 60), (170, 90, 20), (120, 40, 160))
+    for index, line in enumerate(lines):
+        pen.line(line, fill=palette[index % len(palette)], width=2)
+    image.save(path, optimize=True)
+    save_labelled(np.asarray(Image.open(path).convert("RGB")), labels, path)
 
 
 def _label(name, part):
