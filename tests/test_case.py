@@ -292,6 +292,8 @@ def test_the_door_lets_out_the_longest_protected_cell(pico):
     assert (cd, clen) == (19.1, 70.0)  # 65 mm bare + 3 mm protection, 0.5 mm wider
     cell = pico.parts["cell"].solid.bounding_box()
     assert cell.size.Y == pytest.approx(70.0)
+    # the opening measured on the base: the cell's length and the clearance each end
+    assert figures.cell_opening_mm(pico) == pytest.approx(70.0 + 2 * cad.CLEARANCE_MM)
     # the door's opening in the base, probed just inside its ends: open over the cell
     base = pico.parts["base"].solid
     probe = box(

@@ -83,7 +83,6 @@ def maker_figures(assembly):
 
     name, longest = guide.largest_on_bed(assembly)
     cell = assembly.parts["cell"].solid.bounding_box()
-    door = [p for n, p in assembly.parts.items() if n == "door"][0].solid.bounding_box()
     bill = guide.bill(assembly)
     steps = [step for step, _, _ in STEPS]
     return {
@@ -92,7 +91,7 @@ def maker_figures(assembly):
         "bed_mm": list(guide.BED_MM),
         "usb_plug_clearance_mm": fits.usb_clearances(assembly),
         "cell_mm": round(cell.size.Y, 1),
-        "cell_opening_mm": round(door.size.Y, 1),
+        "cell_opening_mm": cell_opening_mm(assembly),
         "lever_overtravel_after_operate_mm": lever_travel()[2],
         "lever_landing_mm2": fits.landing_mm2(assembly, "lever_left"),
         "led_below_hand_mm": fits.led_clearance_mm(assembly),
@@ -101,6 +100,20 @@ def maker_figures(assembly):
         "steps": len(steps),
         "admesh_repairs": admesh_repairs(assembly),
     }
+
+
+def cell_opening_mm(assembly):
+    """The door's opening in the base along the cell, measured on the base: a bar
+    0.2 x 0.2 mm along the cell's axis through the base's middle, 10 mm past the
+    cell at each end, less the base's material on it."""
+    from tools.case.cad import WALL_MM, box
+
+    cell = assembly.parts["cell"].solid.bounding_box()
+    x, side, reach = cell.center().X, 0.2, 10.0
+    y0, y1 = cell.min.Y - reach, cell.max.Y + reach
+    bar = box(x - side / 2, y0, WALL_MM / 2 - side / 2, x + side / 2, y1, WALL_MM / 2 + side / 2)
+    material = (bar & assembly.parts["base"].solid).volume / (side * side)
+    return round(y1 - y0 - material, 1)
 
 
 def admesh_repairs(assembly):
