@@ -228,8 +228,11 @@ case: $(VENV)/.installed
 
 # build123d and the OpenCascade kernel (requirements-case.txt, about 830 MB): explicit,
 # as the kernel is large; without it the CAD tests skip and name this target; .ci/run calls it.
+# It also installs Debian's admesh, the STL checker make case reads every STL with.
 case-tools: $(VENV)/.installed
 	$(VENV)/bin/pip install -q -r requirements-case.txt
+	@command -v admesh >/dev/null 2>&1 || { echo "installing admesh (the STL check)"; \
+		$(APT_INSTALL) admesh; }
 
 # The simulator needs only Python (Tk for the window): not the MicroPython lane's Node.js.
 sim: $(VENV)/.installed

@@ -83,7 +83,31 @@ def rows(figures):
                 "report",
             )
         )
+        out += maker_rows(name, f)
     return out
+
+
+def maker_rows(name, f):
+    """The rows of what a first-time maker meets (tools.case.figures.maker_figures)."""
+    bed = "x".join("%g" % v for v in f["bed_mm"])
+    clear = f["usb_plug_clearance_mm"]
+    return [
+        ("%s: largest printed part (%s), mm, on a %s mm bed" % (name, f["largest_part"], bed),
+         f["largest_part_mm"], "<= %g" % min(f["bed_mm"])),
+        ("%s: USB plug's room on each mount (%s), mm" % (name, ", ".join(clear)),
+         list(clear.values()), ">= 0"),
+        ("%s: the cell's door opening, mm, for the longest protected 18650" % name,
+         f["cell_opening_mm"], ">= %g" % f["cell_mm"]),
+        ("%s: lever travel after the switch's latest operating point, mm" % name,
+         f["lever_overtravel_after_operate_mm"], ">= 0.4"),
+        ("%s: the lever's cap lands on, mm2 of the top" % name, f["lever_landing_mm2"], "report"),
+        ("%s: LEDs under the swept hand, mm" % name, f["led_below_hand_mm"], ">= 0"),
+        ("%s: parts to buy (lines of the list)" % name,
+         "%d (%d)" % (f["parts_to_buy"], f["lines_to_buy"]), "report"),
+        ("%s: assembly steps with a picture" % name, f["steps"], "report"),
+        ("%s: repairs admesh finds in the STLs" % name,
+         "make case-tools" if f["admesh_repairs"] is None else f["admesh_repairs"], "0"),
+    ]  # fmt: skip
 
 
 def main(argv):

@@ -33,17 +33,33 @@ def draw(a, f, fix, adds, cuts):
         hx0, hx1, hcx = f.hx0 + dx, f.hx1 + dx, f.hcx + dx
         xb_left, xb_right = f.xb_left + dx, f.xb_right + dx
         cell = Pos(hcx, f.hcy - clen / 2, axis_z) * rod((0, 0, 0), "+y", clen, cd)
+        # the end contacts: a disc the cell's width at each end, pressed by the cell
+        cm = holder["contact_mm"]
+        contacts = [
+            Pos(hcx, f.hcy - clen / 2 - cm, axis_z) * rod((0, 0, 0), "+y", cm, cd),
+            Pos(hcx, f.hcy + clen / 2, axis_z) * rod((0, 0, 0), "+y", cm, cd),
+        ]
         holder_solid = (
             box(hx0, f.hy0, t, hx1, f.hy1, t + hh)
             - cell
+            - contacts[0]
+            - contacts[1]
             - box(hcx - cd / 2, f.hcy - clen / 2, t - 1, hcx + cd / 2, f.hcy + clen / 2, axis_z)
         )
         a.add("cell" + n, "cell", cell, ("cell_holder" + n,), step="cell")
+        for end, contact in zip(("minus", "plus"), contacts, strict=True):
+            a.add(
+                "cell_contact_%s%s" % (end, n),
+                "cell_contact",
+                contact,
+                ("cell" + n, "cell_holder" + n),
+                step="base",
+            )
         a.add(
             "cell_holder" + n,
             "cell_holder",
             holder_solid,
-            ("base", "body", "cell" + n),
+            ("base", "body", "cell" + n, "cell_contact_minus" + n, "cell_contact_plus" + n),
             step="base",
         )
         a.cell_paths.append(("cell" + n, "door" + n, axis_z + cd / 2 + LID_LIP_MM + 4.0))

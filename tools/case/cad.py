@@ -101,10 +101,10 @@ class Part:
 # parts, mm from their place, what).
 STEPS = (
     ("front", (0, -70, 0), "the front panel: keys on their key board, displays, clamps"),
-    ("levers", (0, 0, 95), "the levers: caps through the top, keepers screwed on below"),
     ("body", (0, 0, 60), "the body: LEDs pressed in, switches slid into their cages"),
-    ("board", (0, 0, 25), "the perfboard on its standoffs, the controller in its socket"),
+    ("levers", (0, 0, 95), "the levers: caps through the top, keepers screwed on below"),
     ("base", (0, 0, 0), "the base: cell holder, charger, buzzer, power switch"),
+    ("board", (0, 0, 25), "the perfboard on its standoffs, the controller in its socket"),
     ("close", (0, 0, -22), "the base screwed to the body"),
     ("fasten", (0, -95, 0), "the front screwed to the columns"),
     ("cell", (0, 0, -45), "the cell through the door, the door screwed shut, the feet"),
@@ -133,6 +133,9 @@ class Assembly:
         self.windows = []
         self.digits = []
         self.bosses = []
+        self.strokes = []  # (a lever, the parts that move with it) pressed by the hand
+        self.splices = []  # (a splice bar, the shell whose halves it joins, its screws)
+        self.lengths = {}  # a screw's name: its length, mm (the parts list's M2 x 5)
 
     def add(self, name, kind, solid, touches=(), bed=None, step=None):
         if name in self.parts:

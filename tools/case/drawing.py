@@ -6,7 +6,7 @@ body, the base, the door, the levers and the clamps, each cut for the parts it
 holds and the screws that hold it. Host only.
 """
 
-from tools.case import battery, levers, perfboard
+from tools.case import battery, joints, levers, perfboard
 from tools.case.cad import (
     _AXIS,
     CLEARANCE_MM,
@@ -21,9 +21,9 @@ from tools.case.frame import KEY_PROUD_MM, PITCH, Frame
 from tools.case.parts import PARTS
 
 WINDOW_MARGIN_MM = 1.0  # a window's edge beyond the digits
-# A countersunk M2 head on a board's plain 2.6 mm hole: its cone meets the hole's
-# edge this far under the head's face, so the head stands that far proud.
-_SEAT = (PARTS["screw_m2"]["head_mm"] - 2.6) / 2
+# A board (the perfboard, the key board) has plain 2.6 mm holes: a countersunk head
+# would bear on the hole's edge, so a pan head's flat underside sits on the board.
+_PAN = "screw_m2_pan"
 
 
 def _union(solids):
@@ -43,15 +43,19 @@ class _Fixings:
         self.a = assembly
         self.count = {}
 
-    def screw(self, at, along, size, length, deep, through, into, step):
+    def screw(self, at, along, size, length, deep, through, into, step, pan=False):
         """A countersunk screw, its head's face at ``at``, through the part
         ``through`` into a heat-set insert whose mouth is ``deep`` along the screw,
         in the part ``into``; returns (the countersink to cut from ``through``, ``deep``
-        long, and the insert's hole to cut from ``into``)."""
+        long, and the insert's hole to cut from ``into``). ``pan``: a pan head
+        instead, its underside at ``at`` on ``through``'s face (a board's plain hole)."""
         kind = "screw_" + size
         ins = "insert_" + size
         n = self.count[kind] = self.count.get(kind, 0) + 1
         name, insert_name = "%s_%d" % (kind, n), "insert_%s_%d" % (size, n)
+        self.a.lengths[name] = length
+        if pan:
+            return self._pan(at, along, length, deep, through, into, step, name, insert_name)
         spec = PARTS[ins]
         hole, long = spec["hole_mm"], spec["size"][2]
         if not deep + 2.0 <= length <= deep + long - 0.2:
@@ -68,6 +72,25 @@ class _Fixings:
         self.a.add(insert_name, ins, insert_solid, (into, name, through), step=held)
         self.a.bosses.append((into, insert_name, mouth, along, long))
         return countersink(at, along, kind, deep), rod(mouth, along, long + 0.3, hole)
+
+    def _pan(self, at, along, length, deep, through, into, step, name, insert_name):
+        spec, ins = PARTS[_PAN], PARTS["insert_m2"]
+        hole, long = ins["hole_mm"], ins["size"][2]
+        if not deep + 2.0 <= length <= deep + long - 0.2:
+            raise ValueError("%s: %g mm does not end in its insert" % (name, length))
+        axis = _AXIS[along]
+        back = {"+z": "-z", "-z": "+z", "+y": "-y", "-y": "+y"}[along]
+        mouth = tuple(at[i] + axis[i] * deep for i in range(3))
+        solid = rod(at, back, spec["head_h_mm"], spec["head_mm"]) + rod(
+            at, along, length, spec["thread_mm"]
+        )
+        d = spec["thread_mm"]
+        self.a.add(name, _PAN, solid, (through, insert_name), step=step)
+        held = _HELD_IN.get(into.split("_")[0], step)
+        insert_solid = rod(mouth, along, long, hole) - rod(mouth, along, long, d)
+        self.a.add(insert_name, "insert_m2", insert_solid, (into, name, through), step=held)
+        self.a.bosses.append((into, insert_name, mouth, along, long))
+        return None, rod(mouth, along, long + 0.3, hole)
 
 
 def draw(a):
@@ -141,14 +164,15 @@ def draw(a):
     for sx in (-17.5, 17.5):
         adds["front"].append(rod((mid + sx, t, zc), "+y", kb_y0 - t, 2 * rb2))
         _, hole = fix.screw(
-            (mid + sx, kb_y0 + 1.6 + _SEAT, zc),
+            (mid + sx, kb_y0 + 1.6, zc),
             "-y",
             "m2",
             5.0,
-            1.6 + _SEAT,
+            1.6,
             "key_board",
             "front",
             "front",
+            pan=True,
         )
         kb = kb - rod((mid + sx, kb_y0 - 1, zc), "+y", 4, 2.6)
         cuts["front"].append(hole)
@@ -165,14 +189,7 @@ def draw(a):
         px, py = f.pad_xy(col, row)
         adds["base"].append(rod((px, py, t), "+z", f.pb_z - t, 2 * rb2))
         _, hole = fix.screw(
-            (px, py, f.pb_z + pb_t + _SEAT),
-            "-z",
-            "m2",
-            5.0,
-            pb_t + _SEAT,
-            "perfboard",
-            "base",
-            "board",
+            (px, py, f.pb_z + pb_t), "-z", "m2", 5.0, pb_t, "perfboard", "base", "board", pan=True
         )
         board = board - rod((px, py, f.pb_z - 1), "+z", pb_t + 2, 2.6)
         cuts["base"].append(hole)
@@ -215,17 +232,35 @@ def draw(a):
     cl, cw, ch = ctl["size"]  # long side along y
     cx = sum(r[0] for r in ctl_rows) / 2
     cy = (ctl_rows[0][1] + ctl_rows[0][2]) / 2
-    z = f.sock_z
+    z = f.ctl_z
+    # the controller's own male headers: their plastic between its board and the socket
+    for suffix, (ax, ay0, ay1) in zip(("", "_r"), ctl_rows, strict=True):
+        a.add(
+            "header_controller" + suffix,
+            "controller_header",
+            box(ax - PITCH / 2, ay1 - PITCH / 2, f.sock_z, ax + PITCH / 2, ay0 + PITCH / 2, z),
+            ("header_mcu" + suffix, "controller"),
+            step="board",
+        )
     solid = box(cx - cw / 2, cy - cl / 2, z, cx + cw / 2, cy + cl / 2, z + ch)
     uz = z + ctl["usb_z"]
     mouth = cy + cl / 2 + ctl["usb_out"]
-    solid = solid + box(cx - 4.0, mouth - 5.0, uz - 1.5, cx + 4.0, mouth, uz + 1.5)
-    a.add("controller", f.controller, solid, ("header_mcu", "header_mcu_r"), step="board")
+    # the receptacle: its shell round the mouth, back into the board's outline
+    solid = solid + box(cx - 4.0, mouth - 5.0, max(uz - 1.5, z), cx + 4.0, mouth, uz + 1.5)
+    a.add(
+        "controller",
+        f.controller,
+        solid,
+        ("header_mcu", "header_mcu_r", "header_controller", "header_controller_r"),
+        step="board",
+    )
     a.usb.append(("controller", "usb_micro_plug", (cx, mouth, uz)))
     plug = PARTS["usb_micro_plug"]
     ow, _, oh = plug["size"]
+    # one opening for the plug of every mount: from the lowest's to the highest's
+    top = uz + f.ctl_rise
     cuts["body"].append(
-        box(cx - ow / 2 - c, D - t - 1, uz - oh / 2 - c, cx + ow / 2 + c, D + 1, uz + oh / 2 + c)
+        box(cx - ow / 2 - c, D - t - 1, uz - oh / 2 - c, cx + ow / 2 + c, D + 1, top + oh / 2 + c)
     )
 
     # --- the charger, the buzzer, the power switch -------------------------------------
@@ -279,6 +314,8 @@ def draw(a):
     battery.draw(a, f, fix, adds, cuts)
 
     levers.draw(a, f, fix, adds, cuts)
+
+    joints.draw(a, f, fix, adds, cuts)
 
     # --- the columns, the screws that close the case, the feet -------------------------
     k = COLUMN_MM

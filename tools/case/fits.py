@@ -10,7 +10,16 @@ be made to fail on a model broken on purpose (tests/test_case.py):
   door's opening and past the base, meets nothing (its swept volume);
 - ``usb_reach``: a cable's plug, pushed from outside into the controller's and
   the charger's USB sockets, meets nothing but the socket it goes into;
+- ``mount_problems``: the same, and the controller meeting nothing, on every way
+  the controller is bought (``tools.case.parts.MOUNTS``: the height its headers
+  stand it at);
 - ``pieces``: every part is one solid (no sliver cut off, nothing in two);
+- ``strokes``: each lever, pressed through its stroke, meets nothing but its
+  switch's plunger until its cap lands on the top, and lands there;
+- ``sweep``: nothing but the levers stands over the top, where a hand sweeping
+  off a lever passes (a slab over the whole top);
+- ``heads``: every countersunk head sits in a countersink (a board's plain hole
+  takes a pan head);
 - ``bosses``: every heat-set insert has ``BOSS_WALL_MM`` of plastic all round;
 - ``thickness``: every printed part is at least ``MIN_THICKNESS_MM`` thick,
   measured inwards from the middle of each flat face;
@@ -23,14 +32,23 @@ its bounding boxes.
 
 import math
 
-from build123d import Location, Pos, Rot
+from build123d import Location, Pos
 
 from tools.case.cad import BOSS_WALL_MM, box, rod
 from tools.case.limits import BRIDGE_MM, MIN_THICKNESS_MM, TOLERANCE_MM
 from tools.case.parts import PARTS
 
 VOLUME_EPS = 1e-3  # mm3: the booleans' rounding; a real overlap is far more
-_BEDS = {"+z": (0, 0, 0), "-z": (180, 0, 0), "-y": (90, 0, 0), "+y": (-90, 0, 0)}
+# The quarter and half turns that lay a part on the bed, as exact matrices (rows of
+# x, y, z): a turn built from degrees carries sin/cos rounding (6e-17), which leaves
+# the bed face's corners at 7.1e-15 and 7.3e-15 mm, and an STL whose shared edges
+# then meet only within a tolerance (a slicer's repair "fixes" them).
+_BEDS = {
+    "+z": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "-z": ((1, 0, 0), (0, -1, 0), (0, 0, -1)),  # half a turn about x
+    "-y": ((1, 0, 0), (0, 0, -1), (0, 1, 0)),  # a quarter turn about x: the front face down
+    "+y": ((1, 0, 0), (0, 0, 1), (0, -1, 0)),
+}
 
 
 def _near(a, b, gap):
@@ -145,6 +163,154 @@ def usb_reach(assembly):
     return out
 
 
+def _mount_lifts(assembly):
+    """(mount, what, mm over the drawn controller) for each way it is bought."""
+    mounts = assembly.frame.mounts
+    lowest = min(lift for _, _, lift in mounts)
+    return [(name, what, round(lift - lowest, 3)) for name, what, lift in mounts]
+
+
+def _controller_plug(assembly, dz):
+    for owner, kind, (x, y, z) in assembly.usb:
+        if owner == "controller":
+            return plug(PARTS[kind], (x, y, z + dz), assembly.outer[1] + 20.0)
+    raise ValueError("no controller socket in the model")
+
+
+def mount_problems(assembly):
+    """On each mount the controller, moved to its height, meets nothing it is not
+    meant to touch, and its cable's plug meets nothing but the controller."""
+    out = []
+    if "controller" not in assembly.parts:
+        return out
+    ctl = assembly.parts["controller"]
+    for name, _, dz in _mount_lifts(assembly):
+        moved = Pos(0, 0, dz) * ctl.solid
+        plug_solid = _controller_plug(assembly, dz)
+        for other, part in sorted(assembly.parts.items()):
+            if other == "controller":
+                continue
+            if not assembly.touching("controller", other):
+                volume = _common(moved, part.solid)
+                if volume > VOLUME_EPS:
+                    out.append("%s: the controller meets %s (%.1f mm3)" % (name, other, volume))
+            volume = _common(plug_solid, part.solid)
+            if volume > VOLUME_EPS:
+                out.append("%s: the controller's plug meets %s (%.1f mm3)" % (name, other, volume))
+    return out
+
+
+def usb_clearances(assembly):
+    """{mount: mm} the least room round the controller's plug, pushed home, on each
+    mount (negative: it overlaps something; goal: at least 0)."""
+    out = {}
+    for name, _, dz in _mount_lifts(assembly):
+        plug_solid = _controller_plug(assembly, dz)
+        least = None
+        for other, part in sorted(assembly.parts.items()):
+            if other == "controller" or not _near(plug_solid, part.solid, 5.0):
+                continue
+            volume = _common(plug_solid, part.solid)
+            gap = -volume if volume > VOLUME_EPS else distance(plug_solid, part.solid)
+            least = gap if least is None else min(least, gap)
+        out[name] = round(least, 2) if least is not None else None
+    return out
+
+
+STROKE_EPS_MM = 0.01  # short of the stop: nothing may be met yet
+
+
+def _pressed(assembly, lever, moving, depth):
+    """The lever and the parts that move with it, pressed ``depth`` mm down."""
+    return [(n, Pos(0, 0, -depth) * assembly.parts[n].solid) for n in (lever, *moving)]
+
+
+def strokes(assembly):
+    """Each lever pressed to just short of its stop meets nothing but its own
+    switch (its keeper presses the plunger); pressed just past it, its cap meets
+    the body's top, and nothing else."""
+    from tools.case.cad import CAP_TRAVEL_MM
+
+    out = []
+    for lever, moving in assembly.strokes:
+        switch = assembly.parts[lever].name.replace("lever_", "switch_")
+        names = {lever, *moving}
+        for depth, stop in (
+            (CAP_TRAVEL_MM - STROKE_EPS_MM, False),
+            (CAP_TRAVEL_MM + STROKE_EPS_MM, True),
+        ):
+            met = set()
+            for name, solid in _pressed(assembly, lever, moving, depth):
+                for other, part in sorted(assembly.parts.items()):
+                    if other in names or other == switch:
+                        continue
+                    if _common(solid, part.solid) > VOLUME_EPS / 100:
+                        met.add((name, other))
+            if stop and (lever, "body") not in met:
+                out.append("%s: its cap does not land on the top at its stop" % lever)
+            for name, other in sorted(met):
+                if not (stop and (name, other) == (lever, "body")):
+                    out.append("%s: pressed %.2f mm, %s meets %s" % (lever, depth, name, other))
+    return out
+
+
+def landing_mm2(assembly, lever):
+    """The area the lever's cap lands on at its stop (mm2): its overlap with the
+    body, pressed 0.1 mm past the stop, over that depth."""
+    from tools.case.cad import CAP_TRAVEL_MM
+
+    depth = 0.1
+    pressed = Pos(0, 0, -(CAP_TRAVEL_MM + depth)) * assembly.parts[lever].solid
+    return round(_common(pressed, assembly.parts["body"].solid) / depth, 1)
+
+
+def _hand(assembly):
+    """A slab over the whole top, from its face up: where a hand sweeps."""
+    w, d, h = assembly.outer
+    return box(-5, -5, h, w + 5, d + 5, h + 30)
+
+
+def sweep(assembly):
+    """The parts a hand sweeping over the top meets (the levers are what it presses)."""
+    if assembly.outer is None:
+        return []
+    hand = _hand(assembly)
+    moving = {lever for lever, _ in assembly.strokes}
+    for _, parts_moving in assembly.strokes:
+        moving.update(parts_moving)
+    out = []
+    for name, part in sorted(assembly.parts.items()):
+        if name in moving:
+            continue
+        volume = _common(hand, part.solid)
+        if volume > VOLUME_EPS:
+            out.append("%s stands over the top where a hand sweeps (%.1f mm3)" % (name, volume))
+    return out
+
+
+def led_clearance_mm(assembly):
+    """How far under the top's face (the swept hand) the highest LED stands."""
+    tops = [p.solid.bounding_box().max.Z for n, p in assembly.parts.items() if n.startswith("led")]
+    return round(assembly.outer[2] - max(tops), 2)
+
+
+COUNTERSUNK = ("screw_m2", "screw_m3")  # the kinds whose head needs a countersink
+
+
+def heads(assembly):
+    """Countersunk screws through a part that is not printed (a board's plain hole:
+    the head bears on its edge); only the printed parts are drawn with countersinks."""
+    out = []
+    for name, part in sorted(assembly.parts.items()):
+        if part.kind not in COUNTERSUNK:
+            continue
+        through = [t for t in sorted(part.touches) if not t.startswith("insert")]
+        for other in through:
+            if other in assembly.parts and not assembly.parts[other].printed:
+                out.append("%s: a countersunk head on %s, which has no countersink" % (name, other))
+    return out
+
+
 def bosses(assembly):
     """Inserts without their wall of plastic all round (and along their length)."""
     out = []
@@ -209,7 +375,12 @@ def thickness(assembly):
 
 def on_bed(part):
     """The printed part turned as it is printed, its lowest point at z = 0."""
-    turned = Rot(*_BEDS[part.bed]) * part.solid
+    from OCP.gp import gp_Trsf
+
+    rows = _BEDS[part.bed]
+    turn = gp_Trsf()
+    turn.SetValues(*rows[0], 0, *rows[1], 0, *rows[2], 0)
+    turned = Location(turn) * part.solid
     return Location((0, 0, -turned.bounding_box().min.Z)) * turned
 
 
@@ -266,6 +437,10 @@ def problems(assembly, full=True):
         if d < TOLERANCE_MM - 1e-6
     ]
     out += pieces(assembly) + cell_path(assembly) + usb_reach(assembly) + bosses(assembly)
+    out += mount_problems(assembly) + strokes(assembly) + sweep(assembly) + heads(assembly)
+    from tools.case import joints
+
+    out += joints.problems(assembly)
     if full:
         out += thickness(assembly) + supports(assembly)
     return out

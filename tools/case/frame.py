@@ -26,7 +26,7 @@ from tools.case.cad import (
     _controller_kind,
     _display_kind,
 )
-from tools.case.parts import PARTS
+from tools.case.parts import MOUNTS, PARTS
 
 PITCH = perfboard.PITCH_MM
 KEY_PROUD_MM = 0.5  # a key's plunger stands this far out of the front
@@ -79,8 +79,14 @@ class Frame:
         self.pb_w, self.pb_d = pb_w, pb_d
         self.pb_z = t + STANDOFF_MM
         self.sock_z = self.pb_z + 1.6 + PARTS["socket_header"]["size"][2]
+        # the controller on its headers' plastic: drawn on the lowest mount, the case
+        # made for the highest (tools.case.fits.mount_problems checks every one)
+        self.mounts = MOUNTS[self.controller]
+        lifts = [lift for _, _, lift in self.mounts]
+        self.ctl_z = self.sock_z + min(lifts)
+        self.ctl_rise = max(lifts) - min(lifts)  # the highest mount over the drawn one
         ctl_h = PARTS[self.controller]["size"][2]
-        self.ctl_top = self.sock_z + ctl_h
+        self.ctl_top = self.ctl_z + self.ctl_rise + ctl_h
 
         # height: room over the displays and their clamp bosses, or over the
         # controller for a lever's cage (floor, switch, gap, keeper)

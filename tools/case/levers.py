@@ -5,13 +5,19 @@ The stem slides in a hole in the top with the clearance all round; the keeper,
 wider than the hole, is screwed to the stem's end from below, so the lever is
 retained and rests with the keeper against the top. The switch (Omron D2F)
 stands on the cage's floor under the keeper, ``LEVER_GAP_MM`` below it; the cap
-stands ``CAP_TRAVEL_MM`` over the top, the press's travel to its stop
-(``tools.case.figures.lever_problems`` checks it against the switch's pretravel
-and overtravel). Host only.
+stands ``CAP_TRAVEL_MM`` over the top, the press's travel to its stop: the cap
+lands on the top, and the stem's way below the top is cut clear for the whole
+stroke so nothing else stops it (``tools.case.fits.strokes`` moves each lever
+through its stroke; ``tools.case.figures.lever_problems`` checks the travel
+against the switch's pretravel and overtravel). Each LED is sunk in a sleeve
+under the top, its dome under the top's face, so a hand sweeping off a lever
+meets nothing standing proud (``tools.case.fits.sweep``). Host only.
 """
 
-from tools.case.cad import CLEARANCE_MM, KEEPER_MM, STEM_MM, WALL_MM, box, rod
+from tools.case.cad import CAP_TRAVEL_MM, CLEARANCE_MM, KEEPER_MM, STEM_MM, WALL_MM, box, rod
 from tools.case.parts import PARTS
+
+LED_RECESS_MM = 0.5  # an LED's dome under the top's face
 
 
 def draw(a, f, fix, adds, cuts):
@@ -67,15 +73,29 @@ def draw(a, f, fix, adds, cuts):
             step="levers",
         )
         a.levers[side] = ("lever_" + side, "keeper_" + side, "switch_" + side)
-        cuts["body"].append(box(cx - s - c, sy - s - c, f.z_top - 1, cx + s + c, sy + s + c, H + 1))
-        # the LED, in front of the cap
+        # the stem's way: through the top and, below it, clear for the whole stroke and
+        # the clearance, so the cap landing on the top is the stroke's one stop
+        way = box(
+            cx - s - c, sy - s - c, f.z_top - CAP_TRAVEL_MM - c, cx + s + c, sy + s + c, H + 1
+        )
+        cuts["body"].append(way)
+        n = fix.count["screw_m2"]
+        a.strokes.append(
+            ("lever_" + side, ("keeper_" + side, "screw_m2_%d" % n, "insert_m2_%d" % n))
+        )
+        # the LED, in front of the cap, sunk in a sleeve under the top: its dome stays
+        # LED_RECESS_MM under the top's face, where a hand sweeping off the lever passes
         led = PARTS["led_10mm"]
         lw, _, lh = led["size"]
         r = led["body_mm"] / 2
         ly = cap_y0 - 2.0 - lw / 2
-        flange_z = f.z_top - led["flange_mm"]
+        flange_top = H - LED_RECESS_MM - (lh - led["flange_mm"])
+        flange_z = flange_top - led["flange_mm"]
         solid = rod((cx, ly, flange_z), "+z", led["flange_mm"], lw) + rod(
-            (cx, ly, f.z_top), "+z", lh - led["flange_mm"], led["body_mm"]
+            (cx, ly, flange_top), "+z", lh - led["flange_mm"], led["body_mm"]
         )
         a.add("led_" + side, "led_10mm", solid, ("body",), step="body")
-        cuts["body"].append(rod((cx, ly, f.z_top - 1), "+z", t + 2, 2 * r))
+        # the sleeve: from the top's underside down to the flange, the body pressed in
+        sleeve = rod((cx, ly, flange_top), "+z", f.z_top - flange_top, 2 * r + 2 * t)
+        adds["body"].append(sleeve)
+        cuts["body"].append(rod((cx, ly, flange_top - 1), "+z", H - flange_top + 2, 2 * r))

@@ -33,30 +33,38 @@ PARTS = {
     "pico": {
         "what": "Raspberry Pi Pico or Pico W",
         "size": (51.0, 21.0, 4.0),  # board 1.0 mm, parts on top about 3 mm
-        "usb_z": 1.6,  # the micro-USB receptacle's centre above the board's underside
+        "usb_z": 2.3,  # the micro-USB receptacle's mouth centre above the board's underside
         "usb_out": 1.3,  # how far the receptacle stands past the board's end
         "holes": ((-23.5, -5.7), (-23.5, 5.7), (23.5, -5.7), (23.5, 5.7)),
         "hole_mm": 2.1,
-        "source": "Raspberry Pi Pico datasheet, mechanical drawing: 51 x 21 mm, four 2.1 mm "
-        "holes 47.0 mm x 11.4 mm apart; Pico W datasheet: the same outline",
+        "source": "Raspberry Pi Pico datasheet, mechanical drawing: 51 x 21 mm, 1 mm thick "
+        "board, four 2.1 mm holes 47.0 mm x 11.4 mm apart, the micro-USB receptacle on top "
+        "overhanging the end (its mouth centre 1.3 mm over the board: a top-mount Micro-B "
+        "receptacle, 2.6 mm high, nominal); Pico W datasheet: the same outline",
     },
     "esp32_devkitc": {
         "what": "ESP32-DevKitC V4 (ESP32-WROOM-32)",
         "size": (54.4, 27.9, 9.0),
-        "usb_z": -1.6,  # the micro-USB receptacle hangs under the board's end
+        "usb_z": 3.0,  # the micro-USB receptacle's mouth centre, on top of the 1.6 mm board
         "usb_out": 1.0,
         "holes": (),
         "hole_mm": 0.0,
         "source": "Espressif ESP32-DevKitC V4 getting-started guide, board dimensions "
-        "54.4 x 27.9 mm; no mounting holes: the case holds it in a cradle (nominal height)",
+        "54.4 x 27.9 mm; the micro-USB receptacle on top at the end away from the antenna "
+        "(1.6 mm board, the mouth centre 1.4 mm over it, nominal); no mounting holes: the "
+        "case holds it in a cradle (nominal height)",
     },
     "cell_holder": {
-        "what": "18650 cell holder, one cell, with the cell",
-        "size": (20.7, 77.0, 20.4),  # lying along the case's depth, open side down
-        "cell": (18.6, 65.2),  # the 18650 cell: diameter, length
+        "what": "18650 cell holder, one cell, for protected cells (70 mm), with the cell",
+        "size": (21.2, 81.8, 20.9),  # lying along the case's depth, open side down
+        "cell": (19.1, 70.0),  # the longest and widest protected 18650: diameter, length
         "floor_mm": 1.0,  # the holder's floor under the cell
-        "source": "Keystone 1042 18650 holder drawing, 77.0 x 20.7 x 20.4 mm outline "
-        "(the cell, 18.6 x 65.2 mm, inside it)",
+        "contact_mm": 1.5,  # each end contact's depth along the cell, pressed by it
+        "source": "the cell: a protected 18650 is 2.5 to 3 mm longer than the 65 mm bare cell "
+        "and up to 0.5 mm wider (its protection board), so 70.0 x 19.1 mm at most; the holder: "
+        "the Keystone 1042's end walls and contacts (77.0 - 65.2 = 11.8 mm along the cell, "
+        "1.1 mm each side, 1.8 mm over it) round that cell: buy one listed for protected "
+        "(70 mm) cells and check its outline against this",
     },
     "microswitch": {
         "what": "lever microswitch with plunger",
@@ -122,6 +130,12 @@ PARTS = {
         "size": (2.54, 2.54, 8.5),  # per pin
         "source": "2.54 mm single-row female header (e.g. Samtec SSW / generic), 8.5 mm body",
     },
+    "controller_header": {
+        "what": "male pin header, 2.54 mm, one row, soldered under the controller",
+        "size": (2.54, 2.54, 2.5),  # per pin: the plastic between the board and the socket
+        "source": "2.54 mm single-row male header: 2.5 mm plastic body (generic); the "
+        "Pico H's and the DevKitC's factory headers are the same strip",
+    },
     "pin_header": {
         "what": "male pin header, 2.54 mm, one row (each off-board part's plug)",
         "size": (2.54, 2.54, 8.5),  # per pin: 2.5 mm plastic, 6 mm pin above it
@@ -153,6 +167,15 @@ PARTS = {
         "head_mm": 4.4,
         "source": "ISO 10642: M2 head 4.4 mm max across, 90 degree countersink",
     },
+    "screw_m2_pan": {
+        "what": "pan head screw M2 (ISO 7045), where a head bears on a board's plain hole",
+        "size": (4.0, 4.0, 5.0),
+        "thread_mm": 2.0,
+        "head_mm": 4.0,
+        "head_h_mm": 1.6,
+        "source": "ISO 7045: M2 head 4.0 mm across, 1.6 mm high; its flat underside bears "
+        "on the board round the 2.6 mm hole",
+    },
     "foot": {
         "what": "self-adhesive rubber foot, 10 mm",
         "size": (10.0, 10.0, 3.0),
@@ -160,10 +183,10 @@ PARTS = {
     },
     "usb_micro_plug": {
         "what": "the cable's micro-USB plug (flashing, the self-test)",
-        "size": (11.0, 20.0, 8.0),  # the overmould, w x h; its length out of the case
+        "size": (10.6, 20.0, 8.5),  # the overmould, w x h; its length out of the case
         "metal": (6.9, 5.6, 1.85),  # the plug's shell: w, inserted length, h
-        "source": "USB Micro-B plug: shell 6.85 x 1.8 mm (USB 2.0 Micro-USB specification); "
-        "overmould 11 x 8 mm or less (typical cable, nominal)",
+        "source": "USB-IF Micro-USB Cables and Connectors Specification 1.01: Micro-B plug "
+        "shell 6.85 x 1.8 mm, overmould 10.6 x 8.5 mm at most (any compliant cable fits)",
     },
     "usb_c_plug": {
         "what": "the charging cable's USB-C plug",
@@ -172,6 +195,19 @@ PARTS = {
         "source": "USB Type-C specification: plug shell 8.25 x 2.4 mm, overmould "
         "12.35 x 6.5 mm max",
     },
+}
+
+# How each controller is bought, and so how high it stands in its socket: its
+# underside on the plastic of its male headers (a board without headers does not
+# go in a socket: the parts list asks a plain Pico's maker for the two strips).
+# (name, what, the plastic under the board mm): a strip soldered by hand may stand
+# up to 0.5 mm off the board where it was not pressed home; every mount is checked.
+MOUNTS = {
+    "pico": (
+        ("pico_h", "Pico H or WH: its headers fitted as sold", 2.5),
+        ("pico_soldered", "Pico or Pico W: two 20-pin male headers soldered by the maker", 3.0),
+    ),
+    "esp32_devkitc": (("devkitc", "ESP32-DevKitC V4: its headers fitted as sold", 2.5),),
 }
 
 # PLA: the filament's density for the printed parts' mass (g/cm3).
