@@ -276,7 +276,9 @@ power-sweep: $(VENV)/.installed
 # make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython
 #     the board's image, built by MicroPython's own build in that checkout (with its
 #     toolchain: the Arm GNU toolchain and cmake for rp2, ESP-IDF for esp32) from the
-#     board's manifest, manifests/$(BOARD).py (the board's own and manifest.py)
+#     board's manifest, manifests/$(BOARD).py (the board's own and manifest.py), in the
+#     board's own build folder, ports/<port>/build-$(BOARD)/; SUBMODULES=0 skips the
+#     port's `make submodules` (a checkout whose submodules were placed by hand)
 # make install-frozen BOARD=esp32 PORT=/dev/ttyUSB0
 #     after flashing it: every copy of the clock on the filesystem removed (it would
 #     shadow the frozen modules: tools/stale_firmware.py), board.txt and main.py written
@@ -286,6 +288,11 @@ FIRMWARE_pico_w   := rp2 RPI_PICO_W
 FIRMWARE_esp32    := esp32 ESP32_GENERIC
 FIRMWARE_PORT      = $(word 1,$(FIRMWARE_$(BOARD)))
 FIRMWARE_BOARD     = $(word 2,$(FIRMWARE_$(BOARD)))
+# Each of this project's boards builds in its own folder of the port: pico and pico_big are
+# both MicroPython's RPI_PICO, and the port's build reruns CMake only in a folder without a
+# cache, so a shared folder would keep the first board's manifest (the same image twice).
+FIRMWARE_BUILD     = build-$(BOARD)
+FIRMWARE_IMAGE_DIR = $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/$(FIRMWARE_BUILD)
 
 .PHONY: firmware install-frozen
 # MicroPython's build gets none of this make's command line (BOARD=esp32 is not its BOARD).
@@ -302,10 +309,16 @@ firmware: $(VENV)/.installed
 		echo "usage: make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython" >&2; exit 2; \
 	fi
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/mpy-cross'
-	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) submodules
+	@if [ "$(SUBMODULES)" = 0 ]; then \
+		echo "SUBMODULES=0: the port's submodules are taken as they were placed (docs/boards.md)"; \
+	else \
+		echo "$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) BUILD=$(FIRMWARE_BUILD) submodules"; \
+		$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
+			BUILD=$(FIRMWARE_BUILD) submodules; \
+	fi
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
-		FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
-	@echo "image: $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/build-$(FIRMWARE_BOARD)/ (firmware.uf2 or .bin);"
+		BUILD=$(FIRMWARE_BUILD) FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
+	@echo "image: $(FIRMWARE_IMAGE_DIR)/ (firmware.uf2 or .bin);"
 	@echo "  flash it (docs/boards.md), then: make install-frozen BOARD=$(BOARD) PORT=..."
 
 install-frozen: board-args
