@@ -1,0 +1,153 @@
+// The real-port lane (make port): boots the clock's RP2040 image on rp2040js with the board
+// around it and measures it. Prints one JSON document on stdout; bench/port.py runs it.
+//
+//   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
+//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
+//
+// --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
+// controller, the displays' addresses, the inputs' GPIOs, the board's name.
+
+import { parseArgs } from 'node:util';
+import { setRxDreq } from './dreq.mjs';
+import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
+import { HT16K33, attachI2C } from './ht16k33.mjs';
+import { pressEdges } from './inputs.mjs';
+import { Machine, Meter } from './machine.mjs';
+import { RawRepl } from './repl.mjs';
+
+const MS = 1_000_000;
+const startedAt = Date.now();
+function progress(what) {
+  const simulated = (machine.clock.nanos / 1e9).toFixed(2);
+  const real = ((Date.now() - startedAt) / 1000).toFixed(0);
+  process.stderr.write(`port lane: ${what} (simulated ${simulated} s, ${real} s real)\n`);
+}
+
+const { values: options } = parseArgs({
+  options: {
+    uf2: { type: 'string' },
+    bootrom: { type: 'string' },
+    board: { type: 'string' },
+    flash: { type: 'string', default: 'typical' },
+    dreq: { type: 'string', default: 'level' },
+    seconds: { type: 'string', default: '10' },
+  },
+});
+for (const name of ['uf2', 'bootrom', 'board']) {
+  if (!options[name]) throw new Error(`--${name} is missing`);
+}
+const board = JSON.parse(options.board);
+const times = W25Q16JV_MS[options.flash];
+if (!times) throw new Error(`--flash ${options.flash}: typical or maximum`);
+const windowNs = Number(options.seconds) * 1000 * MS;
+
+const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
+const { mcu } = machine;
+const flash = new TimedFlash(mcu, times, (ns) => machine.hold(ns));
+machine.breakHandlers.push((code) => flash.onBreak(code));
+setRxDreq(mcu, options.dreq);
+const displays = board.displays.map((address) => new HT16K33(address));
+const frames = [];
+for (const chip of displays) {
+  const stop = chip.stop.bind(chip);
+  chip.stop = () => {
+    if (chip.wroteRam) frames.push(machine.clock.nanos);
+    stop();
+  };
+}
+attachI2C(mcu.i2c[board.i2c], displays);
+for (const pin of Object.values(board.inputs)) machine.drive(pin, true); // open contacts
+
+function press(name, holdMs = 80, bounceMs = 3) {
+  const pin = board.inputs[name];
+  const start = machine.clock.nanos;
+  for (const [ns, high] of pressEdges(start, holdMs, bounceMs)) {
+    if (ns > machine.clock.nanos) machine.run(ns - machine.clock.nanos);
+    machine.drive(pin, high);
+  }
+}
+
+/** CPU fraction, wake-ups a second and the longest gap between display frames over ns. */
+function measure(ns, name) {
+  progress(name);
+  const before = machine.meter.snapshot();
+  const start = machine.clock.nanos;
+  const firstFrame = frames.length;
+  machine.run(ns);
+  const figures = Meter.between(before, machine.meter.snapshot());
+  const times = [start, ...frames.slice(firstFrame), machine.clock.nanos];
+  let gap = 0;
+  for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i] - times[i - 1]);
+  figures.frames = frames.length - firstFrame;
+  figures.longestFrameGapMs = gap / MS;
+  return figures;
+}
+
+const repl = new RawRepl(machine);
+const result = { board: board.name, flash: options.flash, dreq: options.dreq };
+result.bootToPromptMs = repl.waitPrompt() / MS;
+result.imageBytes = machine.imageBytes;
+const [heapTotal, heapAtPrompt] = repl
+  .exec('import gc\ngc.collect()\nprint(gc.mem_free() + gc.mem_alloc(), gc.mem_alloc())')
+  .trim()
+  .split(/\s+/)
+  .map(Number);
+result.heapTotalBytes = heapTotal;
+result.heapInUseAtPromptBytes = heapAtPrompt;
+
+// The clock's own boot (hal.boot.run's two steps), with the heap it takes between them.
+repl.launch(
+  [
+    'import gc, machine',
+    'gc.collect()',
+    'before = gc.mem_alloc()',
+    'from hal import boot',
+    `app = boot.start(${JSON.stringify(board.name)})`,
+    'gc.collect()',
+    "print('BOOTED', gc.mem_alloc() - before, gc.mem_alloc(), machine.freq())",
+    'from hal.runtime import loop',
+    'loop(app, app.hardware, app.hall)',
+  ].join('\n'),
+);
+progress('the clock boots');
+if (machine.runUntil('BOOTED', 30_000 * MS) < 0) {
+  throw new Error(`the clock did not boot; the console said:\n${machine.console}`);
+}
+machine.run(100 * MS);
+const booted = machine.console.slice(machine.console.indexOf('BOOTED')).split('\n')[0];
+const [, bootHeap, inUse, freq] = booted.trim().split(/\s+/).map(Number);
+result.heapTakenByBootBytes = bootHeap;
+result.heapInUseAfterBootBytes = inUse;
+result.cpuHz = freq;
+result.erasesAtBoot = flash.erases.length;
+
+const states = {};
+machine.run(2000 * MS); // the boot's last steps settle
+states.standing = measure(windowNs, 'standing');
+const erasesBefore = flash.erases.length;
+const programsBefore = flash.programs.length;
+press('lever_right'); // right ends its turn: the game starts with left's clock running
+states.firstMove = measure(2000 * MS, 'firstMove');
+press('lever_left');
+states.running = measure(windowNs, 'running');
+press('play');
+states.paused = measure(windowNs, 'paused');
+press('set');
+states.menus = measure(windowNs, 'menus');
+result.states = states;
+result.flashAfterStart = {
+  erases: flash.erases.length - erasesBefore,
+  programs: flash.programs.length - programsBefore,
+  busyMs:
+    flash.erases.slice(erasesBefore).reduce((t, e) => t + e.ms, 0) +
+    flash.programs.slice(programsBefore).reduce((t, p) => t + p.ms, 0),
+};
+result.displays = displays.map((chip) => ({
+  address: chip.address,
+  lit: chip.lit,
+  duty: chip.duty,
+  blinkHz: [0, 2, 1, 0.5][chip.blink],
+  ram: Array.from(chip.ram.slice(0, 10)),
+}));
+result.consoleTail = machine.console.slice(-400);
+process.stdout.write(JSON.stringify(result, null, 1) + '\n');

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DreqCredits } from '../dreq.mjs';
+
+test('a credit per push: two pushes give exactly two transfers', () => {
+  const credits = new DreqCredits();
+  credits.push(4);
+  credits.push(4);
+  assert.equal(credits.take(4), true);
+  assert.equal(credits.take(4), false);
+  assert.equal(credits.standing(4), false);
+});
+
+test('no push, no transfer; a take without credit stays at zero', () => {
+  const credits = new DreqCredits();
+  assert.equal(credits.standing(4), false);
+  assert.equal(credits.take(4), false);
+  credits.push(4);
+  assert.equal(credits.standing(4), true);
+});
+
+test('the DREQs count apart', () => {
+  const credits = new DreqCredits();
+  credits.push(4);
+  assert.equal(credits.standing(5), false);
+  assert.equal(credits.take(5), false);
+  assert.equal(credits.standing(4), true);
+});
