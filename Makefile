@@ -39,6 +39,7 @@ help:
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
 	@echo "make firmware   BOARD=pico|pico_w|pico_big|esp32 MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
+	@echo "make port       BOARD=pico MICROPYTHON=... RP2040JS=...: that image booted on rp2040js, its figures (docs/port.md)"
 	@echo "make install-frozen BOARD=pico|pico_w|pico_big|esp32 PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
@@ -334,6 +335,26 @@ install-frozen: board-args
 		+ cp build/board.txt :board.txt + cp build/frozen-main.py :main.py \
 		+ exec "import os; os.remove('/hold.txt')" + reset
 	@echo "installed: $(BOARD) on $(PORT) runs the clock frozen in its image"
+# --- the real-port lane (docs/port.md): a bench, not CI ---
+# make port BOARD=pico MICROPYTHON=/path/to/micropython RP2040JS=/path/to/rp2040js
+#     builds the board's image with make firmware, boots it on rp2040js (npm, pinned in
+#     tools/port/) with the project's harness and writes the key port of bench/latest.json;
+#     RP2040JS is a checkout of rp2040js's source, whose demo/bootrom.ts holds the bootrom
+PORT_LANE_DIR := tools/port
+.PHONY: port port-setup
+port-setup: $(PORT_LANE_DIR)/node_modules/.installed
+$(PORT_LANE_DIR)/node_modules/.installed: $(PORT_LANE_DIR)/package.json $(PORT_LANE_DIR)/package-lock.json
+	cd $(PORT_LANE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+port: $(VENV)/.installed port-setup
+	@if [ -z "$(RP2040JS)" ] || [ ! -f "$(RP2040JS)/demo/bootrom.ts" ]; then \
+		echo "RP2040JS='$(RP2040JS)' is not a checkout of rp2040js's source (its demo/bootrom.ts)" >&2; \
+		echo "usage: make port BOARD=pico MICROPYTHON=/path/to/micropython RP2040JS=/path/to/rp2040js" >&2; \
+		exit 2; \
+	fi
+	@$(MAKE) --no-print-directory firmware BOARD=$(BOARD) MICROPYTHON='$(MICROPYTHON)'
+	$(PY) -m bench.port --board $(BOARD) --image '$(FIRMWARE_IMAGE_DIR)/firmware.uf2' \
+		--rp2040js '$(RP2040JS)' --write
 # The mutation check, outside make test (a few minutes): a fixed list of meaningful
 # mutations of the core and the hardware layer, each run against its tests, the ones
 # no test catches reported (tools/mutants.py, docs/testing.md).

@@ -1,5 +1,6 @@
 // The Pico's QSPI flash, a Winbond W25Q16JV, as the time its erase and program commands keep
-// it busy (datasheet, "AC Electrical Characteristics": tSE, tBE1, tBE2, tPP), and the RP2040
+// it busy (datasheet rev. H, 9.6 "AC Electrical Characteristics": tSE, tBE1, tBE2, tPP; tSE
+// and tPP are the figures boards/chips/rp2040.py gives the project's model), and the RP2040
 // bootrom's flash functions, which rp2040js does not carry out: its SSI drops every command,
 // so a program or an erase through the bootrom changes nothing in its flash array. The lane
 // puts a BKPT at the entry of the bootrom's flash_range_erase ('RE') and flash_range_program
@@ -8,7 +9,7 @@
 // bootrom's own status polling holds it on the board.
 
 export const W25Q16JV_MS = {
-  typical: { sector4k: 45, block32k: 120, block64k: 150, page: 0.4 },
+  typical: { sector4k: 45, block32k: 120, block64k: 150, page: 0.7 },
   maximum: { sector4k: 400, block32k: 1600, block64k: 2000, page: 3 },
 };
 

@@ -2,7 +2,7 @@
 // around it and measures it. Prints one JSON document on stdout; bench/port.py runs it.
 //
 //   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
-//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
+//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10] [--prompt-only]
 //
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
@@ -31,6 +31,7 @@ const { values: options } = parseArgs({
     flash: { type: 'string', default: 'typical' },
     dreq: { type: 'string', default: 'level' },
     seconds: { type: 'string', default: '10' },
+    'prompt-only': { type: 'boolean', default: false },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -94,6 +95,13 @@ const [heapTotal, heapAtPrompt] = repl
   .map(Number);
 result.heapTotalBytes = heapTotal;
 result.heapInUseAtPromptBytes = heapAtPrompt;
+if (options['prompt-only']) {
+  // The image at MicroPython's prompt, the clock not started: its heap and what the boot
+  // wrote (the filesystem's format).
+  result.flashAtBoot = { erases: flash.erases.length, programs: flash.programs.length };
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
 
 // The clock's own boot (hal.boot.run's two steps), with the heap it takes between them.
 repl.launch(

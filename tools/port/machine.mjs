@@ -63,6 +63,8 @@ export class Meter {
 // The PIO is stepped after at most this many system cycles of the core (a third of a
 // microsecond at 48 MHz), each machine as many steps as its divider gives for them.
 const PIO_BATCH_CYCLES = 16;
+// rp2040js's WaitType: Pin 1, rxFIFO 2, txFIFO 3 (IRQ 4 and Out 5 are stepped through).
+const STILL_WAITS = new Set([1, 2, 3]);
 
 export class Machine {
   constructor({ bootrom, uf2 }) {
@@ -118,16 +120,17 @@ export class Machine {
       if (!sm.enabled) continue;
       const divider = ((sm.clockDivInt || 65536) << 8) + sm.clockDivFrac;
       phase.acc += cycles << 8;
-      if (sm.waiting && sm.waitType !== 2 && phase.seen === this.inputsChanged) {
-        // Waiting on a pin that has not changed since it last looked: each step would find
-        // the same level, so the steps are skipped, not their time.
+      if (sm.waiting && STILL_WAITS.has(sm.waitType) && phase.seen === this.inputsChanged) {
+        // Waiting on a pin that has not changed since it last looked, or on a FIFO (which
+        // rp2040js wakes itself when the CPU or the DMA moves a word): each step would find
+        // the same, so the steps are skipped, not their time.
         phase.acc %= divider;
         continue;
       }
       while (phase.acc >= divider) {
         phase.acc -= divider;
         sm.step();
-        if (sm.waiting && sm.waitType !== 2) {
+        if (sm.waiting && STILL_WAITS.has(sm.waitType)) {
           phase.seen = this.inputsChanged;
           phase.acc %= divider;
           break;

@@ -6,7 +6,7 @@ const typ = W25Q16JV_MS.typical;
 const max = W25Q16JV_MS.maximum;
 
 test('the datasheet times of the W25Q16JV', () => {
-  assert.deepEqual(typ, { sector4k: 45, block32k: 120, block64k: 150, page: 0.4 });
+  assert.deepEqual(typ, { sector4k: 45, block32k: 120, block64k: 150, page: 0.7 });
   assert.deepEqual(max, { sector4k: 400, block32k: 1600, block64k: 2000, page: 3 });
 });
 
@@ -23,8 +23,8 @@ test('a whole aligned 64 KiB block takes one block erase, one sector more does n
 });
 
 test('a page program per 256-byte page touched', () => {
-  assert.equal(programMs(0, 256, typ), 0.4);
-  assert.equal(programMs(0, 257, typ), 0.8);
+  assert.equal(programMs(0, 256, typ), 0.7);
+  assert.equal(programMs(0, 257, typ), 1.4);
   assert.equal(programMs(255, 2, max), 6);
   assert.equal(programMs(0, 0, max), 0);
 });

@@ -1,0 +1,161 @@
+"""The clock's RP2040 image judged on the real port (key ``port``): ``make port``.
+
+``make port BOARD=pico MICROPYTHON=... RP2040JS=...`` builds the image with
+``make firmware`` (MicroPython's own rp2 build, the clock frozen in) and runs
+``python -m bench.port``, which boots that image on rp2040js, an
+instruction-level RP2040 emulator from npm, through the project's harness
+(``tools/port/``: the displays' HT16K33s on I2C, the levers and keys on GPIO
+with contact bounce, the W25Q16JV's erase and program times, the PIO at its
+dividers' rates, the DMA's DREQ from the PIO as a level or a credit). It
+measures, per state, the CPU fraction (cycles awake / cycles elapsed) and the
+wake-ups a second at the board's clock, the longest gap between display
+frames, the heap (MicroPython's ``gc`` through the REPL), the image's size
+and the flash's work, once with the flash's typical times and once with its
+maximum times, and ``--write`` stores them under ``port`` in
+bench/latest.json. docs/port.md says what the lane can and cannot prove.
+
+``RP2040JS`` is a checkout of rp2040js's source: the emulator's npm package
+ships no bootrom, and the lane takes the RP2040's B1 bootrom from that
+checkout's ``demo/bootrom.ts`` at run time (never from this repository).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import boards  # noqa: E402
+from bench import goals  # noqa: E402
+
+LANE = os.path.join(ROOT, "tools", "port", "lane.mjs")
+LATEST = os.path.join(ROOT, "bench", "latest.json")
+BOOTROM = os.path.join("demo", "bootrom.ts")
+WINDOW_S = 5  # each state's measured window, simulated seconds
+STATES = ("standing", "running", "paused", "menus")
+# The issue's goals at 48 MHz without a USB host (issue 43, item 2).
+GOALS = {
+    "standing": ("<= 0.01", "<= 3"),
+    "running": ("<= 0.02", "<= 12"),
+    "paused": ("report", "report"),
+    "menus": ("report", "report"),
+}
+FRAME_GAP_GOAL = "<= 50 ms"
+
+
+def lane_board(name):
+    """The board's data the lane needs, read from boards/<name>.py."""
+    board = boards.load(name)
+    if getattr(board, "CHIP", None) != "rp2040":
+        raise SystemExit("bench.port: board %s is not an RP2040 board" % name)
+    return {
+        "name": name,
+        "i2c": board.I2C_ID,
+        "displays": [board.DISPLAY_LEFT, board.DISPLAY_RIGHT],
+        "inputs": dict(board.INPUTS),
+        "cpu_hz": board.CPU_FREQ_HZ,
+    }
+
+
+def bootrom_path(rp2040js):
+    path = os.path.join(rp2040js, BOOTROM)
+    if not os.path.isfile(path):
+        raise SystemExit(
+            "bench.port: %s is missing: RP2040JS must be a checkout of rp2040js's source "
+            "(its demo/bootrom.ts holds the RP2040's bootrom; docs/port.md)" % path
+        )
+    return path
+
+
+def run_lane(image, bootrom, board, flash="typical", dreq="level", seconds=WINDOW_S):
+    """One boot of the image on the emulator; the lane's JSON document."""
+    command = ["node", LANE, "--uf2", image, "--bootrom", bootrom]
+    command += ["--board", json.dumps(board), "--flash", flash, "--dreq", dreq]
+    command += ["--seconds", str(seconds)]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("bench.port: the lane failed (%s)" % " ".join(command))
+    return json.loads(done.stdout)
+
+
+def figures(typical, maximum):
+    """The ``port`` key from a run at the flash's typical times and one at its maximum."""
+    states = {}
+    for name in STATES:
+        state = typical["states"][name]
+        states[name] = {
+            "cpu_fraction": round(state["cpu"], 4),
+            "wakeups_per_s": round(state["wakesPerS"], 1),
+            "seconds": round(state["seconds"], 2),
+        }
+    return {
+        "board": typical["board"],
+        "cpu_hz": typical["cpuHz"],
+        "image_bytes": typical["imageBytes"],
+        "heap_total_bytes": typical["heapTotalBytes"],
+        "heap_taken_by_boot_bytes": typical["heapTakenByBootBytes"],
+        "heap_in_use_after_boot_bytes": typical["heapInUseAfterBootBytes"],
+        "states": states,
+        "longest_frame_gap_first_move_ms": {
+            "typical": round(typical["states"]["firstMove"]["longestFrameGapMs"], 1),
+            "maximum": round(maximum["states"]["firstMove"]["longestFrameGapMs"], 1),
+        },
+        "longest_frame_gap_running_ms": {
+            "typical": round(typical["states"]["running"]["longestFrameGapMs"], 1),
+            "maximum": round(maximum["states"]["running"]["longestFrameGapMs"], 1),
+        },
+        "flash_after_start": typical["flashAfterStart"],
+        "flash_after_start_maximum": maximum["flashAfterStart"],
+    }
+
+
+def rows(port):
+    out = [
+        ("port: image size, bytes", port["image_bytes"], "report"),
+        ("port: heap total, bytes", port["heap_total_bytes"], "report"),
+        ("port: heap taken by the boot, bytes", port["heap_taken_by_boot_bytes"], "report"),
+    ]
+    for name in STATES:
+        cpu_goal, wake_goal = GOALS[name]
+        state = port["states"][name]
+        out.append(("port: %s, CPU fraction" % name, state["cpu_fraction"], cpu_goal))
+        out.append(("port: %s, wake-ups a second" % name, state["wakeups_per_s"], wake_goal))
+    for times in ("typical", "maximum"):
+        gap = port["longest_frame_gap_first_move_ms"][times]
+        out.append(("port: longest frame gap, first move, %s flash" % times, gap, FRAME_GAP_GOAL))
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.port", description=__doc__)
+    parser.add_argument("--board", default="pico")
+    parser.add_argument("--image", required=True, help="the image's firmware.uf2")
+    parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
+    parser.add_argument("--seconds", type=int, default=WINDOW_S)
+    parser.add_argument("--write", action="store_true", help="store the key port")
+    args = parser.parse_args(argv)
+    if not os.path.isfile(args.image):
+        raise SystemExit(
+            "bench.port: no image at %s (make firmware BOARD=%s)" % (args.image, args.board)
+        )
+    bootrom = bootrom_path(args.rp2040js)
+    board = lane_board(args.board)
+    typical = run_lane(args.image, bootrom, board, "typical", "level", args.seconds)
+    maximum = run_lane(args.image, bootrom, board, "maximum", "level", args.seconds)
+    port = figures(typical, maximum)
+    goals.print_table(rows(port), 10)
+    if args.write:
+        with open(LATEST) as handle:
+            latest = json.load(handle)
+        latest["port"] = port
+        with open(LATEST, "w") as handle:
+            json.dump(latest, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+        print("port written to bench/latest.json")
+
+
+if __name__ == "__main__":
+    main()
