@@ -97,14 +97,14 @@ export class TimedFlash {
       const [offset, count, blockSize, blockCommand] = [r[0] >>> 0, r[1] >>> 0, r[2] >>> 0, r[3] & 0xff];
       this.mcu.flash.fill(0xff, offset, offset + count);
       ms = eraseMs(offset, count, blockSize, blockCommand, this.times);
-      this.erases.push({ offset, count, ms });
+      this.erases.push({ offset, count, ms, atNs: this.mcu.clock.nanos });
     } else if ((0xbe00 | code) === BKPT_PROGRAM) {
       const [offset, data, count] = [r[0] >>> 0, r[1] >>> 0, r[2] >>> 0];
       for (let i = 0; i < count; i++) {
         this.mcu.flash[offset + i] &= this.mcu.readUint8(data + i);
       }
       ms = programMs(offset, count, this.times);
-      this.programs.push({ offset, count, ms });
+      this.programs.push({ offset, count, ms, atNs: this.mcu.clock.nanos });
     } else {
       return false;
     }

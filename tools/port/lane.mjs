@@ -130,7 +130,28 @@ result.cpuHz = freq;
 result.erasesAtBoot = flash.erases.length;
 
 const states = {};
-machine.run(2000 * MS); // the boot's last steps settle
+machine.run(500 * MS); // the boot's last steps settle
+const erasesAtStart = flash.erases.length;
+states.preparing = measure(windowNs, 'standing, the ring being prepared');
+// The ring's preparation: done when no erase came for PREPARED_QUIET_NS (at most
+// PREPARATION_LIMIT_NS of simulated time).
+const PREPARED_QUIET_NS = 3000 * MS;
+const PREPARATION_LIMIT_NS = 240_000 * MS;
+progress('waiting for the ring to be prepared');
+while (machine.clock.nanos < PREPARATION_LIMIT_NS) {
+  const last = flash.erases.length ? flash.erases.at(-1).atNs : 0;
+  if (machine.clock.nanos - last >= PREPARED_QUIET_NS) break;
+  machine.run(500 * MS);
+}
+const prepErases = flash.erases.slice(erasesAtStart);
+const gaps = prepErases.slice(1).map((e, i) => (e.atNs - prepErases[i].atNs) / MS);
+gaps.sort((a, b) => a - b);
+result.preparation = {
+  erases: prepErases.length,
+  medianMsBetweenErases: gaps.length ? gaps[Math.floor(gaps.length / 2)] : null,
+  firstToLastMs: prepErases.length ? (prepErases.at(-1).atNs - prepErases[0].atNs) / MS : 0,
+  doneAtMs: prepErases.length ? prepErases.at(-1).atNs / MS : null,
+};
 states.standing = measure(windowNs, 'standing');
 const erasesBefore = flash.erases.length;
 const programsBefore = flash.programs.length;

@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { holdOutTransfers } from './usb_host.mjs';
 
 /** The RP2040's B1 bootrom as the 32-bit words of a source file that lists them as hex
  *  literals (rp2040js's demo/bootrom.ts, built from raspberrypi/pico-bootrom). */
@@ -94,6 +95,7 @@ export class Machine {
     this.cdc.onDeviceConnected = () => {
       this.cdcConnected = true;
     };
+    this.flushUsbOut = holdOutTransfers(this.cdc);
     this.console = '';
     this.cdc.onSerialData = (bytes) => {
       this.console += Buffer.from(bytes).toString('latin1');
@@ -189,5 +191,6 @@ export class Machine {
 
   type(text) {
     for (const byte of Buffer.from(text, 'latin1')) this.cdc.sendSerialByte(byte);
+    this.flushUsbOut();
   }
 }
