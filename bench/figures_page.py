@@ -615,6 +615,63 @@ SECTIONS = (
             ("make test, last run: exit status", "core.make_test.status", "", "0"),
         ),
     ),
+    (
+        "The real port: the Pico's image on rp2040js",
+        "`make port` ([port.md](port.md)): the image `make firmware BOARD=pico` builds, "
+        "booted on an instruction-level RP2040 emulator with the board modelled around it. "
+        "No flash wait states there: a real chip is slower.",
+        (
+            ("image size", "port.image_bytes", "B", "report"),
+            ("heap total (gc at the prompt)", "port.heap_total_bytes", "B", "report"),
+            ("heap the clock's boot takes", "port.heap_taken_by_boot_bytes", "B", "report"),
+            (
+                "preparing: CPU fraction at 48 MHz",
+                "port.states.preparing.cpu_fraction",
+                "",
+                "report",
+            ),
+            ("preparing: wake-ups a second", "port.states.preparing.wakeups_per_s", "", "report"),
+            ("standing: CPU fraction at 48 MHz", "port.states.standing.cpu_fraction", "", "≤ 0.01"),
+            ("standing: wake-ups a second", "port.states.standing.wakeups_per_s", "", "≤ 3"),
+            (
+                "first move: CPU fraction at 48 MHz",
+                "port.states.first_move.cpu_fraction",
+                "",
+                "report",
+            ),
+            ("first move: wake-ups a second", "port.states.first_move.wakeups_per_s", "", "report"),
+            ("running: CPU fraction at 48 MHz", "port.states.running.cpu_fraction", "", "≤ 0.02"),
+            ("running: wake-ups a second", "port.states.running.wakeups_per_s", "", "≤ 12"),
+            ("paused: CPU fraction at 48 MHz", "port.states.paused.cpu_fraction", "", "report"),
+            ("paused: wake-ups a second", "port.states.paused.wakeups_per_s", "", "report"),
+            ("menus: CPU fraction at 48 MHz", "port.states.menus.cpu_fraction", "", "report"),
+            ("menus: wake-ups a second", "port.states.menus.wakeups_per_s", "", "report"),
+            (
+                "longest frame gap in play, typical flash",
+                "port.longest_frame_gap_in_play_ms.typical",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "longest frame gap in play, maximum flash",
+                "port.longest_frame_gap_in_play_ms.maximum",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "ring preparation, ms a block, typical flash",
+                "port.ring_preparation.typical.medianMsBetweenErases",
+                "ms",
+                "report",
+            ),
+            (
+                "ring preparation, ms a block, maximum flash",
+                "port.ring_preparation.maximum.medianMsBetweenErases",
+                "ms",
+                "report",
+            ),
+        ),
+    ),
 )
 
 # Tables with a row per entry of a JSON object: (key, heading, text, columns).

@@ -34,11 +34,16 @@ from bench import goals  # noqa: E402
 LANE = os.path.join(ROOT, "tools", "port", "lane.mjs")
 LATEST = os.path.join(ROOT, "bench", "latest.json")
 BOOTROM = os.path.join("demo", "bootrom.ts")
-WINDOW_S = 5  # each state's measured window, simulated seconds
-STATES = ("standing", "running", "paused", "menus")
-# The issue's goals at 48 MHz without a USB host (issue 43, item 2).
+WINDOW_S = 3  # each state's measured window, simulated seconds
+# The states measured, in the order the lane plays them: standing while the journal's ring is
+# prepared, standing after, the first move (its flash writes), running, paused, a menu.
+STATES = ("preparing", "standing", "first_move", "running", "paused", "menus")
+_LANE_STATE = {"first_move": "firstMove"}
+# The issue's goals at 48 MHz without a USB host (issue 43, item 2): (CPU fraction, wake-ups).
 GOALS = {
+    "preparing": ("report", "report"),
     "standing": ("<= 0.01", "<= 3"),
+    "first_move": ("report", "report"),
     "running": ("<= 0.02", "<= 12"),
     "paused": ("report", "report"),
     "menus": ("report", "report"),
@@ -81,16 +86,19 @@ def run_lane(image, bootrom, board, flash="typical", dreq="level", seconds=WINDO
     return json.loads(done.stdout)
 
 
+def _state(run, name):
+    state = run["states"][_LANE_STATE.get(name, name)]
+    return {
+        "cpu_fraction": round(state["cpu"], 4),
+        "wakeups_per_s": round(state["wakesPerS"], 1),
+        "longest_frame_gap_ms": round(state["longestFrameGapMs"], 1),
+        "seconds": round(state["seconds"], 2),
+    }
+
+
 def figures(typical, maximum):
-    """The ``port`` key from a run at the flash's typical times and one at its maximum."""
-    states = {}
-    for name in STATES:
-        state = typical["states"][name]
-        states[name] = {
-            "cpu_fraction": round(state["cpu"], 4),
-            "wakeups_per_s": round(state["wakesPerS"], 1),
-            "seconds": round(state["seconds"], 2),
-        }
+    """The ``port`` key from a boot at the flash's typical times and one at its maximum."""
+    at = {"typical": typical, "maximum": maximum}
     return {
         "board": typical["board"],
         "cpu_hz": typical["cpuHz"],
@@ -98,17 +106,20 @@ def figures(typical, maximum):
         "heap_total_bytes": typical["heapTotalBytes"],
         "heap_taken_by_boot_bytes": typical["heapTakenByBootBytes"],
         "heap_in_use_after_boot_bytes": typical["heapInUseAfterBootBytes"],
-        "states": states,
-        "longest_frame_gap_first_move_ms": {
-            "typical": round(typical["states"]["firstMove"]["longestFrameGapMs"], 1),
-            "maximum": round(maximum["states"]["firstMove"]["longestFrameGapMs"], 1),
+        "states": {name: _state(typical, name) for name in STATES},
+        "states_at_maximum_flash_times": {name: _state(maximum, name) for name in STATES},
+        "longest_frame_gap_in_play_ms": {
+            times: round(
+                max(
+                    run["states"]["firstMove"]["longestFrameGapMs"],
+                    run["states"]["running"]["longestFrameGapMs"],
+                ),
+                1,
+            )
+            for times, run in at.items()
         },
-        "longest_frame_gap_running_ms": {
-            "typical": round(typical["states"]["running"]["longestFrameGapMs"], 1),
-            "maximum": round(maximum["states"]["running"]["longestFrameGapMs"], 1),
-        },
-        "flash_after_start": typical["flashAfterStart"],
-        "flash_after_start_maximum": maximum["flashAfterStart"],
+        "ring_preparation": {times: run["preparation"] for times, run in at.items()},
+        "first_move_flash": {times: run["flashAfterStart"] for times, run in at.items()},
     }
 
 
@@ -123,9 +134,11 @@ def rows(port):
         state = port["states"][name]
         out.append(("port: %s, CPU fraction" % name, state["cpu_fraction"], cpu_goal))
         out.append(("port: %s, wake-ups a second" % name, state["wakeups_per_s"], wake_goal))
-    for times in ("typical", "maximum"):
-        gap = port["longest_frame_gap_first_move_ms"][times]
-        out.append(("port: longest frame gap, first move, %s flash" % times, gap, FRAME_GAP_GOAL))
+    for times, gap in sorted(port["longest_frame_gap_in_play_ms"].items()):
+        out.append(("port: longest frame gap in play, %s flash, ms" % times, gap, FRAME_GAP_GOAL))
+    for times, prep in sorted(port["ring_preparation"].items()):
+        pace = prep["medianMsBetweenErases"]
+        out.append(("port: ring preparation, ms a block, %s flash" % times, pace, "report"))
     return out
 
 

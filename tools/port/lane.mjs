@@ -2,7 +2,8 @@
 // around it and measures it. Prints one JSON document on stdout; bench/port.py runs it.
 //
 //   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
-//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10] [--prompt-only]
+//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
+//       [--prompt-only | --presses-only]
 //
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
@@ -32,6 +33,7 @@ const { values: options } = parseArgs({
     dreq: { type: 'string', default: 'level' },
     seconds: { type: 'string', default: '10' },
     'prompt-only': { type: 'boolean', default: false },
+    'presses-only': { type: 'boolean', default: false },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -47,6 +49,17 @@ const { mcu } = machine;
 const flash = new TimedFlash(mcu, times, (ns) => machine.hold(ns));
 machine.breakHandlers.push((code) => flash.onBreak(code));
 setRxDreq(mcu, options.dreq);
+// The DMA's transfers paced by a PIO's RX DREQ: the lever capture's stamps (one per press
+// is right; more is a channel firing again on a FIFO nobody drained).
+const rxDreqs = new Set(mcu.pio.flatMap((pio) => pio.machines.map((sm) => sm.dreqRx)));
+let captureTransfers = 0;
+for (const channel of mcu.dma.channels) {
+  const transferFn = channel.transferFn;
+  channel.transferFn = (...args) => {
+    if (rxDreqs.has(channel.treq)) captureTransfers += 1;
+    return transferFn.apply(channel, args);
+  };
+}
 const displays = board.displays.map((address) => new HT16K33(address));
 const frames = [];
 for (const chip of displays) {
@@ -76,11 +89,18 @@ function measure(ns, name) {
   const firstFrame = frames.length;
   machine.run(ns);
   const figures = Meter.between(before, machine.meter.snapshot());
-  const times = [start, ...frames.slice(firstFrame), machine.clock.nanos];
-  let gap = 0;
-  for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i] - times[i - 1]);
-  figures.frames = frames.length - firstFrame;
-  figures.longestFrameGapMs = gap / MS;
+  const written = frames.slice(firstFrame);
+  const times = [start, ...written, machine.clock.nanos];
+  const gaps = [];
+  for (let i = 1; i < times.length; i++) gaps.push((times[i] - times[i - 1]) / MS);
+  figures.frames = written.length;
+  figures.longestFrameGapMs = Math.max(...gaps);
+  // The frames' own rhythm: the median gap between two frames of the window. A frame that
+  // came that much after the one before was on time; the longest gap less it is the longest
+  // a frame was held back.
+  const between = gaps.slice(1, -1).sort((a, b) => a - b);
+  figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
+  figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
   return figures;
 }
 
@@ -131,6 +151,22 @@ result.erasesAtBoot = flash.erases.length;
 
 const states = {};
 machine.run(500 * MS); // the boot's last steps settle
+if (options['presses-only']) {
+  // The capture under this DREQ semantics: two lever presses while the clock stands, the DMA's
+  // transfers they caused, counted (the ring's preparation not waited for).
+  const pressesAt = [];
+  for (const lever of ['lever_right', 'lever_left']) {
+    const before = captureTransfers;
+    pressesAt.push(machine.clock.nanos / MS);
+    press(lever);
+    machine.run(300 * MS);
+    result[`captureTransfers_${lever}`] = captureTransfers - before;
+  }
+  result.pressesAtMs = pressesAt;
+  result.consoleTail = machine.console.slice(-400);
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
 const erasesAtStart = flash.erases.length;
 states.preparing = measure(windowNs, 'standing, the ring being prepared');
 // The ring's preparation: done when no erase came for PREPARED_QUIET_NS (at most
@@ -164,6 +200,7 @@ states.paused = measure(windowNs, 'paused');
 press('set');
 states.menus = measure(windowNs, 'menus');
 result.states = states;
+result.captureTransfers = captureTransfers;
 result.flashAfterStart = {
   erases: flash.erases.length - erasesBefore,
   programs: flash.programs.length - programsBefore,
