@@ -45,14 +45,31 @@ export function setRxDreq(mcu, mode) {
     }
   }
   for (const channel of mcu.dma.channels) {
-    const transferFn = channel.transferFn;
-    channel.transferFn = (...args) => {
-      const result = transferFn.apply(channel, args);
+    afterTransfer(channel, () => {
       if (rxDreqs.has(channel.treq) && !credits.take(channel.treq)) {
         mcu.dma.clearDREQ(channel.treq);
       }
-      return result;
-    };
+    });
   }
   return credits;
+}
+
+/** Calls `callback` after each transfer of an rp2040js DMA channel. The channel picks its
+ *  transfer function again at each write of its CTRL (the data size), so the hook sits on
+ *  that property and wraps whichever function it is given. */
+export function afterTransfer(channel, callback) {
+  let wrapped = null;
+  const wrap = (fn) => (...args) => {
+    const result = fn.apply(channel, args);
+    callback();
+    return result;
+  };
+  wrapped = wrap(channel.transferFn);
+  Object.defineProperty(channel, 'transferFn', {
+    configurable: true,
+    get: () => wrapped,
+    set: (fn) => {
+      wrapped = wrap(fn);
+    },
+  });
 }

@@ -9,7 +9,7 @@
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
 
 import { parseArgs } from 'node:util';
-import { setRxDreq } from './dreq.mjs';
+import { afterTransfer, setRxDreq } from './dreq.mjs';
 import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
 import { HT16K33, attachI2C } from './ht16k33.mjs';
 import { pressEdges } from './inputs.mjs';
@@ -54,11 +54,9 @@ setRxDreq(mcu, options.dreq);
 const rxDreqs = new Set(mcu.pio.flatMap((pio) => pio.machines.map((sm) => sm.dreqRx)));
 let captureTransfers = 0;
 for (const channel of mcu.dma.channels) {
-  const transferFn = channel.transferFn;
-  channel.transferFn = (...args) => {
+  afterTransfer(channel, () => {
     if (rxDreqs.has(channel.treq)) captureTransfers += 1;
-    return transferFn.apply(channel, args);
-  };
+  });
 }
 const displays = board.displays.map((address) => new HT16K33(address));
 const frames = [];
@@ -158,6 +156,7 @@ if (options['presses-only']) {
   for (const lever of ['lever_right', 'lever_left']) {
     const before = captureTransfers;
     pressesAt.push(machine.clock.nanos / MS);
+    progress(`${lever} pressed`);
     press(lever);
     machine.run(300 * MS);
     result[`captureTransfers_${lever}`] = captureTransfers - before;

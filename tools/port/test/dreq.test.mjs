@@ -26,3 +26,14 @@ test('the DREQs count apart', () => {
   assert.equal(credits.take(5), false);
   assert.equal(credits.standing(4), true);
 });
+
+test('the hook follows the transfer function the channel picks at each CTRL write', async () => {
+  const { afterTransfer } = await import('../dreq.mjs');
+  const calls = [];
+  const channel = { transferFn: () => calls.push('first') };
+  afterTransfer(channel, () => calls.push('after'));
+  channel.transferFn();
+  channel.transferFn = () => calls.push('second'); // as a CTRL write does
+  channel.transferFn();
+  assert.deepEqual(calls, ['first', 'after', 'second', 'after']);
+});
