@@ -56,15 +56,21 @@ export function setRxDreq(mcu, mode) {
 
 /** Calls `callback` after each transfer of an rp2040js DMA channel. The channel picks its
  *  transfer function again at each write of its CTRL (the data size), so the hook sits on
- *  that property and wraps whichever function it is given. */
+ *  that property and wraps whichever function it is given; a channel's hooks all run. */
+const hooks = new WeakMap();
 export function afterTransfer(channel, callback) {
-  let wrapped = null;
+  if (hooks.has(channel)) {
+    hooks.get(channel).push(callback);
+    return;
+  }
+  const callbacks = [callback];
+  hooks.set(channel, callbacks);
   const wrap = (fn) => (...args) => {
     const result = fn.apply(channel, args);
-    callback();
+    for (const after of callbacks) after();
     return result;
   };
-  wrapped = wrap(channel.transferFn);
+  let wrapped = wrap(channel.transferFn);
   Object.defineProperty(channel, 'transferFn', {
     configurable: true,
     get: () => wrapped,

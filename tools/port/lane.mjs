@@ -53,9 +53,26 @@ setRxDreq(mcu, options.dreq);
 // is right; more is a channel firing again on a FIFO nobody drained).
 const rxDreqs = new Set(mcu.pio.flatMap((pio) => pio.machines.map((sm) => sm.dreqRx)));
 let captureTransfers = 0;
+// A channel that re-fires on a standing request does so at one instant: rp2040js's clock
+// cannot move on until its count runs out (2**30 transfers). Past this many the lane stops
+// the channel and says so.
+const STORM_TRANSFERS = 100_000;
+const storms = [];
 for (const channel of mcu.dma.channels) {
+  let burst = 0;
+  let burstAt = -1;
   afterTransfer(channel, () => {
-    if (rxDreqs.has(channel.treq)) captureTransfers += 1;
+    if (!rxDreqs.has(channel.treq)) return;
+    captureTransfers += 1;
+    if (machine.clock.nanos !== burstAt) {
+      burstAt = machine.clock.nanos;
+      burst = 0;
+    }
+    burst += 1;
+    if (burst === STORM_TRANSFERS) {
+      storms.push({ channel: channel.index, dreq: channel.treq, atMs: burstAt / MS });
+      channel.abort();
+    }
   });
 }
 const displays = board.displays.map((address) => new HT16K33(address));
@@ -162,6 +179,7 @@ if (options['presses-only']) {
     result[`captureTransfers_${lever}`] = captureTransfers - before;
   }
   result.pressesAtMs = pressesAt;
+  result.dmaStorms = storms;
   result.consoleTail = machine.console.slice(-400);
   process.stdout.write(JSON.stringify(result, null, 1) + '\n');
   process.exit(0);
@@ -200,6 +218,7 @@ press('set');
 states.menus = measure(windowNs, 'menus');
 result.states = states;
 result.captureTransfers = captureTransfers;
+result.dmaStorms = storms;
 result.flashAfterStart = {
   erases: flash.erases.length - erasesBefore,
   programs: flash.programs.length - programsBefore,

@@ -37,3 +37,14 @@ test('the hook follows the transfer function the channel picks at each CTRL writ
   channel.transferFn();
   assert.deepEqual(calls, ['first', 'after', 'second', 'after']);
 });
+
+test('two hooks on one channel both run, also after a CTRL write', async () => {
+  const { afterTransfer } = await import('../dreq.mjs');
+  const calls = [];
+  const channel = { transferFn: () => calls.push('transfer') };
+  afterTransfer(channel, () => calls.push('credit'));
+  afterTransfer(channel, () => calls.push('count'));
+  channel.transferFn = () => calls.push('transfer');
+  channel.transferFn();
+  assert.deepEqual(calls, ['transfer', 'credit', 'count']);
+});
