@@ -34,6 +34,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'prompt-only': { type: 'boolean', default: false },
     'presses-only': { type: 'boolean', default: false },
+    'no-preparation-wait': { type: 'boolean', default: false },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -191,7 +192,7 @@ states.preparing = measure(windowNs, 'standing, the ring being prepared');
 const PREPARED_QUIET_NS = 3000 * MS;
 const PREPARATION_LIMIT_NS = 240_000 * MS;
 progress('waiting for the ring to be prepared');
-while (machine.clock.nanos < PREPARATION_LIMIT_NS) {
+while (!options['no-preparation-wait'] && machine.clock.nanos < PREPARATION_LIMIT_NS) {
   const last = flash.erases.length ? flash.erases.at(-1).atNs : 0;
   if (machine.clock.nanos - last >= PREPARED_QUIET_NS) break;
   machine.run(500 * MS);
