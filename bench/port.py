@@ -108,6 +108,8 @@ def _state(run, name):
         "cpu_fraction": round(state["cpu"], 4),
         "wakeups_per_s": round(state["wakesPerS"], 1),
         "longest_frame_gap_ms": round(state["longestFrameGapMs"], 1),
+        # The core's cycles awake per wake-up: a pass of the main loop and its interrupts.
+        "cycles_per_wakeup": round(state["cycles"] / max(1, state["wakesPerS"] * state["seconds"])),
         "seconds": round(state["seconds"], 2),
     }
 
