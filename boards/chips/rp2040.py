@@ -42,6 +42,24 @@ HEAP_SOURCE = (
     "gc.mem_free() + gc.mem_alloc() at the prompt (make port)"
 )
 HEAP_ESTIMATED = False
+# What the main loop costs on the port: measured with `make port` (the image of `make
+# firmware BOARD=pico` on rp2040js at 48 MHz, no USB host traffic; rp2040js has no flash
+# wait states, so a real chip spends more cycles, never fewer). machine.idle() waits for an
+# event or 1 ms at most (MicroPython v1.27.0, ports/rp2/modmachine.c: mp_machine_idle is
+# MICROPY_INTERNAL_WFE(1)), so hal.runtime.loop wakes at least every millisecond.
+IDLE_WAKE_MS = 1
+# A clock running (the DREQ as a credit, the flash at its maximum times): 883 wake-ups a
+# second and 42 % of the core; a wake-up (a pass of the loop and its interrupts) takes
+# 22,955 cycles on average, 478 us at 48 MHz. Measured on the port.
+LOOP_WAKEUPS_PER_S_RUNNING = 883
+LOOP_CYCLES_PER_WAKEUP = 22_955
+CPU_PERCENT_RUNNING = 42
+# From a game's first move through 2 s of it, 3 s running, 3 s paused and 3 s in a menu:
+# 5 erases (the ring's preparation goes on while the clock stands) and 28 page programs,
+# 2.26 s of flash work at the W25Q16JV's maximum times, the display's frames held back up
+# to 374 ms past their 500 ms rhythm at the first move. Measured on the port.
+GAME_START_ERASES = 5
+GAME_START_PAGE_PROGRAMS = 28
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).

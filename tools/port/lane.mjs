@@ -102,6 +102,7 @@ function measure(ns, name) {
   progress(name);
   const before = machine.meter.snapshot();
   const start = machine.clock.nanos;
+  const [erases, programs] = [flash.erases.length, flash.programs.length];
   const firstFrame = frames.length;
   machine.run(ns);
   const figures = Meter.between(before, machine.meter.snapshot());
@@ -117,6 +118,10 @@ function measure(ns, name) {
   const between = gaps.slice(1, -1).sort((a, b) => a - b);
   figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
   figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
+  figures.erases = flash.erases.length - erases;
+  figures.pagePrograms = flash.programs
+    .slice(programs)
+    .reduce((pages, p) => pages + Math.ceil(p.count / 256), 0);
   return figures;
 }
 
