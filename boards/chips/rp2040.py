@@ -55,11 +55,13 @@ LOOP_WAKEUPS_PER_S_RUNNING = 883
 LOOP_CYCLES_PER_WAKEUP = 22_955
 CPU_PERCENT_RUNNING = 42
 # From a game's first move through 2 s of it, 3 s running, 3 s paused and 3 s in a menu:
-# 5 erases (the ring's preparation goes on while the clock stands) and 28 page programs,
+# 5 erases (the ring's preparation goes on while the clock stands) and 28 programs (calls
+# of the bootrom's flash_range_program, each of whole pages),
 # 2.26 s of flash work at the W25Q16JV's maximum times, the display's frames held back up
-# to 374 ms past their 500 ms rhythm at the first move. Measured on the port.
+# to 374 ms past their 500 ms rhythm at the first move (at least: the gap is counted from
+# the lever's release). Measured on the port.
 GAME_START_ERASES = 5
-GAME_START_PAGE_PROGRAMS = 28
+GAME_START_PROGRAMS = 28
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).
