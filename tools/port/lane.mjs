@@ -55,8 +55,8 @@ setRxDreq(mcu, options.dreq);
 const rxDreqs = new Set(mcu.pio.flatMap((pio) => pio.machines.map((sm) => sm.dreqRx)));
 let captureTransfers = 0;
 // A channel that re-fires on a standing request does so at one instant: rp2040js's clock
-// cannot move on until its count runs out (2**30 transfers). Past this many the lane stops
-// the channel and says so.
+// cannot move on until its count runs out (2**30 transfers). Past this many the lane ends
+// the channel's count and says so.
 const STORM_TRANSFERS = 100_000;
 const storms = [];
 for (const channel of mcu.dma.channels) {
@@ -72,7 +72,9 @@ for (const channel of mcu.dma.channels) {
     burst += 1;
     if (burst === STORM_TRANSFERS) {
       storms.push({ channel: channel.index, dreq: channel.treq, atMs: burstAt / MS });
-      channel.abort();
+      // Inside a transfer, an abort would be undone by the transfer's own rescheduling:
+      // the channel is let run out instead, this transfer its last.
+      channel.transCount = 1;
     }
   });
 }
