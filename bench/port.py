@@ -149,7 +149,10 @@ def figures(typical, maximum, presses):
             )
             for times, run in at.items()
         },
-        "ring_preparation": typical["preparation"],
+        "ring_preparation": {
+            name: value if value is None or isinstance(value, int) else round(value, 1)
+            for name, value in typical["preparation"].items()
+        },
         "first_move_flash": {times: run["flashAfterStart"] for times, run in at.items()},
         "capture_by_dreq": {
             dreq: {

@@ -62,6 +62,15 @@ CPU_PERCENT_RUNNING = 42
 # the lever's release). Measured on the port.
 GAME_START_ERASES = 5
 GAME_START_PROGRAMS = 28
+# Standing, the ring prepared (typical flash times): 898 wake-ups a second, 41 % of the core;
+# the loop does not rest while nothing happens either. Measured on the port.
+CPU_PERCENT_STANDING = 41
+# The journal's ring prepared after boot: 101 erases, one every 1,299 ms (median), 123 s from
+# the first to the last at the W25Q16JV's typical times; hal/journal_store.py waits 500 ms
+# between blocks, the rest is the block's own work and the loop's passes around it (74 % of
+# the core meanwhile). Measured on the port (boards/pico.py's "a block every 0.5 s" is the
+# pause alone).
+RING_BLOCK_MS = 1_299
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).
