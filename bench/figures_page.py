@@ -665,6 +665,18 @@ SECTIONS = (
                 "report",
             ),
             (
+                "ring prepared, from the boot (a start is taken meanwhile on the Pico)",
+                "port.ring_preparation.doneAtMs",
+                "ms",
+                "report",
+            ),
+            (
+                "ring preparation, erases",
+                "port.ring_preparation.erases",
+                "",
+                "report",
+            ),
+            (
                 "capture, DREQ as a credit: stamps per press",
                 "port.capture_by_dreq.credit.stamps_per_press",
                 "",
