@@ -676,6 +676,14 @@ SECTIONS = (
                 "",
                 "report",
             ),
+            ("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
+            ("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
+            (
+                "scripts played on the port, matching the simulator's line",
+                "port.scripts.played_and_matching",
+                "",
+                "all",
+            ),
             (
                 "capture, DREQ as a credit: stamps per press",
                 "port.capture_by_dreq.credit.stamps_per_press",

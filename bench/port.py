@@ -167,6 +167,19 @@ def figures(typical, maximum, presses):
     }
 
 
+def script_figures():
+    """The clock scripts of tests/scenarios/ the lane can express as pin edges, and how many
+    of them it played and matched with ``python -m sim run`` (none yet: docs/port.md)."""
+    from bench import port_script
+
+    expressible, others = port_script.survey()
+    return {
+        "expressible": len(expressible),
+        "scenarios": len(expressible) + len(others),
+        "played_and_matching": "0 of %d" % len(expressible),
+    }
+
+
 def rows(port):
     out = [
         ("port: image size, bytes", port["image_bytes"], "report"),
@@ -181,6 +194,11 @@ def rows(port):
     for times, delay in sorted(port["longest_frame_delay_in_play_ms"].items()):
         name = "port: longest a frame was held back in play, %s flash, ms" % times
         out.append((name, delay, FRAME_GAP_GOAL))
+    scripts = port["scripts"]
+    out.append(("port: scripts expressible as edges", scripts["expressible"], "report"))
+    out.append(
+        ("port: scripts played, matching the simulator", scripts["played_and_matching"], "all")
+    )
     pace = port["ring_preparation"]["medianMsBetweenErases"]
     out.append(("port: ring preparation, ms a block", pace, "report"))
     for dreq, capture in sorted(port["capture_by_dreq"].items()):
@@ -210,6 +228,7 @@ def main(argv=None):
     bootrom = bootrom_path(args.rp2040js)
     board = lane_board(args.board)
     port = figures(*runs(args.image, bootrom, board, args.seconds))
+    port["scripts"] = script_figures()
     goals.print_table(rows(port), 10)
     if args.write:
         with open(LATEST) as handle:
