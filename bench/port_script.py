@@ -84,6 +84,82 @@ def survey(folder=SCENARIOS, default_control=DEFAULT_CONTROL):
     return expressible, others
 
 
+def state_line(script_end_ms, fields, displays):
+    """The simulator's state line from what the lane read on the port: the clock's fields
+    (``stateFields``, a Python tuple's text) and the displays' RAM, at the script's end."""
+    import ast
+
+    from sim import ht16k33
+    from sim.runner import Game, _side
+
+    (state, left, right, running, white, moves, left_stage, right_stage) = ast.literal_eval(fields)[
+        :8
+    ]
+    left_flag, right_flag, first_flag, claim, result = ast.literal_eval(fields)[8:]
+    flag = (
+        "both"
+        if left_flag and right_flag
+        else "left"
+        if left_flag
+        else "right"
+        if right_flag
+        else "none"
+    )
+    values = [
+        ("at", script_end_ms),
+        ("state", state),
+        ("left", left),
+        ("right", right),
+        ("running", _side(running)),
+        ("white", _side(white)),
+        ("moves", str(moves)),
+        ("left_stage", left_stage),
+        ("right_stage", right_stage),
+        ("flag", flag),
+        ("first_flag", _side(first_flag)),
+        ("claim", claim),
+        ("result", result),
+        (
+            "display",
+            ht16k33.decode_seg7x4(bytes(displays[0]))
+            + "|"
+            + ht16k33.decode_seg7x4(bytes(displays[1])),
+        ),
+    ]
+    return Game.state_line(None, values)
+
+
+def play(path, image, bootrom, board):
+    """Plays the script at ``path`` on the image; ``(the port's line, the simulator's line)``."""
+    import json
+    import subprocess
+    import tempfile
+
+    from bench import port
+
+    with open(path, "rb") as handle:
+        parsed = scripts.parse(handle.read())
+    plan = edges(parsed)
+    end_ms = parsed.statements[-1][1]
+    steps = [step for step in plan if step[1] == "press"]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump({"steps": steps, "endMs": end_ms, "bounceMs": parsed.bounce_ms}, handle)
+    command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
+    command += ["--board", json.dumps(board), "--dreq", "credit", "--plan", handle.name]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+    os.remove(handle.name)
+    lane = json.loads(done.stdout)
+    ours = state_line(end_ms, lane["stateFields"], lane["displays"])
+    simulated = (
+        subprocess.run(
+            [sys.executable, "-m", "sim", "run", path], stdout=subprocess.PIPE, text=True, cwd=ROOT
+        )
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    return ours, simulated.split(": end: ", 1)[-1]
+
+
 def main():
     expressible, others = survey()
     reasons = {}

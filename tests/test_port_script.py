@@ -55,3 +55,19 @@ def test_the_survey_of_the_scenarios_accounts_for_every_script():
     assert len(paths) == len(set(paths)) >= 200
     assert all(reason for _path, reason in others)
     assert all(plan for _path, plan in expressible)
+
+
+def test_the_ports_fields_make_the_simulators_state_line():
+    """The line built from what the lane reads on the port is the runner's own line: here
+    the runner's line of a script is rebuilt from the fields a board at that state gives."""
+    fields = "('running', 1505000, 1510000, 0, 0, 0, '1', '1', False, False, -1, 'none', 'none')"
+    ram = [0] * 16  # "25:05": the backpack's segments for 2, 5, 0, 5 and the colon
+    for address, pattern in zip((0, 2, 6, 8), (0x5B, 0x6D, 0x3F, 0x6D), strict=True):
+        ram[address] = pattern
+    ram[4] = 0x02  # the colon
+    line = port_script.state_line(8900, fields, [ram, ram])
+    assert line == (
+        "at=8.900 state=running left=0:25:05.000 right=0:25:10.000 running=left white=left "
+        "moves=0 left_stage=1 right_stage=1 flag=none first_flag=none claim=none result=none "
+        'display="25:05|25:05"'
+    )

@@ -8,6 +8,7 @@
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
 
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { afterTransfer, setRxDreq } from './dreq.mjs';
 import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
@@ -35,6 +36,7 @@ const { values: options } = parseArgs({
     'prompt-only': { type: 'boolean', default: false },
     'presses-only': { type: 'boolean', default: false },
     'no-preparation-wait': { type: 'boolean', default: false },
+    plan: { type: 'string' },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -175,6 +177,40 @@ result.erasesAtBoot = flash.erases.length;
 
 const states = {};
 machine.run(500 * MS); // the boot's last steps settle
+if (options.plan) {
+  // A clock script as edges (bench/port_script.py): each press at its time from a start on
+  // a whole millisecond, then, at the script's end, the clock's fields read over the REPL
+  // at that instant's tick (the loop stopped by Ctrl-C) and the displays' RAM.
+  const plan = JSON.parse(readFileSync(options.plan, 'utf8'));
+  const startNs = Math.ceil(machine.clock.nanos / MS) * MS;
+  machine.run(startNs - machine.clock.nanos);
+  for (const [timeMs, what, name, holdMs] of plan.steps) {
+    const at = startNs + timeMs * MS;
+    if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
+    if (what === 'press') press(name, holdMs, plan.bounceMs);
+  }
+  const endNs = startNs + plan.endMs * MS;
+  if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
+  const tick = Math.floor(machine.clock.nanos / MS) % 2 ** 30; // ticks_ms: the timer's us / 1000
+  result.displays = displays.map((chip) => Array.from(chip.ram));
+  machine.type('\x03');
+  machine.run(300 * MS);
+  const fields = repl.exec(
+    [
+      'from firmware import engine',
+      `c = app.clock; k = app.claims; t = ${tick}`,
+      's = engine.STATE_NAMES[c.state]',
+      "if k.state == 'open' and c.state == engine.PAUSED: s = 'claim'",
+      'f = c.sides',
+      "print('STATE', repr((s, c.shown_ms(0, t), c.shown_ms(1, t), c.running(), c.white,",
+      '    c.moves(), c.stage(0, t), c.stage(1, t), f[0].flagged, f[1].flagged, c.first_flag,',
+      '    k.field(), k.result)))',
+    ].join('\n'),
+  );
+  result.stateFields = fields.slice(fields.indexOf('STATE') + 6).trim();
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
 if (options['presses-only']) {
   // The capture under this DREQ semantics: two lever presses while the clock stands, the DMA's
   // transfers they caused, counted (the ring's preparation not waited for).
