@@ -678,6 +678,7 @@ SECTIONS = (
             ),
             ("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
             ("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
+            ("scripts played on the port", "port.scripts.played", "", "report"),
             (
                 "scripts played on the port, matching the simulator's line",
                 "port.scripts.played_and_matching",
