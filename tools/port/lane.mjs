@@ -208,6 +208,10 @@ if (options.plan) {
     ].join('\n'),
   );
   result.stateFields = fields.slice(fields.indexOf('STATE') + 6).trim();
+  // The flash's erases during the script, from its start: what could hold a key back.
+  result.erasesMs = flash.erases
+    .filter((erase) => erase.atNs >= startNs && erase.atNs <= endNs)
+    .map((erase) => [Math.round((erase.atNs - startNs) / 1000) / 1000, erase.ms]);
   process.stdout.write(JSON.stringify(result, null, 1) + '\n');
   process.exit(0);
 }
