@@ -8,10 +8,11 @@ instruction-level RP2040 emulator from npm, through the project's harness
 with contact bounce, the W25Q16JV's erase and program times, the PIO at its
 dividers' rates, the DMA's DREQ from the PIO as a level or a credit). It
 measures, per state, the CPU fraction (cycles awake / cycles elapsed) and the
-wake-ups a second at the board's clock, the longest gap between display
-frames, the heap (MicroPython's ``gc`` through the REPL), the image's size
-and the flash's work, once with the flash's typical times and once with its
-maximum times, and ``--write`` stores them under ``port`` in
+wake-ups a second at the board's clock, how long display frames were held
+back, the heap (MicroPython's ``gc`` through the REPL), the image's size, the
+journal ring's preparation and the flash's work, at the flash's typical and
+at its maximum times, and the lever capture's stamps per press with the DREQ
+as a level and as a credit; ``--write`` stores them under ``port`` in
 bench/latest.json. docs/port.md says what the lane can and cannot prove.
 
 ``RP2040JS`` is a checkout of rp2040js's source: the emulator's npm package
