@@ -43,6 +43,8 @@ help:
 	@echo "make latency-sim the latency check on the simulated boards, chip latencies typical and max"
 	@echo "make power-sweep power cuts at every byte on the real littlefs (docs/power.md)"
 	@echo "make firmware   BOARD=$(BOARD_CHOICES) MICROPYTHON=/path/to/micropython: an image with the clock frozen in"
+	@echo "make port       MICROPYTHON=... RP2040JS=...: the Pico's image booted on rp2040js, its figures (docs/port.md)"
+	@echo "make port-setup install the pinned rp2040js of the port lane (tools/port/)"
 	@echo "make install-frozen BOARD=$(BOARD_CHOICES) PORT=/dev/ttyUSB0: after flashing it, stale copies removed"
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
@@ -324,7 +326,9 @@ power-sweep: $(VENV)/.installed
 # make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython
 #     the board's image, built by MicroPython's own build in that checkout (with its
 #     toolchain: the Arm GNU toolchain and cmake for rp2, ESP-IDF for esp32) from the
-#     board's manifest, manifests/$(BOARD).py (the board's own and manifest.py)
+#     board's manifest, manifests/$(BOARD).py (the board's own and manifest.py), in the
+#     board's own build folder, ports/<port>/build-$(BOARD)/; SUBMODULES=0 skips the
+#     port's `make submodules` (a checkout whose submodules were placed by hand)
 # make install-frozen BOARD=esp32 PORT=/dev/ttyUSB0
 #     after flashing it: every copy of the clock on the filesystem removed (it would
 #     shadow the frozen modules: tools/stale_firmware.py), board.txt and main.py written
@@ -334,6 +338,11 @@ FIRMWARE_pico_w   := rp2 RPI_PICO_W
 FIRMWARE_esp32    := esp32 ESP32_GENERIC
 FIRMWARE_PORT      = $(word 1,$(FIRMWARE_$(BOARD)))
 FIRMWARE_BOARD     = $(word 2,$(FIRMWARE_$(BOARD)))
+# Each of this project's boards builds in its own folder of the port: pico and pico_big are
+# both MicroPython's RPI_PICO, and the port's build reruns CMake only in a folder without a
+# cache, so a shared folder would keep the first board's manifest (the same image twice).
+FIRMWARE_BUILD     = build-$(BOARD)
+FIRMWARE_IMAGE_DIR = $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/$(FIRMWARE_BUILD)
 
 .PHONY: firmware install-frozen
 # MicroPython's build gets none of this make's command line (BOARD=esp32 is not its BOARD).
@@ -350,10 +359,16 @@ firmware: $(VENV)/.installed
 		echo "usage: make firmware BOARD=esp32 MICROPYTHON=/path/to/micropython" >&2; exit 2; \
 	fi
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/mpy-cross'
-	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) submodules
+	@if [ "$(SUBMODULES)" = 0 ]; then \
+		echo "SUBMODULES=0: the port's submodules are taken as they were placed (docs/boards.md)"; \
+	else \
+		echo "$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) BUILD=$(FIRMWARE_BUILD) submodules"; \
+		$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
+			BUILD=$(FIRMWARE_BUILD) submodules; \
+	fi
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
-		FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
-	@echo "image: $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/build-$(FIRMWARE_BOARD)/ (firmware.uf2 or .bin);"
+		BUILD=$(FIRMWARE_BUILD) FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
+	@echo "image: $(FIRMWARE_IMAGE_DIR)/ (firmware.uf2 or .bin);"
 	@echo "  flash it (docs/boards.md), then: make install-frozen BOARD=$(BOARD) PORT=..."
 
 install-frozen: board-args
@@ -369,6 +384,26 @@ install-frozen: board-args
 		+ cp build/board.txt :board.txt + cp build/frozen-main.py :main.py \
 		+ exec "import os; os.remove('/hold.txt')" + reset
 	@echo "installed: $(BOARD) on $(PORT) runs the clock frozen in its image"
+# --- the real-port lane (docs/port.md): a bench, not CI ---
+# make port BOARD=pico MICROPYTHON=/path/to/micropython RP2040JS=/path/to/rp2040js
+#     builds the board's image with make firmware, boots it on rp2040js (npm, pinned in
+#     tools/port/) with the project's harness and writes the key port of bench/latest.json;
+#     RP2040JS is a checkout of rp2040js's source, whose demo/bootrom.ts holds the bootrom
+PORT_LANE_DIR := tools/port
+.PHONY: port port-setup
+port-setup: $(PORT_LANE_DIR)/node_modules/.installed
+$(PORT_LANE_DIR)/node_modules/.installed: $(PORT_LANE_DIR)/package.json $(PORT_LANE_DIR)/package-lock.json
+	cd $(PORT_LANE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+port: $(VENV)/.installed port-setup
+	@if [ -z "$(RP2040JS)" ] || [ ! -f "$(RP2040JS)/demo/bootrom.ts" ]; then \
+		echo "RP2040JS='$(RP2040JS)' is not a checkout of rp2040js's source (its demo/bootrom.ts)" >&2; \
+		echo "usage: make port BOARD=pico MICROPYTHON=/path/to/micropython RP2040JS=/path/to/rp2040js" >&2; \
+		exit 2; \
+	fi
+	@$(MAKE) --no-print-directory firmware BOARD=$(BOARD) MICROPYTHON='$(MICROPYTHON)'
+	$(PY) -m bench.port --board $(BOARD) --image '$(FIRMWARE_IMAGE_DIR)/firmware.uf2' \
+		--rp2040js '$(RP2040JS)' --write
 # The mutation check, outside make test (a few minutes): a fixed list of meaningful
 # mutations of the core and the hardware layer, each run against its tests, the ones
 # no test catches reported (tools/mutants.py, docs/testing.md).

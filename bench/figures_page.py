@@ -873,6 +873,96 @@ SECTIONS = (
             ("make test, last run: exit status", "core.make_test.status", "", "0"),
         ),
     ),
+    (
+        "The real port: the Pico's image on rp2040js",
+        "`make port` ([port.md](port.md)): the image `make firmware BOARD=pico` builds, "
+        "booted on an instruction-level RP2040 emulator with the board modelled around it. "
+        "No flash wait states there: a real chip is slower.",
+        (
+            ("image size", "port.image_bytes", "B", "report"),
+            ("heap total (gc at the prompt)", "port.heap_total_bytes", "B", "report"),
+            ("heap the clock's boot takes", "port.heap_taken_by_boot_bytes", "B", "report"),
+            (
+                "preparing: CPU fraction at 48 MHz",
+                "port.states.preparing.cpu_fraction",
+                "",
+                "report",
+            ),
+            ("preparing: wake-ups a second", "port.states.preparing.wakeups_per_s", "", "report"),
+            ("standing: CPU fraction at 48 MHz", "port.states.standing.cpu_fraction", "", "≤ 0.01"),
+            ("standing: wake-ups a second", "port.states.standing.wakeups_per_s", "", "≤ 3"),
+            (
+                "first move: CPU fraction at 48 MHz",
+                "port.states.first_move.cpu_fraction",
+                "",
+                "report",
+            ),
+            ("first move: wake-ups a second", "port.states.first_move.wakeups_per_s", "", "report"),
+            ("running: CPU fraction at 48 MHz", "port.states.running.cpu_fraction", "", "≤ 0.02"),
+            ("running: wake-ups a second", "port.states.running.wakeups_per_s", "", "≤ 12"),
+            ("paused: CPU fraction at 48 MHz", "port.states.paused.cpu_fraction", "", "report"),
+            ("paused: wake-ups a second", "port.states.paused.wakeups_per_s", "", "report"),
+            ("menus: CPU fraction at 48 MHz", "port.states.menus.cpu_fraction", "", "report"),
+            ("menus: wake-ups a second", "port.states.menus.wakeups_per_s", "", "report"),
+            (
+                "longest a frame was held back in play, typical flash",
+                "port.longest_frame_delay_in_play_ms.typical",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "longest a frame was held back in play, maximum flash",
+                "port.longest_frame_delay_in_play_ms.maximum",
+                "ms",
+                "≤ 50 ms",
+            ),
+            (
+                "ring preparation, ms a block",
+                "port.ring_preparation.medianMsBetweenErases",
+                "ms",
+                "report",
+            ),
+            (
+                "ring prepared, from the boot (a start is taken meanwhile on the Pico)",
+                "port.ring_preparation.doneAtMs",
+                "ms",
+                "report",
+            ),
+            (
+                "ring preparation, erases",
+                "port.ring_preparation.erases",
+                "",
+                "report",
+            ),
+            ("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
+            ("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
+            ("scripts played on the port", "port.scripts.played", "", "report"),
+            (
+                "scripts played on the port, matching the simulator's line",
+                "port.scripts.played_and_matching",
+                "",
+                "all",
+            ),
+            (
+                "capture, DREQ as a credit: stamps per press",
+                "port.capture_by_dreq.credit.stamps_per_press",
+                "",
+                "1",
+            ),
+            (
+                "capture, DREQ as a level: stamps per press",
+                "port.capture_by_dreq.level.stamps_per_press",
+                "",
+                "1",
+            ),
+            (
+                "capture, DREQ as a level: channels re-firing without end",
+                "port.capture_by_dreq.level.channels_refiring_without_end",
+                "",
+                "0",
+            ),
+        ),
+    ),
 )
 
 # Tables with a row per entry of a JSON object: (key, heading, text, columns).

@@ -31,7 +31,8 @@ def test_the_esp32_heap_is_two_areas_of_56_kib_less_their_tables():
     second_bytes = (first // 4 + first // 8 + first * 16 + 1 + 32 + 15) // 16 * 16
     second = _gc_blocks(second_bytes - 32)
     assert esp32.HEAP_BYTES == (first + second) * 16
-    assert not esp32.HEAP_ESTIMATED and rp2040.HEAP_ESTIMATED and rp2040w.HEAP_ESTIMATED
+    # The Pico's is measured on the port (make port); the Pico W's still estimated.
+    assert not esp32.HEAP_ESTIMATED and not rp2040.HEAP_ESTIMATED and rp2040w.HEAP_ESTIMATED
     # The rp2 heap is the RAM after .bss: less than 256 KiB, less still with the radio.
     assert rp2040w.HEAP_BYTES < rp2040.HEAP_BYTES < 256 * 1024
     for chip in (esp32, rp2040, rp2040w):

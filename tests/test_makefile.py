@@ -104,3 +104,55 @@ def test_make_mpy_compiles_the_adafruit_files_package_json_installs():
     in_makefile = sorted(listed.replace("\\\n", " ").split())
     in_package = sorted(path for _name, _repo, files in mip_package.ADAFRUIT for path in files)
     assert in_makefile == in_package
+
+
+def _stand_in_micropython(folder):
+    """A MicroPython checkout whose Makefiles say which folder they were asked to build in."""
+    (folder / "py").mkdir()
+    (folder / "py" / "mpconfig.h").write_text("")
+    for name in ("mpy-cross", "ports/rp2"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "Makefile").write_text(
+            "all submodules:\n\t@echo '%s' $@ BOARD=$(BOARD) BUILD=$(BUILD)\n" % name
+        )
+    return folder
+
+
+def _firmware(micropython, *arguments):
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-C", ROOT, "firmware"]
+        + ["MICROPYTHON=" + str(micropython), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return [line for line in done.stdout.splitlines() if line.startswith("ports/rp2 ")]
+
+
+@needs_setup
+def test_make_firmware_builds_each_board_in_its_own_folder(tmp_path):
+    """pico and pico_big are both MicroPython's RPI_PICO: in one build folder the second board
+    would reuse the first one's CMake cache, and with it the first one's manifest."""
+    micropython = _stand_in_micropython(tmp_path)
+    pico = _firmware(micropython, "BOARD=pico")
+    pico_big = _firmware(micropython, "BOARD=pico_big")
+    assert pico == [
+        "ports/rp2 submodules BOARD=RPI_PICO BUILD=build-pico",
+        "ports/rp2 all BOARD=RPI_PICO BUILD=build-pico",
+    ]
+    assert pico_big == [
+        "ports/rp2 submodules BOARD=RPI_PICO BUILD=build-pico_big",
+        "ports/rp2 all BOARD=RPI_PICO BUILD=build-pico_big",
+    ]
+
+
+@needs_setup
+def test_make_firmware_skips_the_submodules_only_when_told(tmp_path):
+    micropython = _stand_in_micropython(tmp_path)
+    assert _firmware(micropython, "BOARD=pico", "SUBMODULES=0") == [
+        "ports/rp2 all BOARD=RPI_PICO BUILD=build-pico"
+    ]
+    assert _firmware(micropython, "BOARD=pico", "SUBMODULES=1")[0].startswith(
+        "ports/rp2 submodules"
+    )

@@ -52,17 +52,48 @@ DEVICE_READ_US = (
 # at the board's 48 MHz CPU clock (not a datasheet figure): 40 us per KiB in use
 # typically, 80 us at most.
 GC_US_PER_KIB = (40, 80)
-# The heap MicroPython's rp2 build gives the Python code. The linker decides it
-# (MicroPython v1.27.0, ports/rp2/memmap_mp_rp2040.ld): from the end of .bss (plus
-# a C heap of MICROPY_C_HEAP_SIZE, 0 for RPI_PICO) to the end of the 256 KiB of RAM
-# (main.c, gc_init(&__GcHeapStart, &__GcHeapEnd)); the stacks are in the scratch
-# banks. So it is 256 KiB less the image's .data and .bss, known only from a build:
-# an estimate. gc.mem_free() at a Pico's prompt read 209,936 B on v1.20.0-489
-# (micropython/micropython issue 12557), after the rp2 port gave the heap all of
-# the free RAM (pull request 10968); taken 205 KiB, rounded down.
-HEAP_BYTES = 205 * 1024
-HEAP_SOURCE = "MicroPython v1.27.0: ports/rp2/memmap_mp_rp2040.ld, main.c; 256 KiB less .bss"
-HEAP_ESTIMATED = True
+# The heap MicroPython's rp2 build gives the Python code: from the end of .bss to the
+# end of the 256 KiB of RAM (MicroPython v1.27.0, ports/rp2/memmap_mp_rp2040.ld, main.c:
+# gc_init(&__GcHeapStart, &__GcHeapEnd); the stacks are in the scratch banks), its blocks
+# less the collector's tables. Measured on the port: gc.mem_free() + gc.mem_alloc() at the
+# prompt of the image `make firmware BOARD=pico` builds (v1.27.0, RPI_PICO, the clock
+# frozen in), booted on rp2040js: `make port` (docs/port.md; tests/test_port_image.py
+# reads it again). The earlier estimate, 205 KiB from a v1.20 prompt, was 36 KiB short.
+HEAP_BYTES = 246_016
+HEAP_SOURCE = (
+    "MicroPython v1.27.0 RPI_PICO image with the clock frozen in, on rp2040js: "
+    "gc.mem_free() + gc.mem_alloc() at the prompt (make port)"
+)
+HEAP_ESTIMATED = False
+# What the main loop costs on the port: measured with `make port` (the image of `make
+# firmware BOARD=pico` on rp2040js at 48 MHz, no USB host traffic; rp2040js has no flash
+# wait states, so a real chip spends more cycles, never fewer). machine.idle() waits for an
+# event or 1 ms at most (MicroPython v1.27.0, ports/rp2/modmachine.c: mp_machine_idle is
+# MICROPY_INTERNAL_WFE(1)), so hal.runtime.loop wakes at least every millisecond.
+IDLE_WAKE_MS = 1
+# A clock running (the DREQ as a credit, the flash at its maximum times): 883 wake-ups a
+# second and 42 % of the core; a wake-up (a pass of the loop and its interrupts) takes
+# 22,955 cycles on average, 478 us at 48 MHz. Measured on the port.
+LOOP_WAKEUPS_PER_S_RUNNING = 883
+LOOP_CYCLES_PER_WAKEUP = 22_955
+CPU_PERCENT_RUNNING = 42
+# From a game's first move through 2 s of it, 3 s running, 3 s paused and 3 s in a menu,
+# the game started while the ring was still being prepared: 5 erases (the preparation goes
+# on while the clock stands) and 28 programs (calls of the bootrom's flash_range_program,
+# each of whole pages), 2.26 s of flash work at the W25Q16JV's maximum times. The first 2 s
+# alone: 1 erase and 18 pages; the display's first frame after the lever came 957 ms after
+# it, 457 ms past the frames' 500 ms rhythm. Measured on the port.
+GAME_START_ERASES = 5
+GAME_START_PROGRAMS = 28
+# Standing, the ring prepared (typical flash times): 898 wake-ups a second, 41 % of the core;
+# the loop does not rest while nothing happens either. Measured on the port.
+CPU_PERCENT_STANDING = 41
+# The journal's ring prepared after boot: 101 erases, one every 1,299 ms (median), 123 s from
+# the first to the last at the W25Q16JV's typical times; hal/journal_store.py waits 500 ms
+# between blocks, the rest is the block's own work and the loop's passes around it (74 % of
+# the core meanwhile). Measured on the port (boards/pico.py's "a block every 0.5 s" is the
+# pause alone).
+RING_BLOCK_MS = 1_299
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).

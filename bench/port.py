@@ -1,0 +1,260 @@
+"""The clock's RP2040 image judged on the real port (key ``port``): ``make port``.
+
+``make port BOARD=pico MICROPYTHON=... RP2040JS=...`` builds the image with
+``make firmware`` (MicroPython's own rp2 build, the clock frozen in) and runs
+``python -m bench.port``, which boots that image on rp2040js, an
+instruction-level RP2040 emulator from npm, through the project's harness
+(``tools/port/``: the displays' HT16K33s on I2C, the levers and keys on GPIO
+with contact bounce, the W25Q16JV's erase and program times, the PIO at its
+dividers' rates, the DMA's DREQ from the PIO as a level or a credit). It
+measures, per state, the CPU fraction (cycles awake / cycles elapsed) and the
+wake-ups a second at the board's clock, how long display frames were held
+back, the heap (MicroPython's ``gc`` through the REPL), the image's size, the
+journal ring's preparation and the flash's work, at the flash's typical and
+at its maximum times, and the lever capture's stamps per press with the DREQ
+as a level and as a credit; ``--write`` stores them under ``port`` in
+bench/latest.json. docs/port.md says what the lane can and cannot prove.
+
+``RP2040JS`` is a checkout of rp2040js's source: the emulator's npm package
+ships no bootrom, and the lane takes the RP2040's B1 bootrom from that
+checkout's ``demo/bootrom.ts`` at run time (never from this repository).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import boards  # noqa: E402
+from bench import goals  # noqa: E402
+
+LANE = os.path.join(ROOT, "tools", "port", "lane.mjs")
+LATEST = os.path.join(ROOT, "bench", "latest.json")
+BOOTROM = os.path.join("demo", "bootrom.ts")
+WINDOW_S = 3  # each state's measured window, simulated seconds
+# The states measured, in the order the lane plays them: standing while the journal's ring is
+# prepared, standing after, the first move (its flash writes), running, paused, a menu.
+STATES = ("preparing", "standing", "first_move", "running", "paused", "menus")
+_LANE_STATE = {"first_move": "firstMove"}
+# The issue's goals at 48 MHz without a USB host (issue 43, item 2): (CPU fraction, wake-ups).
+GOALS = {
+    "preparing": ("report", "report"),
+    "standing": ("<= 0.01", "<= 3"),
+    "first_move": ("report", "report"),
+    "running": ("<= 0.02", "<= 12"),
+    "paused": ("report", "report"),
+    "menus": ("report", "report"),
+}
+FRAME_GAP_GOAL = "<= 50 ms"
+
+
+def lane_board(name):
+    """The board's data the lane needs, read from boards/<name>.py."""
+    board = boards.load(name)
+    if getattr(board, "CHIP", None) != "rp2040":
+        raise SystemExit("bench.port: board %s is not an RP2040 board" % name)
+    return {
+        "name": name,
+        "i2c": board.I2C_ID,
+        "displays": [board.DISPLAY_LEFT, board.DISPLAY_RIGHT],
+        "inputs": dict(board.INPUTS),
+        "cpu_hz": board.CPU_FREQ_HZ,
+    }
+
+
+def bootrom_path(rp2040js):
+    path = os.path.join(rp2040js, BOOTROM)
+    if not os.path.isfile(path):
+        raise SystemExit(
+            "bench.port: %s is missing: RP2040JS must be a checkout of rp2040js's source "
+            "(its demo/bootrom.ts holds the RP2040's bootrom; docs/port.md)" % path
+        )
+    return path
+
+
+def run_lane(image, bootrom, board, *options):
+    """One boot of the image on the emulator with the lane's ``options``; its JSON."""
+    command = ["node", LANE, "--uf2", image, "--bootrom", bootrom, "--board", json.dumps(board)]
+    command += list(options)
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("bench.port: the lane failed (%s)" % " ".join(command))
+    return json.loads(done.stdout)
+
+
+def runs(image, bootrom, board, seconds=WINDOW_S):
+    """The lane's boots: the states at the flash's typical times (the ring prepared whole
+    first) and at its maximum times (the states from the boot on), both with the DREQ as a
+    credit, under which the capture stamps once a press; then two presses under each DREQ
+    semantics."""
+    window = ["--seconds", str(seconds), "--dreq", "credit"]
+    typical = run_lane(image, bootrom, board, "--flash", "typical", *window)
+    maximum = run_lane(
+        image, bootrom, board, "--flash", "maximum", "--no-preparation-wait", *window
+    )
+    presses = {
+        dreq: run_lane(image, bootrom, board, "--presses-only", "--dreq", dreq)
+        for dreq in ("level", "credit")
+    }
+    return typical, maximum, presses
+
+
+def _state(run, name):
+    state = run["states"][_LANE_STATE.get(name, name)]
+    return {
+        "cpu_fraction": round(state["cpu"], 4),
+        "wakeups_per_s": round(state["wakesPerS"], 1),
+        "longest_frame_gap_ms": round(state["longestFrameGapMs"], 1),
+        # The core's cycles awake per wake-up: a pass of the main loop and its interrupts.
+        "cycles_per_wakeup": round(state["cycles"] / max(1, state["wakesPerS"] * state["seconds"])),
+        "seconds": round(state["seconds"], 2),
+    }
+
+
+def _frame_delay(run, state):
+    """How long a frame of the state was held back: its longest gap between two frames less
+    the frames' own rhythm (their median gap); 0 with fewer than three frames."""
+    figures = run["states"][state]
+    if figures["medianFrameGapMs"] is None:
+        return 0
+    return max(0, figures["longestFrameGapMs"] - figures["medianFrameGapMs"])
+
+
+def figures(typical, maximum, presses):
+    """The ``port`` key from a boot at the flash's typical times and one at its maximum."""
+    at = {"typical": typical, "maximum": maximum}
+    return {
+        "board": typical["board"],
+        "cpu_hz": typical["cpuHz"],
+        "image_bytes": typical["imageBytes"],
+        "heap_total_bytes": typical["heapTotalBytes"],
+        "heap_taken_by_boot_bytes": typical["heapTakenByBootBytes"],
+        "heap_in_use_after_boot_bytes": typical["heapInUseAfterBootBytes"],
+        "states": {name: _state(typical, name) for name in STATES},
+        "states_at_maximum_flash_times": {name: _state(maximum, name) for name in STATES},
+        "longest_frame_delay_in_play_ms": {
+            times: round(max(_frame_delay(run, "firstMove"), _frame_delay(run, "running")), 1)
+            for times, run in at.items()
+        },
+        "longest_frame_gap_in_play_ms": {
+            times: round(
+                max(
+                    run["states"]["firstMove"]["longestFrameGapMs"],
+                    run["states"]["running"]["longestFrameGapMs"],
+                ),
+                1,
+            )
+            for times, run in at.items()
+        },
+        "ring_preparation": {
+            name: value if value is None or isinstance(value, int) else round(value, 1)
+            for name, value in typical["preparation"].items()
+        },
+        "first_move_flash": {times: run["flashAfterStart"] for times, run in at.items()},
+        "capture_by_dreq": {
+            dreq: {
+                "stamps_per_press": [
+                    run["captureTransfers_lever_right"],
+                    run["captureTransfers_lever_left"],
+                ],
+                "channels_refiring_without_end": len(run["dmaStorms"]),
+            }
+            for dreq, run in presses.items()
+        },
+    }
+
+
+# The longest script the lane plays: the emulator runs about ten times slower than the chip.
+MAX_SCRIPT_S = 60
+
+
+def script_figures(image=None, bootrom=None, board=None):
+    """The clock scripts of tests/scenarios/ the lane can express as pin edges; with an image,
+    those of them at most MAX_SCRIPT_S long played on it and compared with ``python -m sim
+    run``'s line (bench.port_script.play)."""
+    from bench import port_script
+
+    expressible, others = port_script.survey()
+    played, differing = 0, []
+    for path, plan in expressible:
+        if image is None or plan[-1][0] > MAX_SCRIPT_S * 1000:
+            continue
+        ours, simulated = port_script.play(path, image, bootrom, board)
+        played += 1
+        if ours != simulated:
+            differing.append(os.path.relpath(path, ROOT))
+    return {
+        "expressible": len(expressible),
+        "scenarios": len(expressible) + len(others),
+        "played": played,
+        "differing": differing,
+        "played_and_matching": "%d of %d" % (played - len(differing), len(expressible)),
+    }
+
+
+def rows(port):
+    out = [
+        ("port: image size, bytes", port["image_bytes"], "report"),
+        ("port: heap total, bytes", port["heap_total_bytes"], "report"),
+        ("port: heap taken by the boot, bytes", port["heap_taken_by_boot_bytes"], "report"),
+    ]
+    for name in STATES:
+        cpu_goal, wake_goal = GOALS[name]
+        state = port["states"][name]
+        out.append(("port: %s, CPU fraction" % name, state["cpu_fraction"], cpu_goal))
+        out.append(("port: %s, wake-ups a second" % name, state["wakeups_per_s"], wake_goal))
+    for times, delay in sorted(port["longest_frame_delay_in_play_ms"].items()):
+        name = "port: longest a frame was held back in play, %s flash, ms" % times
+        out.append((name, delay, FRAME_GAP_GOAL))
+    scripts = port["scripts"]
+    out.append(("port: scripts expressible as edges", scripts["expressible"], "report"))
+    out.append(
+        ("port: scripts played, matching the simulator", scripts["played_and_matching"], "all")
+    )
+    pace = port["ring_preparation"]["medianMsBetweenErases"]
+    out.append(("port: ring preparation, ms a block", pace, "report"))
+    for dreq, capture in sorted(port["capture_by_dreq"].items()):
+        out.append(("port: DREQ %s, stamps per press" % dreq, capture["stamps_per_press"], "1"))
+        out.append(
+            (
+                "port: DREQ %s, channels re-firing without end" % dreq,
+                capture["channels_refiring_without_end"],
+                "0",
+            )
+        )
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m bench.port", description=__doc__)
+    parser.add_argument("--board", default="pico")
+    parser.add_argument("--image", required=True, help="the image's firmware.uf2")
+    parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
+    parser.add_argument("--seconds", type=int, default=WINDOW_S)
+    parser.add_argument("--write", action="store_true", help="store the key port")
+    args = parser.parse_args(argv)
+    if not os.path.isfile(args.image):
+        raise SystemExit(
+            "bench.port: no image at %s (make firmware BOARD=%s)" % (args.image, args.board)
+        )
+    bootrom = bootrom_path(args.rp2040js)
+    board = lane_board(args.board)
+    port = figures(*runs(args.image, bootrom, board, args.seconds))
+    port["scripts"] = script_figures(args.image, bootrom, board)
+    goals.print_table(rows(port), 10)
+    if args.write:
+        with open(LATEST) as handle:
+            latest = json.load(handle)
+        latest["port"] = port
+        with open(LATEST, "w") as handle:
+            json.dump(latest, handle, indent=2, sort_keys=True)
+            handle.write("\n")
+        print("port written to bench/latest.json")
+
+
+if __name__ == "__main__":
+    main()

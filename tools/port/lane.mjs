@@ -1,0 +1,283 @@
+// The real-port lane (make port): boots the clock's RP2040 image on rp2040js with the board
+// around it and measures it. Prints one JSON document on stdout; bench/port.py runs it.
+//
+//   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
+//       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
+//       [--prompt-only | --presses-only]
+//
+// --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
+// controller, the displays' addresses, the inputs' GPIOs, the board's name.
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { afterTransfer, setRxDreq } from './dreq.mjs';
+import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
+import { HT16K33, attachI2C } from './ht16k33.mjs';
+import { pressEdges } from './inputs.mjs';
+import { Machine, Meter } from './machine.mjs';
+import { RawRepl } from './repl.mjs';
+
+const MS = 1_000_000;
+const startedAt = Date.now();
+function progress(what) {
+  const simulated = (machine.clock.nanos / 1e9).toFixed(2);
+  const real = ((Date.now() - startedAt) / 1000).toFixed(0);
+  process.stderr.write(`port lane: ${what} (simulated ${simulated} s, ${real} s real)\n`);
+}
+
+const { values: options } = parseArgs({
+  options: {
+    uf2: { type: 'string' },
+    bootrom: { type: 'string' },
+    board: { type: 'string' },
+    flash: { type: 'string', default: 'typical' },
+    dreq: { type: 'string', default: 'level' },
+    seconds: { type: 'string', default: '10' },
+    'prompt-only': { type: 'boolean', default: false },
+    'presses-only': { type: 'boolean', default: false },
+    'no-preparation-wait': { type: 'boolean', default: false },
+    plan: { type: 'string' },
+  },
+});
+for (const name of ['uf2', 'bootrom', 'board']) {
+  if (!options[name]) throw new Error(`--${name} is missing`);
+}
+const board = JSON.parse(options.board);
+const times = W25Q16JV_MS[options.flash];
+if (!times) throw new Error(`--flash ${options.flash}: typical or maximum`);
+const windowNs = Number(options.seconds) * 1000 * MS;
+
+const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
+const { mcu } = machine;
+const flash = new TimedFlash(mcu, times, (ns) => machine.hold(ns));
+machine.breakHandlers.push((code) => flash.onBreak(code));
+setRxDreq(mcu, options.dreq);
+// The DMA's transfers paced by a PIO's RX DREQ: the lever capture's stamps (one per press
+// is right; more is a channel firing again on a FIFO nobody drained).
+const rxDreqs = new Set(mcu.pio.flatMap((pio) => pio.machines.map((sm) => sm.dreqRx)));
+let captureTransfers = 0;
+// A channel that re-fires on a standing request does so at one instant: rp2040js's clock
+// cannot move on until its count runs out (2**30 transfers). Past this many the lane ends
+// the channel's count and says so.
+const STORM_TRANSFERS = 100_000;
+const storms = [];
+for (const channel of mcu.dma.channels) {
+  let burst = 0;
+  let burstAt = -1;
+  afterTransfer(channel, () => {
+    if (!rxDreqs.has(channel.treq)) return;
+    captureTransfers += 1;
+    if (machine.clock.nanos !== burstAt) {
+      burstAt = machine.clock.nanos;
+      burst = 0;
+    }
+    burst += 1;
+    if (burst === STORM_TRANSFERS) {
+      storms.push({ channel: channel.index, dreq: channel.treq, atMs: burstAt / MS });
+      // Inside a transfer, an abort would be undone by the transfer's own rescheduling:
+      // the channel is let run out instead, this transfer its last.
+      channel.transCount = 1;
+    }
+  });
+}
+const displays = board.displays.map((address) => new HT16K33(address));
+const frames = [];
+for (const chip of displays) {
+  const stop = chip.stop.bind(chip);
+  chip.stop = () => {
+    if (chip.wroteRam) frames.push(machine.clock.nanos);
+    stop();
+  };
+}
+attachI2C(mcu.i2c[board.i2c], displays);
+for (const pin of Object.values(board.inputs)) machine.drive(pin, true); // open contacts
+
+function press(name, holdMs = 80, bounceMs = 3) {
+  const pin = board.inputs[name];
+  const start = machine.clock.nanos;
+  for (const [ns, high] of pressEdges(start, holdMs, bounceMs)) {
+    if (ns > machine.clock.nanos) machine.run(ns - machine.clock.nanos);
+    machine.drive(pin, high);
+  }
+}
+
+/** CPU fraction, wake-ups a second and the longest gap between display frames over ns. */
+function measure(ns, name, act = null) {
+  progress(name);
+  const before = machine.meter.snapshot();
+  const start = machine.clock.nanos;
+  const [erases, programs] = [flash.erases.length, flash.programs.length];
+  const firstFrame = frames.length;
+  if (act) act(); // a press inside the window: its frames are counted from the edge on
+  machine.run(Math.max(0, start + ns - machine.clock.nanos));
+  const figures = Meter.between(before, machine.meter.snapshot());
+  const written = frames.slice(firstFrame);
+  const times = [start, ...written, machine.clock.nanos];
+  const gaps = [];
+  for (let i = 1; i < times.length; i++) gaps.push((times[i] - times[i - 1]) / MS);
+  figures.frames = written.length;
+  figures.longestFrameGapMs = Math.max(...gaps);
+  // The frames' own rhythm: the median gap between two frames of the window. A frame that
+  // came that much after the one before was on time; the longest gap less it is the longest
+  // a frame was held back.
+  const between = gaps.slice(1, -1).sort((a, b) => a - b);
+  figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
+  figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
+  figures.erases = flash.erases.length - erases;
+  figures.pagePrograms = flash.programs
+    .slice(programs)
+    .reduce((pages, p) => pages + Math.ceil(p.count / 256), 0);
+  return figures;
+}
+
+const repl = new RawRepl(machine);
+const result = { board: board.name, flash: options.flash, dreq: options.dreq };
+result.bootToPromptMs = repl.waitPrompt() / MS;
+result.imageBytes = machine.imageBytes;
+const [heapTotal, heapAtPrompt] = repl
+  .exec('import gc\ngc.collect()\nprint(gc.mem_free() + gc.mem_alloc(), gc.mem_alloc())')
+  .trim()
+  .split(/\s+/)
+  .map(Number);
+result.heapTotalBytes = heapTotal;
+result.heapInUseAtPromptBytes = heapAtPrompt;
+if (options['prompt-only']) {
+  // The image at MicroPython's prompt, the clock not started: its heap and what the boot
+  // wrote (the filesystem's format).
+  result.flashAtBoot = { erases: flash.erases.length, programs: flash.programs.length };
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
+
+// The clock's own boot (hal.boot.run's two steps), with the heap it takes between them.
+repl.launch(
+  [
+    'import gc, machine',
+    'gc.collect()',
+    'before = gc.mem_alloc()',
+    'from hal import boot',
+    `app = boot.start(${JSON.stringify(board.name)})`,
+    'gc.collect()',
+    "print('BOOTED', gc.mem_alloc() - before, gc.mem_alloc(), machine.freq())",
+    'from hal.runtime import loop',
+    'loop(app, app.hardware, app.hall)',
+  ].join('\n'),
+);
+progress('the clock boots');
+if (machine.runUntil('BOOTED', 30_000 * MS) < 0) {
+  throw new Error(`the clock did not boot; the console said:\n${machine.console}`);
+}
+machine.run(100 * MS);
+const booted = machine.console.slice(machine.console.indexOf('BOOTED')).split('\n')[0];
+const [, bootHeap, inUse, freq] = booted.trim().split(/\s+/).map(Number);
+result.heapTakenByBootBytes = bootHeap;
+result.heapInUseAfterBootBytes = inUse;
+result.cpuHz = freq;
+result.erasesAtBoot = flash.erases.length;
+
+const states = {};
+machine.run(500 * MS); // the boot's last steps settle
+if (options.plan) {
+  // A clock script as edges (bench/port_script.py): each press at its time from a start on
+  // a whole millisecond, then, at the script's end, the clock's fields read over the REPL
+  // at that instant's tick (the loop stopped by Ctrl-C) and the displays' RAM.
+  const plan = JSON.parse(readFileSync(options.plan, 'utf8'));
+  const startNs = Math.ceil(machine.clock.nanos / MS) * MS;
+  machine.run(startNs - machine.clock.nanos);
+  for (const [timeMs, what, name, holdMs] of plan.steps) {
+    const at = startNs + timeMs * MS;
+    if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
+    if (what === 'press') press(name, holdMs, plan.bounceMs);
+  }
+  const endNs = startNs + plan.endMs * MS;
+  if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
+  const tick = Math.floor(machine.clock.nanos / MS) % 2 ** 30; // ticks_ms: the timer's us / 1000
+  result.displays = displays.map((chip) => Array.from(chip.ram));
+  machine.type('\x03');
+  machine.run(300 * MS);
+  const fields = repl.exec(
+    [
+      'from firmware import engine',
+      `c = app.clock; k = app.claims; t = ${tick}`,
+      's = engine.STATE_NAMES[c.state]',
+      "if k.state == 'open' and c.state == engine.PAUSED: s = 'claim'",
+      'f = c.sides',
+      "print('STATE', repr((s, c.shown_ms(0, t), c.shown_ms(1, t), c.running(), c.white,",
+      '    c.moves(), c.stage(0, t), c.stage(1, t), f[0].flagged, f[1].flagged, c.first_flag,',
+      '    k.field(), k.result)))',
+    ].join('\n'),
+  );
+  result.stateFields = fields.slice(fields.indexOf('STATE') + 6).trim();
+  // The flash's erases during the script, from its start: what could hold a key back.
+  result.erasesMs = flash.erases
+    .filter((erase) => erase.atNs >= startNs && erase.atNs <= endNs)
+    .map((erase) => [Math.round((erase.atNs - startNs) / 1000) / 1000, erase.ms]);
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
+if (options['presses-only']) {
+  // The capture under this DREQ semantics: two lever presses while the clock stands, the DMA's
+  // transfers they caused, counted (the ring's preparation not waited for).
+  const pressesAt = [];
+  for (const lever of ['lever_right', 'lever_left']) {
+    const before = captureTransfers;
+    pressesAt.push(machine.clock.nanos / MS);
+    progress(`${lever} pressed`);
+    press(lever);
+    machine.run(300 * MS);
+    result[`captureTransfers_${lever}`] = captureTransfers - before;
+  }
+  result.pressesAtMs = pressesAt;
+  result.dmaStorms = storms;
+  result.consoleTail = machine.console.slice(-400);
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
+const erasesAtStart = flash.erases.length;
+states.preparing = measure(windowNs, 'standing, the ring being prepared');
+// The ring's preparation: done when no erase came for PREPARED_QUIET_NS (at most
+// PREPARATION_LIMIT_NS of simulated time).
+const PREPARED_QUIET_NS = 3000 * MS;
+const PREPARATION_LIMIT_NS = 240_000 * MS;
+progress('waiting for the ring to be prepared');
+while (!options['no-preparation-wait'] && machine.clock.nanos < PREPARATION_LIMIT_NS) {
+  const last = flash.erases.length ? flash.erases.at(-1).atNs : 0;
+  if (machine.clock.nanos - last >= PREPARED_QUIET_NS) break;
+  machine.run(500 * MS);
+}
+const prepErases = flash.erases.slice(erasesAtStart);
+const gaps = prepErases.slice(1).map((e, i) => (e.atNs - prepErases[i].atNs) / MS);
+gaps.sort((a, b) => a - b);
+result.preparation = {
+  erases: prepErases.length,
+  medianMsBetweenErases: gaps.length ? gaps[Math.floor(gaps.length / 2)] : null,
+  firstToLastMs: prepErases.length ? (prepErases.at(-1).atNs - prepErases[0].atNs) / MS : 0,
+  doneAtMs: prepErases.length ? prepErases.at(-1).atNs / MS : null,
+};
+states.standing = measure(windowNs, 'standing');
+const erasesBefore = flash.erases.length;
+const programsBefore = flash.programs.length;
+// Right ends its turn: the game starts with left's clock running.
+states.firstMove = measure(2000 * MS, 'firstMove', () => press('lever_right'));
+states.running = measure(windowNs, 'running', () => press('lever_left'));
+states.paused = measure(windowNs, 'paused', () => press('play'));
+states.menus = measure(windowNs, 'menus', () => press('set'));
+result.states = states;
+result.captureTransfers = captureTransfers;
+result.dmaStorms = storms;
+result.flashAfterStart = {
+  erases: flash.erases.length - erasesBefore,
+  programs: flash.programs.length - programsBefore,
+  busyMs:
+    flash.erases.slice(erasesBefore).reduce((t, e) => t + e.ms, 0) +
+    flash.programs.slice(programsBefore).reduce((t, p) => t + p.ms, 0),
+};
+result.displays = displays.map((chip) => ({
+  address: chip.address,
+  lit: chip.lit,
+  duty: chip.duty,
+  blinkHz: [0, 2, 1, 0.5][chip.blink],
+  ram: Array.from(chip.ram.slice(0, 10)),
+}));
+result.consoleTail = machine.console.slice(-400);
+process.stdout.write(JSON.stringify(result, null, 1) + '\n');
