@@ -69,6 +69,7 @@ SELFTEST_RUNNER = [
     "latency.py",
     "machine.py",
     "rp2.py",
+    "rp2_dma.py",
     "runner.py",
     "script.py",
     "vclock.py",

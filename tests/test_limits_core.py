@@ -92,7 +92,9 @@ def test_a_ca_that_is_not_a_pem_certificate_is_refused():
     for ca in (body, "hall-ca.pem", "-----BEGIN PRIVATE KEY-----\n%s\n" % body):
         assert hall_refusal(ca=ca) == said, ca
     assert hall_settings.Hall(hall_file(ca=pem_of(600))).ca == pem_of(600)
-    assert hall_settings.Hall(hall_file(ca="")).ca == ""  # plain MQTT: no CA at all
+    # plain MQTT, no CA at all: only to a broker on the loopback (off it, refused)
+    assert hall_settings.Hall(hall_file(ca="", broker="127.0.0.1")).ca == ""
+    assert hall_refusal(ca="") == "no ca: plain MQTT only to a broker on 127.0.0.1"
 
 
 def test_a_board_number_is_1_to_9999():

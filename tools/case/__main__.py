@@ -120,7 +120,7 @@ def write_guide(name, assembly):
 
 
 def write_pictures(names=CASE_BOARDS):
-    from tools.case import cad, guide, power_drawing, render
+    from tools.case import cad, guide, render
 
     for name in names:
         board = boards.load(name)
@@ -129,10 +129,6 @@ def write_pictures(names=CASE_BOARDS):
             path = picture_path(name, which)
             render.save(render.view(assembly, which), path)
             print("wrote %s" % path)
-        path = os.path.join(PICTURES, "power-%s.svg" % name)
-        with open(path, "w") as handle:
-            handle.write(power_drawing.svg(board))
-        print("wrote %s" % path)
         if name != GUIDE_BOARD:
             continue
         for index, (step, _, _) in enumerate(cad.STEPS, 1):

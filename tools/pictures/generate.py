@@ -8,6 +8,8 @@
   the script's first lines (``# caption: ...``, continued on the comment
   lines that follow, indented);
 - ``wiring-<board>.svg`` for every board definition but the simulator's;
+- ``perfboard-<board>.svg`` and ``power-<board>.svg`` for every board the case is
+  modelled for: the perfboard's layout and the power path (docs/build.md);
 - ``data-flow.svg``, the path of a lever press to the display;
 
 and ``docs/pictures.md``, the gallery of the display pictures with their
@@ -93,11 +95,13 @@ def diagram_pictures():
     for name in WIRED_BOARDS:
         files["%s/wiring-%s.svg" % (PICTURE_DIR, name)] = diagrams.wiring_svg(boards.load(name))
     files["%s/data-flow.svg" % PICTURE_DIR] = diagrams.data_flow_svg()
-    from tools.case import perfboard  # the perfboard layouts (docs/build.md)
+    from tools.case import perfboard, power_drawing  # the layouts and the power paths
     from tools.case.__main__ import CASE_BOARDS
 
     for name in CASE_BOARDS:
-        files["%s/perfboard-%s.svg" % (PICTURE_DIR, name)] = perfboard.svg(boards.load(name))
+        board = boards.load(name)
+        files["%s/perfboard-%s.svg" % (PICTURE_DIR, name)] = perfboard.svg(board)
+        files["%s/power-%s.svg" % (PICTURE_DIR, name)] = power_drawing.svg(board)
     return files
 
 
