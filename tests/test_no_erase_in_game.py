@@ -23,7 +23,7 @@ from firmware import engine
 from sim import script as script_module
 from sim.littlefs_flash import LittleFsFlash
 from sim.runner import Game, Player
-from tests.scripting import ROOT, expected_exit, scenario_names
+from tests.scripting import ROOT, expected_exit, micropython_sample, scenario_names
 
 IN_PROGRESS = (engine.RUNNING, engine.PAUSED)
 
@@ -72,11 +72,17 @@ def _played_scripts():
     return [name for name in scenario_names() if expected_exit(name) == 0]
 
 
+# make test plays the sample the MicroPython lane plays (one script in 8 of each
+# folder, every topic); make scenarios, which CI runs after it, plays them all
+# (the environment's SCENARIOS_MPY=all).
+ON_LITTLEFS = micropython_sample(_played_scripts(), os.environ.get("SCENARIOS_MPY") == "all")
+
+
 def test_the_scripts_are_played():
     assert len(_played_scripts()) >= 200
 
 
-@pytest.mark.parametrize("name", _played_scripts())
+@pytest.mark.parametrize("name", ON_LITTLEFS)
 def test_no_erase_falls_while_a_game_is_in_progress(name):
     status, in_game, erases = play_on_littlefs(name)
     assert status == 0, "the script's expectations hold on littlefs too"
