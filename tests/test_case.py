@@ -376,6 +376,9 @@ def test_the_build_guide_says_what_the_pico_model_says(pico):
     listed = sum(qty for qty, what, _ in bill if "screw" in what)
     assert listed == len(screws) == sum(qty for qty, what, _ in bill if "insert" in what)
     assert (8, "countersunk screw ISO 10642 M3 x 6", "") in bill  # the case's eight
+    # every line says where to buy it; the generic ones any electronics shop has
+    assert guide.source("Omron D2F-01 (pin plunger, 1.47 N)") == "DigiKey, Mouser, Farnell"
+    assert guide.source("resistor 100 ohm, 1/4 W") == guide.ANY_SHOP
     # a wire for every pad of every header, and the power path's five
     wires = guide.wires(pico)
     headers = {h for h, *_ in wires if h.startswith("J_")}

@@ -48,6 +48,30 @@ ORDER = {
     "screw_m2_pan": ("pan head screw ISO 7045 M2 x %g", None),
     "foot": ("rubber foot, self-adhesive, 10 x 3 mm", "cell"),
 }
+# Where each line of the list is bought, by a word of its text (the first that fits).
+SOURCES = (
+    ("Adafruit", "Adafruit, or its distributors (DigiKey, Mouser)"),
+    ("Raspberry Pi", "Raspberry Pi's approved resellers"),
+    ("Espressif", "Espressif's distributors (DigiKey, Mouser)"),
+    ("Omron", "DigiKey, Mouser, Farnell"),
+    ("TDK", "DigiKey, Mouser, Farnell"),
+    ("Kingbright", "DigiKey, Mouser, Farnell"),
+    ("18650", "a battery shop that sells protected cells, and the holder beside them"),
+    ("ruthex", "ruthex, or any heat-set insert of that length and hole"),
+    ("ISO", "any fastener supplier (A2 stainless)"),
+    ("rubber foot", "3M Bumpon or any 10 x 3 mm bumper"),
+)
+ANY_SHOP = "any electronics shop (generic part)"
+
+
+def source(what):
+    """Where the line ``what`` of the list is bought."""
+    for word, where in SOURCES:
+        if word in what:
+            return where
+    return ANY_SHOP
+
+
 # Parts of another part, not bought on their own.
 WITH_ANOTHER = ("cell_contact",)
 # The small parts of the perfboard, by their layout label: what to buy with them.
@@ -398,9 +422,9 @@ def markdown(assembly, board_name):
         "The controller goes in on its male headers: %s." % mounts_text(assembly),
         "",
     ]
-    out += ["| qty | part | goes in at |", "|---|---|---|"]
+    out += ["| qty | part | goes in at | where to buy |", "|---|---|---|---|"]
     for qty, what, step in bill(assembly):
-        out.append("| %d | %s | %s |" % (qty, what, step or "every step"))
+        out.append("| %d | %s | %s | %s |" % (qty, what, step or "every step", source(what)))
     out += [
         "",
         "#### Printing each part",
