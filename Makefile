@@ -345,6 +345,8 @@ FIRMWARE_BOARD     = $(word 2,$(FIRMWARE_$(BOARD)))
 # Each of this project's boards builds in its own folder of the port: pico and pico_big are
 # both MicroPython's RPI_PICO, and the port's build reruns CMake only in a folder without a
 # cache, so a shared folder would keep the first board's manifest (the same image twice).
+# For the same reason a folder configured for another checkout's manifest (its path in
+# clock-manifest.txt there) is configured again: it would freeze that checkout's modules.
 FIRMWARE_BUILD     = build-$(BOARD)
 FIRMWARE_IMAGE_DIR = $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/$(FIRMWARE_BUILD)
 
@@ -370,8 +372,15 @@ firmware: $(VENV)/.installed
 		$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
 			BUILD=$(FIRMWARE_BUILD) submodules; \
 	fi
+	@stamp='$(FIRMWARE_IMAGE_DIR)/clock-manifest.txt'; manifest='$(CURDIR)/manifests/$(BOARD).py'; \
+	if [ -d '$(FIRMWARE_IMAGE_DIR)' ] && [ "$$(cat "$$stamp" 2>/dev/null)" != "$$manifest" ]; then \
+		echo "$(FIRMWARE_IMAGE_DIR): configured for another manifest, configured again"; \
+		rm -f '$(FIRMWARE_IMAGE_DIR)/Makefile' '$(FIRMWARE_IMAGE_DIR)/CMakeCache.txt'; \
+	fi
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
 		BUILD=$(FIRMWARE_BUILD) FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
+	@mkdir -p '$(FIRMWARE_IMAGE_DIR)' && \
+		printf '%s\n' '$(CURDIR)/manifests/$(BOARD).py' > '$(FIRMWARE_IMAGE_DIR)/clock-manifest.txt'
 	@echo "image: $(FIRMWARE_IMAGE_DIR)/ (firmware.uf2 or .bin);"
 	@echo "  flash it (docs/boards.md), then: make install-frozen BOARD=$(BOARD) PORT=..."
 

@@ -156,3 +156,22 @@ def test_make_firmware_skips_the_submodules_only_when_told(tmp_path):
     assert _firmware(micropython, "BOARD=pico", "SUBMODULES=1")[0].startswith(
         "ports/rp2 submodules"
     )
+
+
+@needs_setup
+def test_make_firmware_configures_again_a_folder_made_for_another_manifest(tmp_path):
+    """The port's build configures CMake only in a folder without its Makefile, and the
+    cache keeps the manifest's path: a folder configured from another checkout would
+    freeze that checkout's modules. Its stamp names the manifest; another one is
+    configured again (its Makefile and cache removed), the same one is left as it is."""
+    micropython = _stand_in_micropython(tmp_path)
+    folder = micropython / "ports" / "rp2" / "build-pico"
+    folder.mkdir()
+    (folder / "Makefile").write_text("")
+    (folder / "clock-manifest.txt").write_text("/elsewhere/manifests/pico.py\n")
+    _firmware(micropython, "BOARD=pico", "SUBMODULES=0")
+    assert not (folder / "Makefile").exists()
+    assert (folder / "clock-manifest.txt").read_text() == "%s/manifests/pico.py\n" % ROOT
+    (folder / "Makefile").write_text("")
+    _firmware(micropython, "BOARD=pico", "SUBMODULES=0")
+    assert (folder / "Makefile").exists()
