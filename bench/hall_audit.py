@@ -32,7 +32,7 @@ import socket
 import sys
 import time
 
-from hall import firewall, page_server
+from hall import firewall, page_server, probe
 
 BOARDS = 100
 SECONDS = 30.0
@@ -144,36 +144,6 @@ def page_order_figures(boards=BOARDS, seconds=SECONDS, poll_ms=250, seed=45):
     }
 
 
-def _connect(address, source):
-    sock = socket.socket()
-    sock.bind((source, 0))
-    sock.settimeout(5)
-    sock.connect(address)
-    return sock
-
-
-def _status(sock):
-    data = b""
-    while b"\r\n\r\n" not in data:
-        try:
-            chunk = sock.recv(4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    return int(data.split(b" ", 2)[1]) if data else None
-
-
-def _get(address, source, path, key=None):
-    sock = _connect(address, source)
-    head = "GET %s HTTP/1.1\r\nHost: x\r\n" % path
-    if key:
-        head += "%s: %s\r\n" % (page_server.KEY_HEADER, key)
-    sock.sendall((head + "\r\n").encode())
-    return sock, _status(sock)
-
-
 def arbiter_share_figures(key="bench-arbiter-key", phone="127.0.0.200"):
     from hall.view import HallView
 
@@ -182,27 +152,27 @@ def arbiter_share_figures(key="bench-arbiter-key", phone="127.0.0.200"):
     address = view.server.server_address
     held, streams = [], []
     try:
-        held.append(_get(address, phone, "/boards.json", key)[0])  # the page opened once
+        held.append(probe.http_get(address, phone, "/boards.json", key)[0])  # the page opened once
         for n in range(1, 9):
             for _ in range(page_server.CLIENT_CONNECTIONS):
-                sock = _connect(address, "127.0.0.%d" % n)
+                sock = probe.http_connect(address, "127.0.0.%d" % n)
                 sock.sendall(b"GET /boards.json HT")  # and never more
                 held.append(sock)
         time.sleep(0.3)
         answered = 0
         for _ in range(13):
-            sock, code = _get(address, phone, "/boards.json", key)
+            sock, code = probe.http_get(address, phone, "/boards.json", key)
             answered += code == 200
             sock.close()
         for sock in held:
             sock.close()
         time.sleep(0.3)
         for n in range(1, 65):
-            streams.append(_get(address, "127.0.1.%d" % n, "/events")[0])
-        sock, code = _get(address, phone, "/events", key)
+            streams.append(probe.http_get(address, "127.0.1.%d" % n, "/events")[0])
+        sock, code = probe.http_get(address, phone, "/events", key)
         streams.append(sock)
         stream_ok = code == 200
-        sock, code = _get(address, phone, "/boards.json", key)
+        sock, code = probe.http_get(address, phone, "/boards.json", key)
         sock.close()
         return {
             "boards_json_under_8_x_32_trickling": "%d of 13" % answered,

@@ -67,3 +67,43 @@ def closed_within(sock, seconds):
         except OSError:
             return True
     return False
+
+
+# --- the page server's side: HTTP requests from a chosen loopback address --------------
+
+
+def http_connect(address, source):
+    """A socket to the page server at ``address``, from the loopback address ``source``
+    (127.0.0.x: one "device" of the room each)."""
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.settimeout(5)
+    sock.connect(address)
+    return sock
+
+
+def http_status(sock):
+    """The answer's status code, read until its head ends (None: closed without one)."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        try:
+            chunk = sock.recv(4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return int(data.split(b" ", 2)[1]) if data else None
+
+
+def http_get(address, source, path, key=None):
+    """GET ``path`` from ``source``, with the arbiter's ``key`` if given: (the socket, kept
+    open for a stream, and the status code)."""
+    from hall.page_server import KEY_HEADER
+
+    sock = http_connect(address, source)
+    head = "GET %s HTTP/1.1\r\nHost: x\r\n" % path
+    if key is not None:
+        head += "%s: %s\r\n" % (KEY_HEADER, key)
+    sock.sendall((head + "\r\n").encode())
+    return sock, http_status(sock)

@@ -4,12 +4,11 @@ take. Spectators at their share's limit and one past it, 8 addresses x 32 trickl
 connections, 64 addresses holding a stream each: the arbiter's phone at another
 address gets /boards.json and a stream every time. Loopback addresses only (127.0.0.x)."""
 
-import socket
 import time
 
 import pytest
 
-from hall import page_server
+from hall import page_server, probe
 from hall.view import HallView
 
 KEY = "the-arbiters-key"
@@ -27,39 +26,17 @@ def view():
 
 
 def connect(view, source):
-    sock = socket.socket()
-    sock.bind((source, 0))
-    sock.settimeout(5)
-    sock.connect(view.server.server_address)
-    return sock
-
-
-def status(sock):
-    data = b""
-    while b"\r\n\r\n" not in data:
-        try:
-            chunk = sock.recv(4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    return int(data.split(b" ", 2)[1]) if data else None
+    return probe.http_connect(view.server.server_address, source)
 
 
 def get(view, source, path, key=None):
-    sock = connect(view, source)
-    head = "GET %s HTTP/1.1\r\nHost: x\r\n" % path
-    if key is not None:
-        head += "%s: %s\r\n" % (page_server.KEY_HEADER, key)
-    sock.sendall((head + "\r\n").encode())
-    return sock, status(sock)
+    return probe.http_get(view.server.server_address, source, path, key)
 
 
 def refused_at_once(sock):
     """A connection over its share: 503 at once, before any request."""
     sock.settimeout(2)
-    return status(sock) == 503
+    return probe.http_status(sock) == 503
 
 
 def test_trickling_spectators_at_their_share_and_past_it_leave_the_arbiter_served(
