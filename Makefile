@@ -347,6 +347,9 @@ FIRMWARE_BOARD     = $(word 2,$(FIRMWARE_$(BOARD)))
 # cache, so a shared folder would keep the first board's manifest (the same image twice).
 # For the same reason a folder configured for another checkout's manifest (its path in
 # clock-manifest.txt there) is configured again: it would freeze that checkout's modules.
+# Every module is compiled again at each build: MicroPython's freeze keeps a compiled module
+# (frozen_mpy/) unless its source is newer by mtime, so a source older than the copy there
+# (another checkout's, a file restored with its own time) would leave the copy in the image.
 FIRMWARE_BUILD     = build-$(BOARD)
 FIRMWARE_IMAGE_DIR = $(MICROPYTHON)/ports/$(FIRMWARE_PORT)/$(FIRMWARE_BUILD)
 
@@ -377,6 +380,7 @@ firmware: $(VENV)/.installed
 		echo "$(FIRMWARE_IMAGE_DIR): configured for another manifest, configured again"; \
 		rm -f '$(FIRMWARE_IMAGE_DIR)/Makefile' '$(FIRMWARE_IMAGE_DIR)/CMakeCache.txt'; \
 	fi
+	rm -rf '$(FIRMWARE_IMAGE_DIR)/frozen_mpy'
 	$(FIRMWARE_MAKE) -C '$(MICROPYTHON)/ports/$(FIRMWARE_PORT)' BOARD=$(FIRMWARE_BOARD) \
 		BUILD=$(FIRMWARE_BUILD) FROZEN_MANIFEST='$(CURDIR)/manifests/$(BOARD).py'
 	@mkdir -p '$(FIRMWARE_IMAGE_DIR)' && \

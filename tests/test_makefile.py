@@ -159,6 +159,23 @@ def test_make_firmware_skips_the_submodules_only_when_told(tmp_path):
 
 
 @needs_setup
+def test_make_firmware_compiles_every_module_again(tmp_path):
+    """MicroPython's freeze keeps a compiled module unless its source is newer by mtime:
+    a module compiled from another checkout's newer file would stay in the image. The
+    build's compiled modules are removed before each build, the folder's cache is not."""
+    micropython = _stand_in_micropython(tmp_path)
+    folder = micropython / "ports" / "rp2" / "build-pico"
+    compiled = folder / "frozen_mpy" / "hal" / "hardware.mpy"
+    compiled.parent.mkdir(parents=True)
+    compiled.write_bytes(b"M\x06")
+    (folder / "Makefile").write_text("")
+    (folder / "clock-manifest.txt").write_text("%s/manifests/pico.py\n" % ROOT)
+    _firmware(micropython, "BOARD=pico", "SUBMODULES=0")
+    assert not (folder / "frozen_mpy").exists()
+    assert (folder / "Makefile").exists()
+
+
+@needs_setup
 def test_make_firmware_configures_again_a_folder_made_for_another_manifest(tmp_path):
     """The port's build configures CMake only in a folder without its Makefile, and the
     cache keeps the manifest's path: a folder configured from another checkout would
