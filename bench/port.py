@@ -23,6 +23,7 @@ checkout's ``demo/bootrom.ts`` at run time (never from this repository).
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -50,6 +51,11 @@ GOALS = {
     "menus": ("report", "report"),
 }
 FRAME_GAP_GOAL = "<= 50 ms"
+# Heap allocations a second per state: none where the clock only rests and plays (a
+# function whose frame MicroPython puts on the heap is one at each call; tools/port/
+# heap_watch.mjs). The ring's preparation writes its blocks' files.
+ALLOCATION_GOALS = {name: "report" if name == "preparing" else "0" for name in STATES}
+NM = "arm-none-eabi-nm"  # the Arm GNU toolchain's, which make firmware needs for rp2
 
 
 def lane_board(name):
@@ -92,6 +98,9 @@ def runs(image, bootrom, board, seconds=WINDOW_S):
     credit, under which the capture stamps once a press; then two presses under each DREQ
     semantics."""
     window = ["--seconds", str(seconds), "--dreq", "credit"]
+    elf = os.path.join(os.path.dirname(image), "firmware.elf")
+    if os.path.isfile(elf) and shutil.which(NM):
+        window += ["--elf", elf]
     typical = run_lane(image, bootrom, board, "--flash", "typical", *window)
     maximum = run_lane(
         image, bootrom, board, "--flash", "maximum", "--no-preparation-wait", *window
@@ -112,6 +121,18 @@ def _state(run, name):
         # The core's cycles awake per wake-up: a pass of the main loop and its interrupts.
         "cycles_per_wakeup": round(state["cycles"] / max(1, state["wakesPerS"] * state["seconds"])),
         "seconds": round(state["seconds"], 2),
+        **_allocations(state),
+    }
+
+
+def _allocations(state):
+    """The state's heap allocations a second and, per function, how many (with --elf)."""
+    if "heapAllocations" not in state:
+        return {}
+    by_function = sorted(state["heapAllocationsByFunction"].items(), key=lambda item: -item[1])
+    return {
+        "heap_allocations_per_s": round(state["heapAllocations"] / state["seconds"], 1),
+        "heap_allocations_by_function": dict(by_function),
     }
 
 
@@ -207,6 +228,10 @@ def rows(port):
         state = port["states"][name]
         out.append(("port: %s, CPU fraction" % name, state["cpu_fraction"], cpu_goal))
         out.append(("port: %s, wake-ups a second" % name, state["wakeups_per_s"], wake_goal))
+        if "heap_allocations_per_s" in state:
+            allocations = state["heap_allocations_per_s"]
+            goal = ALLOCATION_GOALS[name]
+            out.append(("port: %s, heap allocations a second" % name, allocations, goal))
     for times, delay in sorted(port["longest_frame_delay_in_play_ms"].items()):
         name = "port: longest a frame was held back in play, %s flash, ms" % times
         out.append((name, delay, FRAME_GAP_GOAL))

@@ -3,8 +3,9 @@
 //
 //   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
 //       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
-//       [--prompt-only | --presses-only]
+//       [--prompt-only | --presses-only] [--elf firmware.elf]
 //
+// --elf names the image's ELF: the heap allocations of each state are counted, by function.
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
 
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { afterTransfer, setRxDreq } from './dreq.mjs';
 import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
 import { HT16K33, attachI2C } from './ht16k33.mjs';
+import { HeapWatch, readSymbols } from './heap_watch.mjs';
 import { pressEdges } from './inputs.mjs';
 import { Machine, Meter } from './machine.mjs';
 import { RawRepl } from './repl.mjs';
@@ -37,6 +39,7 @@ const { values: options } = parseArgs({
     'presses-only': { type: 'boolean', default: false },
     'no-preparation-wait': { type: 'boolean', default: false },
     plan: { type: 'string' },
+    elf: { type: 'string' },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -49,6 +52,7 @@ const windowNs = Number(options.seconds) * 1000 * MS;
 
 const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
 const { mcu } = machine;
+const heap = options.elf ? new HeapWatch(mcu, readSymbols(options.elf)) : null;
 const flash = new TimedFlash(mcu, times, (ns) => machine.hold(ns));
 machine.breakHandlers.push((code) => flash.onBreak(code));
 setRxDreq(mcu, options.dreq);
@@ -108,6 +112,7 @@ function measure(ns, name, act = null) {
   const start = machine.clock.nanos;
   const [erases, programs] = [flash.erases.length, flash.programs.length];
   const firstFrame = frames.length;
+  const heapBefore = heap && heap.snapshot();
   if (act) act(); // a press inside the window: its frames are counted from the edge on
   machine.run(Math.max(0, start + ns - machine.clock.nanos));
   const figures = Meter.between(before, machine.meter.snapshot());
@@ -123,6 +128,11 @@ function measure(ns, name, act = null) {
   const between = gaps.slice(1, -1).sort((a, b) => a - b);
   figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
   figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
+  if (heap) {
+    const allocations = HeapWatch.between(heapBefore, heap.snapshot());
+    figures.heapAllocations = allocations.calls;
+    figures.heapAllocationsByFunction = allocations.byFunction;
+  }
   figures.erases = flash.erases.length - erases;
   figures.pagePrograms = flash.programs
     .slice(programs)
