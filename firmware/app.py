@@ -157,50 +157,57 @@ class App:
         before the next full step's deadline is the mark's, the battery's or the
         displays' restore's (``_light_step``). A display that did not take its frame
         is drawn afresh on the next tick."""
-        deadlines = self.deadlines
-        if deadlines.light(now) and self._light_step(now):
+        # Each function a wake runs keeps its frame within MicroPython's 11 words, so
+        # none is put on the heap (tests/test_heap_frames.py): the step is in parts.
+        if self.deadlines.light(now) and self._light_step(now):
             return
-        hardware = self.hardware
-        inputs = hardware.inputs
-        inputs.rearm(now)
-        journal = self.journal
-        if journal is not None and self.clock.state != _RUNNING:
-            self._watch_preparation(journal, now)
-        if self.waiting_key >= 0 or inputs.pending():
-            self.take_inputs(now)
-        ready = self.ready_at
-        if ready is not None and ticks_diff(now, ready) > 0 and self.waiting_key < 0:
-            if not inputs.pending():
-                self.ready_at = None  # every press stamped up to it has been taken
+        self._take_inputs_come(now)
         steady = self.times_hold(now)
         if not steady:
             self.clock.update(now)  # a flag falls at zero, where the times are redrawn
         if self.waiting_key < 0 and (not steady or self.menu.screens is not None):
             self._act_until(now)  # (a message waits for the key held on it)
-        clock = self.clock
-        self.sound.update(clock, self.settings, now, hardware.buzzer)
+        self._step_parts(now, steady)
+        if not (steady and self.notices is None and not self.hardware.battery.is_low()):
+            self.refresh(now)
+        else:
+            self._turn_mark(now)
+        if not self.hardware.display_restore.update(now):
+            self.drawn = -1  # a display lost its frame: drawn afresh on the next tick
+            self.deadlines.at_once()
+            return
+        self.deadlines.plan(now, self._full_deadline(now), self._light_deadline(now))
+
+    def _take_inputs_come(self, now):
+        """The inputs of a full step: the ring rearmed, the ring's preparation followed
+        while the clock stands, the inputs stored acted on, and ``ready_at`` let go
+        once every press stamped up to it has been taken."""
+        inputs = self.hardware.inputs
+        inputs.rearm(now)
+        if self.journal is not None and self.clock.state != _RUNNING:
+            self._watch_preparation(self.journal, now)
+        if self.waiting_key >= 0 or inputs.pending():
+            self.take_inputs(now)
+        ready = self.ready_at
+        if ready is not None and ticks_diff(now, ready) > 0 and self.waiting_key < 0:
+            if not inputs.pending():
+                self.ready_at = None
+
+    def _step_parts(self, now, steady):
+        """The parts a full step steps: the buzzer, the running side's LEDs (unless
+        the times hold), the battery, the boot messages, the journal."""
+        hardware = self.hardware
+        self.sound.update(self.clock, self.settings, now, hardware.buzzer)
         if not steady:
-            hardware.leds.show(clock.running())
+            hardware.leds.show(self.clock.running())
         hardware.battery.update(now)
         notices = self.notices
         if notices is not None:
             notices.tick(now)
             if not notices.active and not notices.changed:
                 self.notices = None  # all shown and the times drawn again
-        if journal is not None:
-            journal.tick(now)  # allocation-free while a clock runs
-        if not (steady and self.notices is None and not hardware.battery.is_low()):
-            self.refresh(now)
-        else:
-            due = self.mark_at
-            # ticks_diff(now, due) >= 0, without its call: this runs at every step
-            if due is not None and (now - due) & _TICKS_MAX < _TICKS_HALF:
-                self._turn_mark(now)
-        if not hardware.display_restore.update(now):
-            self.drawn = -1  # a display lost its frame: drawn afresh on the next tick
-            deadlines.at_once()
-            return
-        deadlines.plan(now, self._full_deadline(now), self._light_deadline(now))
+        if self.journal is not None:
+            self.journal.tick(now)  # allocation-free while a clock runs
 
     def input_waits(self):
         """True if an input waits that a step would act on now: an edge in the ring,
@@ -275,16 +282,7 @@ class App:
         (``redraw_at``, a flag included), the journal's entry or ring block, the
         countdown of the warning beeps, a display's own (``deadline``). At most
         ``_FULL_MAX_MS`` ahead."""
-        hardware = self.hardware
-        inputs = hardware.inputs
-        if (
-            self.waiting_key >= 0
-            or self.notices is not None
-            or inputs.pending()
-            or inputs.settling()
-            or hardware.buzzer.busy()
-            or hardware.battery.is_low()
-        ):
+        if self._busy():
             return now
         screen = self.menu.deadline(now)  # (screens kept while the times show: None)
         if not self.times_hold(now):
@@ -299,8 +297,22 @@ class App:
             wait = self.journal.quiet_ms(now, wait)
         wait = self.sound.quiet_ms(self.clock, self.settings, now, wait)
         due = earlier(ticks_add(now, wait) if wait > 0 else now, screen)
-        displays = hardware.displays
-        return earlier(earlier(due, displays[0].deadline()), displays[1].deadline())
+        screen = self.hardware.displays
+        return earlier(earlier(due, screen[0].deadline()), screen[1].deadline())
+
+    def _busy(self):
+        """True while a part needs every tick: a key held or settling, a boot message
+        up, the buzzer sounding, the battery low."""
+        hardware = self.hardware
+        inputs = hardware.inputs
+        return (
+            self.waiting_key >= 0
+            or self.notices is not None
+            or inputs.pending()
+            or inputs.settling()
+            or hardware.buzzer.busy()
+            or hardware.battery.is_low()
+        )
 
     def notice(self, text):
         """Queue a boot message (``firmware.notices``, loaded for them)."""
@@ -320,27 +332,36 @@ class App:
         """Act on the stored inputs in the order of their first contact edges: a menu
         key that can act holds back the later ones until it is short or long."""
         inputs = self.hardware.inputs
-        keys = self.hardware.keys
-        while True:
-            key = self.waiting_key
-            if key >= 0:
-                kind = keys.classify(key, self.waiting_slot, now)
-                if kind == PENDING:
-                    return
-                self.waiting_key = -1
-                self.on_key(key, kind == SHORT, keys.classified_tick())
+        while self._key_classified(now):
             index = inputs.pop()
             if index < 0:
                 return
-            tick = inputs.popped_tick()
-            self._act_until(tick)
-            if index < _FIRST_KEY:
-                self.on_input(index, tick)
-            elif self.keys_act():
-                if self.notices is not None:
-                    self.notices.dismiss()  # and the key does its job once classified
-                self.waiting_key = index
-                self.waiting_slot = inputs.popped_slot()
+            self._take_input(index, inputs.popped_tick())
+
+    def _key_classified(self, now):
+        """False while the menu key waited on is neither short nor long yet (the later
+        inputs wait for it); else True, the key acted on if one waited."""
+        key = self.waiting_key
+        if key < 0:
+            return True
+        keys = self.hardware.keys
+        kind = keys.classify(key, self.waiting_slot, now)
+        if kind == PENDING:
+            return False
+        self.waiting_key = -1
+        self.on_key(key, kind == SHORT, keys.classified_tick())
+        return True
+
+    def _take_input(self, index, tick):
+        """Input ``index`` just taken from the ring, its contact closed at ``tick``."""
+        self._act_until(tick)
+        if index < _FIRST_KEY:
+            self.on_input(index, tick)
+        elif self.keys_act():
+            if self.notices is not None:
+                self.notices.dismiss()  # and the key does its job once classified
+            self.waiting_key = index
+            self.waiting_slot = self.hardware.inputs.popped_slot()
 
     def keys_act(self):
         """Whether ``set``, ``plus`` and ``minus`` can do anything now: not while the
@@ -412,30 +433,35 @@ class App:
         if self.times_hold(now):
             self._turn_mark(now)
             return
-        clock = self.clock
-        frame = self.frame
-        claimant = self.claims.claimant  # an open or postponed claim: digit 3's point
-        settings = self.settings
-        tenths = settings is not None and settings.tenths
-        mover = clock.mover
-        index = 0
-        while index < 2:
-            frames.render_side(frame, clock, index, now, tenths)
-            if claimant == index:
-                frame[2] |= frames.DOT
-            displays[index].show_frame(frame)
-            if index == mover:  # kept for the mark's turns (``_turn_mark``)
-                byte = 0
-                while byte < _FRAME_SIZE:
-                    self.mover_frame[byte] = frame[byte]
-                    byte += 1
-            index += 1
-        wait = frames.times_ms(clock, now, tenths)
+        tenths = self.settings is not None and self.settings.tenths
+        self._draw_side(0, now, tenths)
+        self._draw_side(1, now, tenths)
+        wait = frames.times_ms(self.clock, now, tenths)
         self.redraw_at = None if wait < 0 else ticks_add(now, wait)
-        wait = frames.mark_ms(clock, now)
+        wait = frames.mark_ms(self.clock, now)
         self.mark_at = None if wait < 0 else ticks_add(now, wait)
         # A display that did not take its frame is tried again on the next tick.
-        self.drawn = clock.changes if displays[0].took_last() and displays[1].took_last() else -1
+        displays = self.hardware.displays
+        taken = displays[0].took_last() and displays[1].took_last()
+        self.drawn = self.clock.changes if taken else -1
+
+    def _draw_side(self, index, now, tenths):
+        """Draw side ``index``'s time and marks; the running side's frame is kept for
+        the mark's turns (``_turn_mark``)."""
+        frames.render_side(self.frame, self.clock, index, now, tenths)
+        if self.claims.claimant == index:  # an open or postponed claim: digit 3's point
+            self.frame[2] |= frames.DOT
+        self.hardware.displays[index].show_frame(self.frame)
+        if index == self.clock.mover:
+            self._keep_mover_frame()
+
+    def _keep_mover_frame(self):
+        frame = self.frame
+        kept = self.mover_frame
+        byte = 0
+        while byte < _FRAME_SIZE:
+            kept[byte] = frame[byte]
+            byte += 1
 
     def _draw_again(self):
         """Whatever may be up over the times is drawn again at this refresh."""
@@ -450,71 +476,105 @@ class App:
         drawn: the boot messages, a menu, an arbiter's screen, the ring's preparation
         (``PrEP`` and its blocks), the low battery's mark (only while the clock stands).
         True if one is up; each one up covers those after it."""
-        displays = self.hardware.displays
-        frame = self.frame
-        notices = self.notices
-        if notices is not None:
-            if notices.active:
-                if notices.take_change():
-                    notices.draw(frame)
-                    displays[0].show_frame(frame)
-                    displays[1].show_frame(frame)
-                self.preparing_drawn = 0
-                return True
-            if notices.take_change():
-                self._draw_again()  # what the messages covered
-        menu = self.menu
-        if menu.active():
-            if menu.take_change():
-                menu.draw(frame, 0, now)
-                displays[0].show_frame(frame)
-                menu.draw(frame, 1, now)
-                displays[1].show_frame(frame)
+        if self._notices_up() or self._menu_up(now) or self._arbiter_up():
             self.preparing_drawn = 0
             return True
-        arbiter = self.arbiter
-        if arbiter.active():
-            if arbiter.take_change():
-                arbiter.draw(frame, 0)
-                displays[0].show_frame(frame)
-                arbiter.draw(frame, 1)
-                displays[1].show_frame(frame)
-            self.preparing_drawn = 0
-            return True
-        left = self.preparing
-        if left:  # the ring's blocks still to prepare: ``PrEP`` and their count
-            if self.preparing_drawn != left:
-                frames.render_text(frame, "PrEP")
-                displays[0].show_frame(frame)
-                frames.render_number(frame, left)
-                displays[1].show_frame(frame)
-            self.preparing_drawn = left
+        if self._preparing_up():
             return True
         self.preparing_drawn = 0
+        return self._battery_up(now)
+
+    def _show_both(self):
+        displays = self.hardware.displays
+        displays[0].show_frame(self.frame)
+        displays[1].show_frame(self.frame)
+
+    def _notices_up(self):
+        notices = self.notices
+        if notices is None:
+            return False
+        if notices.active:
+            if notices.take_change():
+                notices.draw(self.frame)
+                self._show_both()
+            return True
+        if notices.take_change():
+            self._draw_again()  # what the messages covered
+        return False
+
+    def _menu_up(self, now):
+        menu = self.menu
+        if not menu.active():
+            return False
+        if menu.take_change():
+            displays = self.hardware.displays
+            menu.draw(self.frame, 0, now)
+            displays[0].show_frame(self.frame)
+            menu.draw(self.frame, 1, now)
+            displays[1].show_frame(self.frame)
+        return True
+
+    def _arbiter_up(self):
+        arbiter = self.arbiter
+        if not arbiter.active():
+            return False
+        if arbiter.take_change():
+            displays = self.hardware.displays
+            arbiter.draw(self.frame, 0)
+            displays[0].show_frame(self.frame)
+            arbiter.draw(self.frame, 1)
+            displays[1].show_frame(self.frame)
+        return True
+
+    def _preparing_up(self):
+        """``PrEP`` and the count of the ring's blocks still to prepare, while any is."""
+        left = self.preparing
+        if not left:
+            return False
+        if self.preparing_drawn != left:
+            displays = self.hardware.displays
+            frames.render_text(self.frame, "PrEP")
+            displays[0].show_frame(self.frame)
+            frames.render_number(self.frame, left)
+            displays[1].show_frame(self.frame)
+        self.preparing_drawn = left
+        return True
+
+    def _battery_up(self, now):
+        """The low battery's mark, while the clock stands (never over a flag's display)."""
         mark = self.battery_mark
-        state = self.clock.state  # before the start or paused: never over a flag's display
-        standing = state == engine.SETUP or state == engine.PAUSED
+        standing = self._standing()
         low = self.hardware.battery.is_low()
         if mark is None and low and standing:  # first shown: loaded while nothing is timed
             from firmware.battery_mark import BatteryMark
 
             mark = self.battery_mark = BatteryMark()
         if mark is not None and mark.showing(standing, low, now):
-            displays[0].show_frame(mark.frames[0])
-            displays[1].show_frame(mark.frames[1])
+            self._show_pair(mark.frames)
             return True
         return False
+
+    def _standing(self):
+        """Before the start or paused."""
+        state = self.clock.state
+        return state == engine.SETUP or state == engine.PAUSED
+
+    def _show_pair(self, pair):
+        displays = self.hardware.displays
+        displays[0].show_frame(pair[0])
+        displays[1].show_frame(pair[1])
 
     def _turn_mark(self, now):
         """The times holding (``times_hold``), turn the running mark if it is due: the
         running side's frame as drawn last, its mark as at ``now``."""
         due = self.mark_at
-        if due is None or ticks_diff(now, due) < 0:
+        # ticks_diff(now, due) < 0, without its call: this runs at every step
+        if due is None or (now - due) & _TICKS_MAX >= _TICKS_HALF:
             return
-        clock = self.clock
-        display = self.hardware.displays[clock.mover]
         frame = self.mover_frame
-        self.mark_at = ticks_add(now, frames.turn_mark(frame, clock, now))
+        due = frames.turn_mark(frame, self.clock, now)
+        self.mark_at = ticks_add(now, due)
+        display = self.hardware.displays[self.clock.mover]
         display.show_frame(frame)
         if not display.took_last():
             self.drawn = -1  # drawn afresh, both sides, on the next tick

@@ -125,25 +125,36 @@ def times_ms(clock, now, tenths=False):
     if clock.state != engine.RUNNING:
         return -1
     mover = clock.mover
-    wait = _HOLD_MS
-    shown = clock.shown_ms(mover, now)
-    if shown > 0:
-        if shown > _HOUR_MS:
-            unit = _MINUTE_MS
-        else:
-            unit = 100 if tenths and shown <= 20_000 else 1000
-        wait = min(wait, (shown - 1) % unit + 1)
+    wait = _running_hold_ms(clock.shown_ms(mover, now), tenths)
     if clock.sides[1 - mover].SHARES_TIME:
-        gained = clock.shown_ms(1 - mover, now)  # rounded up: it turns 1 ms past a multiple
-        if gained > _HOUR_MS - 1000:
-            unit = _MINUTE_MS
-        else:
-            unit = 100 if tenths and gained < 20_000 else 1000
-        wait = min(wait, (unit - gained % unit) % unit + 1)
-    delay_left = clock.delay_left(now)
-    if delay_left > 0:
-        wait = min(wait, delay_left)
+        mover = _gaining_hold_ms(clock.shown_ms(1 - mover, now), tenths)
+        if mover < wait:
+            wait = mover
+    mover = clock.delay_left(now)  # (names reused: each function's frame stays small)
+    if 0 < mover < wait:
+        wait = mover
     return wait
+
+
+def _running_hold_ms(shown, tenths):
+    """How long a running side's ``shown`` ms keep their digits (at most ``_HOLD_MS``)."""
+    if shown <= 0:
+        return _HOLD_MS
+    if shown > _HOUR_MS:
+        unit = _MINUTE_MS
+    else:
+        unit = 100 if tenths and shown <= 20_000 else 1000
+    return min(_HOLD_MS, (shown - 1) % unit + 1)
+
+
+def _gaining_hold_ms(gained, tenths):
+    """How long an hourglass's other side, ``gained`` ms shown rounded up, keeps its
+    digits: it turns 1 ms past a multiple of its unit."""
+    if gained > _HOUR_MS - 1000:
+        unit = _MINUTE_MS
+    else:
+        unit = 100 if tenths and gained < 20_000 else 1000
+    return (unit - gained % unit) % unit + 1
 
 
 def mark_ms(clock, now):

@@ -128,8 +128,10 @@ def seal(buf):
     put(buf, CHECKED, checksum(buf, CHECKED), _CHECKSUM_SIZE)
 
 
-def encode(buf, seq, game, clock, claims, turn_ms, log_count):
-    """Fill ``buf`` with the game as it stands, the turn having run ``turn_ms``."""
+# A record is filled in parts (``Journal._encode``), each function's frame small enough
+# for MicroPython's C stack (tools/heap_frames.py): a record is written at every move.
+def encode_head(buf, seq, game, clock, turn_ms):
+    """The record's header and the game's state, the turn having run ``turn_ms``."""
     put(buf, _MAGIC_AT, _MAGIC, _MAGIC_SIZE)
     buf[_VERSION_AT] = VERSION
     buf[_SIZE_AT] = RECORD_SIZE
@@ -140,31 +142,37 @@ def encode(buf, seq, game, clock, claims, turn_ms, log_count):
     buf[_WHITE_AT] = clock.white + 1
     buf[_FIRST_FLAG_AT] = clock.first_flag + 1
     put(buf, _TURN_AT, turn_ms, _TURN_SIZE)
-    index = 0
-    while index < 2:
-        side = clock.sides[index]
-        at = SIDE_AT[index]
-        put(buf, at + _TIME_AT, side.remaining_ms, _TIME_SIZE)
-        buf[at + _PERIOD_AT] = side.period
-        flags = side.flagged | side.can_flag << 1 | side.final << 2 | side.in_byo << 3
-        buf[at + _FLAGS_AT] = flags
-        put(buf, at + _MOVES_AT, side.moves, _MOVES_SIZE)
-        put(buf, at + _BYO_LEFT_AT, side.byo_left, _BYO_LEFT_SIZE)
-        put(buf, at + _BLOCK_AT, side.block_ms, _BLOCK_SIZE)
-        index += 1
-    claim_state = claims.state
-    claim = CLAIM_STATES.index(claim_state) if claim_state != "none" else 0
+    buf[_MODE_AT] = clock.sides[0].added_mode  # tc.NONE 0, FISCHER 1, DELAY 2: the byte's codes
+
+
+def encode_side(buf, side, at):
+    """One side's clock at ``at`` (``SIDE_AT``)."""
+    put(buf, at + _TIME_AT, side.remaining_ms, _TIME_SIZE)
+    buf[at + _PERIOD_AT] = side.period
+    flags = side.flagged | side.can_flag << 1 | side.final << 2 | side.in_byo << 3
+    buf[at + _FLAGS_AT] = flags
+    put(buf, at + _MOVES_AT, side.moves, _MOVES_SIZE)
+    put(buf, at + _BYO_LEFT_AT, side.byo_left, _BYO_LEFT_SIZE)
+    put(buf, at + _BLOCK_AT, side.block_ms, _BLOCK_SIZE)
+
+
+def encode_claims(buf, claims, log_count):
+    """The claim's state, its claimant, the result, the event log's length."""
+    claim = claims.state
+    claim = CLAIM_STATES.index(claim) if claim != "none" else 0
     buf[_CLAIM_AT] = claim | AWARDED if claims.awarded else claim
     buf[_CLAIMANT_AT] = claims.claimant + 1
     buf[_RESULT_AT] = 1 if claims.result == "draw" else 0
-    buf[_MODE_AT] = clock.sides[0].added_mode  # tc.NONE 0, FISCHER 1, DELAY 2: the byte's codes
     put(buf, _LOG_AT, log_count, _LOG_SIZE)
     record = claims.record
-    has = record is not None
-    put(buf, _RECORD_MOVES_AT, record["moves"] if has else 0, _RECORD_MOVES_SIZE)
-    put(buf, _RECORD_LEFT_AT, record["left_ms"] if has else 0, _RECORD_MS_SIZE)
-    put(buf, _RECORD_RIGHT_AT, record["right_ms"] if has else 0, _RECORD_MS_SIZE)
-    seal(buf)
+    if record is None:
+        put(buf, _RECORD_MOVES_AT, 0, _RECORD_MOVES_SIZE)
+        put(buf, _RECORD_LEFT_AT, 0, _RECORD_MS_SIZE)
+        put(buf, _RECORD_RIGHT_AT, 0, _RECORD_MS_SIZE)
+        return
+    put(buf, _RECORD_MOVES_AT, record["moves"], _RECORD_MOVES_SIZE)
+    put(buf, _RECORD_LEFT_AT, record["left_ms"], _RECORD_MS_SIZE)
+    put(buf, _RECORD_RIGHT_AT, record["right_ms"], _RECORD_MS_SIZE)
 
 
 MAGIC = const(_MAGIC)  # "CJ", as ``fields`` reads it
@@ -250,26 +258,29 @@ class Journal:
         A flash that refuses a write never stops the clock: the failure is
         counted and the next change or period tries again.
         """
-        clock = self.clock
         try:
-            if self.note is not None:
-                self.claims.note(now, self.note, self.seq)
-                self.note = None
-            if clock.changes + self.claims.changes != self.seen:
-                if clock.state == engine.SETUP:
-                    self.new_game()
-                self.log_events()
-                self.write(now, 0)
-            elif clock.state == engine.RUNNING:
-                late = ticks_diff(now, self.last_entry) - self.period_ms
-                if late >= 0:
-                    self.write(now, late)
-            # Before the start only (the same step as a new game's header): the ring's
-            # blocks, which erase flash; a game in progress never prepares.
-            if clock.state == engine.SETUP and self.store.is_preparing():
-                self.store.prepare(now)
+            self._journal(now)
         except OSError:
             self.failures += 1
+
+    def _journal(self, now):
+        clock = self.clock
+        if self.note is not None:
+            self.claims.note(now, self.note, self.seq)
+            self.note = None
+        if clock.changes + self.claims.changes != self.seen:
+            if clock.state == engine.SETUP:
+                self.new_game()
+            self.log_events()
+            self.write(now, 0)
+        elif clock.state == engine.RUNNING:
+            late = ticks_diff(now, self.last_entry) - self.period_ms
+            if late >= 0:
+                self.write(now, late)
+        # Before the start only (the same step as a new game's header): the ring's
+        # blocks, which erase flash; a game in progress never prepares.
+        if clock.state == engine.SETUP and self.store.is_preparing():
+            self.store.prepare(now)
 
     def start_wait(self):
         """The ring's blocks still to prepare before a game may start (0: it may, or a
@@ -294,12 +305,11 @@ class Journal:
     def write(self, now, late):
         """Write an entry for the instant ``late`` ms before ``now``."""
         clock = self.clock
-        claims = self.claims
-        self.seen = clock.changes + claims.changes
-        turn_ms = clock.elapsed(now) - late if clock.state == engine.RUNNING else clock.turn_used
+        self.seen = clock.changes + self.claims.changes
         self.seq += 1
-        count = len(claims.log)
-        encode(self.buf, self.seq, self.game, clock, claims, turn_ms, count)
+        self._encode(
+            clock.elapsed(now) - late if clock.state == engine.RUNNING else clock.turn_used
+        )
         self.last_entry = ticks_add(now, -late)
         self.writes += 1
         if clock.state == engine.SETUP:  # the ring is the game's, from its start
@@ -307,6 +317,16 @@ class Journal:
             return
         self.played = True
         self.store.write_record(self.buf, self.seq)
+
+    def _encode(self, turn_ms):
+        """Fill the record with the game as it stands, the turn having run ``turn_ms``."""
+        buf = self.buf
+        clock = self.clock
+        encode_head(buf, self.seq, self.game, clock, turn_ms)
+        encode_side(buf, clock.sides[0], SIDE_AT[0])
+        encode_side(buf, clock.sides[1], SIDE_AT[1])
+        encode_claims(buf, self.claims, len(self.claims.log))
+        seal(buf)
 
     def new_game(self):
         """The clock is set up for a new game: a header for its controls, a fresh event log.

@@ -25,6 +25,7 @@ PASSED = (1500, 200)
 _WARN_FROM_S = const(10)
 _NOBODY = const(-1)
 _RUNNING = const(1)  # engine.RUNNING
+_PASSED = const(3)  # ``_fell``: a control passed, no flag fell
 
 
 class Sound:
@@ -45,42 +46,42 @@ class Sound:
         warning beeps), and the flags and periods are looked at closer only
         when one of them differs from the last update: a tick on which nothing
         changed only steps the buzzer."""
-        if settings is None:
-            enabled = True
-            warn = False
-        else:
-            enabled = settings.sound
-            warn = settings.warn_last10
-        left = clock.sides[0]
-        right = clock.sides[1]
-        flagged = self.flagged
-        periods = self.periods
-        if (
-            left.flagged == flagged[0]
-            and right.flagged == flagged[1]
-            and left.period == periods[0]
-            and right.period == periods[1]
-            and self.primed
-        ):
-            fell = 0
-            passed = False
-        else:
-            fell = self._flags_fallen(clock)
-            passed = self._control_passed(clock)
+        enabled = settings is None or settings.sound
+        fell = self._fell(clock)  # (1 or 2 a flag fell, 3 a control passed, 0 neither)
         if not enabled:
             if buzzer.busy():
                 buzzer.stop()
+        elif fell == _PASSED:
+            if not buzzer.busy():
+                buzzer.play(PASSED, now)
         elif fell:
             buzzer.play(FIRST_FLAG if fell == 1 else LATER_FLAG, now)
-        elif passed and not buzzer.busy():
-            buzzer.play(PASSED, now)
-        if warn:
+        if settings is not None and settings.warn_last10:
             self._count_down(clock, now)
             if enabled and self.warned and not buzzer.busy():
                 buzzer.play(WARNING, now)
         else:
             self.warn_side = _NOBODY
         buzzer.step(now)
+
+    def _fell(self, clock):
+        """1 if the game's first flag fell since the last update, 2 a later one, else
+        ``_PASSED`` if a side passed a control, else 0. The flags and periods are looked
+        at closer only when one of them differs from the last update."""
+        left = clock.sides[0]
+        right = clock.sides[1]
+        if (
+            left.flagged == self.flagged[0]
+            and right.flagged == self.flagged[1]
+            and left.period == self.periods[0]
+            and right.period == self.periods[1]
+            and self.primed
+        ):
+            return 0
+        fell = self._flags_fallen(clock)
+        if self._control_passed(clock) and not fell:
+            return _PASSED
+        return fell
 
     def quiet_ms(self, clock, settings, now, wait):
         """``wait``, or less: the ms from ``now`` before which ``update`` cannot start
@@ -94,11 +95,11 @@ class Sound:
         mover = clock.running()
         if mover == _NOBODY:
             return wait
-        shown = clock.shown_ms(mover, now)
-        if shown <= 0:
+        mover = clock.shown_ms(mover, now)  # (the name reused: the frame stays small)
+        if mover <= 0:
             return wait
-        left = (shown - 1) % 1000 + 1
-        return left if left < wait else wait
+        mover = (mover - 1) % 1000 + 1
+        return mover if mover < wait else wait
 
     def _flags_fallen(self, clock):
         """0 if no flag fell since the last update; 1 the game's first; 2 a later one."""

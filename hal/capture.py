@@ -56,31 +56,31 @@ _COPY_WAIT = const(16)  # reads of the copier's ring position while its copy is 
 _MASK30 = const(0x3FFFFFFF)
 
 
-def stamp_ms(stamp_hi, stamp_lo, high_hi, high_lo, low_hi, low_lo):
+def stamp_ms(stamp_hi, stamp_lo, now):
     """``time.ticks_ms()`` at the instant of a 32-bit timer stamp (halves ``stamp_hi``,
-    ``stamp_lo``), given the 64-bit timer now (``TIMERAWH`` as ``high_hi``/``high_lo``,
-    ``TIMERAWL`` as ``low_hi``/``low_lo``, 16-bit halves) and a stamp less than
-    2**32 us (71 minutes) old.
+    ``stamp_lo``), given the 64-bit timer now (``now``: ``TIMERAWH``'s 16-bit halves,
+    then ``TIMERAWL``'s) and a stamp less than 2**32 us (71 minutes) old.
 
     On the rp2, ticks_ms is the 64-bit microsecond count divided by 1000, taken
     modulo 2**30 (ports/rp2/mphalport.h: ``to_ms_since_boot``); 2**32 is not a
     multiple of 1000, so the stamp's high word is needed: the present's, less one
     if the low word has wrapped since the stamp. The division runs on 16-bit limbs:
-    every intermediate stays below 2**26, a small int."""
-    if stamp_hi > low_hi or (stamp_hi == low_hi and stamp_lo > low_lo):
+    every intermediate stays below 2**26, a small int. (Few names: the frame stays on
+    MicroPython's C stack, tools/heap_frames.py.)"""
+    high_hi = now[0]
+    high_lo = now[1]
+    rest = now[2]  # TIMERAWL's upper half
+    if stamp_hi > rest or (stamp_hi == rest and stamp_lo > now[3]):
         if high_lo == 0:
             high_hi -= 1
             high_lo = 0xFFFF
         else:
             high_lo -= 1
-    rest = high_hi % 1000
-    part = rest * 65536 + high_lo
-    rest = part % 1000
-    part = rest * 65536 + stamp_hi
-    third = part // 1000
-    rest = part % 1000
-    lowest = (rest * 65536 + stamp_lo) // 1000
-    return ((third & 0x3FFF) << 16) | lowest
+    rest = ((high_hi % 1000) * 65536 + high_lo) % 1000
+    rest = rest * 65536 + stamp_hi
+    high_hi = rest // 1000  # the quotient's upper 16 bits
+    rest = ((rest % 1000) * 65536 + stamp_lo) // 1000  # its lower 16 bits
+    return ((high_hi & 0x3FFF) << 16) | rest
 
 
 class LeverCapture:
@@ -185,5 +185,4 @@ class LeverCapture:
         ring = self.rings[index]
         self.taken[index] += 1
         self.last_stamp = ((ring[slot + 1] & 0x3FFF) << 16) | ring[slot]
-        now = self.now
-        return stamp_ms(ring[slot + 1], ring[slot], now[0], now[1], now[2], now[3])
+        return stamp_ms(ring[slot + 1], ring[slot], self.now)

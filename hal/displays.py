@@ -13,11 +13,13 @@ second) is sent as that byte's RAM row alone: two bytes on the bus (its RAM
 address and the row) instead of seventeen, the other rows being what the chip
 took last. The driver's own
 ``show()`` slices its buffer on every call (96 bytes a call inside
-MicroPython, measured against 0 for ``show_frame``), so frames are flushed
-through the driver's I2C device in one write of the whole buffer, which
+MicroPython, measured against 0 for ``show_frame``), and its I2C device's
+``write`` and the bus's ``writeto`` take keywords, which puts each call's frame
+on MicroPython's heap (tools/heap_frames.py): so frames and restores are
+written straight to the bus (``I2CBus.write``), whole buffers, which
 allocates nothing. That is the one place the driver is reached behind its
-public interface: ``connect`` takes its buffer (``_buffer``) and its I2C
-device (``i2c_device[0]``), and nothing else touches either. An I2C error
+public interface: ``connect`` takes its buffer (``_buffer``), and nothing
+else touches it. An I2C error
 (a loose cable, a missing backpack, a NACK) is counted and never reaches
 the timing; the display is set up again on a later frame,
 so it comes back by itself when it answers again. A backpack whose supply
@@ -60,7 +62,6 @@ class SegmentDisplay:
         self.address = address
         self.driver_class = driver_class
         self.driver = None
-        self.device = None
         self.buffer = None
         self.last = bytearray(_FRAME_SIZE)
         self.one_row = bytearray(2)  # a RAM address and one row: a frame with one change
@@ -80,7 +81,6 @@ class SegmentDisplay:
             self.errors += 1
             return False
         self.driver = driver
-        self.device = driver.i2c_device[0]
         self.buffer = driver._buffer  # address byte + 16 bytes of display RAM
         self.valid = False
         return True
@@ -104,23 +104,31 @@ class SegmentDisplay:
         or a write failed (it is set up again, and drawn, on the next frame)."""
         if not self.valid:
             return False
-        device = self.device
-        command = self.command
         try:
-            with device:
-                command[0] = _OSCILLATOR_ON
-                device.write(command)
-                command[0] = _DIMMING | (self.step - 1)
-                device.write(command)
-                device.write(self.buffer)
-                command[0] = _DISPLAY_ON
-                device.write(command)
+            self._send_setup(_DIMMING | (self.step - 1))
         except OSError:
-            self.errors += 1
-            self.valid = False
-            self.driver = None
+            self._lost()
             return False
         return True
+
+    def _send_setup(self, dimming):
+        """The chip's setup and the frame it took last, in four writes."""
+        bus = self.bus
+        command = self.command
+        command[0] = _OSCILLATOR_ON
+        bus.write(self.address, command)
+        command[0] = dimming
+        bus.write(self.address, command)
+        bus.write(self.address, self.buffer)
+        command[0] = _DISPLAY_ON
+        bus.write(self.address, command)
+
+    def _lost(self):
+        """A write failed: counted, and the chip set up again on a later frame (it may
+        have lost power)."""
+        self.errors += 1
+        self.valid = False
+        self.driver = None
 
     def deadline(self):
         """The tick this display next needs a step at by itself, or None (never): it
@@ -137,40 +145,51 @@ class SegmentDisplay:
             return
         if self.driver is None and not self.connect():
             return
-        buffer = self.buffer
         if self.place_big is not None:
-            self.place_big(buffer, frame)
-            out = buffer
+            self.place_big(self.buffer, frame)
+            out = self.buffer
         else:
-            changed = self._one_change(frame)
-            index = 0
-            while index < _FRAME_DIGITS:
-                buffer[_DIGIT_INDEXES[index]] = frame[index]
-                index += 1
-            if frame[4]:
-                buffer[_COLON_INDEX] |= _COLON_BIT
-            else:
-                buffer[_COLON_INDEX] &= ~_COLON_BIT
-            out = buffer
-            if changed >= 0:  # the chip holds the rest: its one row, from its RAM address
-                row = _DIGIT_INDEXES[changed] if changed < _FRAME_DIGITS else _COLON_INDEX
-                out = self.one_row
-                out[0] = row - 1  # buffer[1 + 2r] is RAM byte 2r
-                out[1] = buffer[row]
+            out = self._place(frame)
+        if self._sent(out):
+            self._took(frame)
+
+    def _sent(self, out):
+        """Whether the chip took ``out`` (else it is set up again on a later frame)."""
         try:
-            with self.device:
-                self.device.write(out)
+            self.bus.write(self.address, out)
         except OSError:
-            self.errors += 1
-            self.valid = False
-            self.driver = None  # set it up again: it may have lost power
-            return
+            self._lost()
+            return False
+        return True
+
+    def _took(self, frame):
         last = self.last
         index = 0
         while index < _FRAME_SIZE:
             last[index] = frame[index]
             index += 1
         self.valid = True
+
+    def _place(self, frame):
+        """``frame`` in the driver's buffer; what to send: the whole buffer, or the one
+        row that changed from its RAM address (the chip holds the rest)."""
+        changed = self._one_change(frame)
+        buffer = self.buffer
+        index = 0
+        while index < _FRAME_DIGITS:
+            buffer[_DIGIT_INDEXES[index]] = frame[index]
+            index += 1
+        if frame[4]:
+            buffer[_COLON_INDEX] |= _COLON_BIT
+        else:
+            buffer[_COLON_INDEX] &= ~_COLON_BIT
+        if changed < 0:
+            return buffer
+        row = _DIGIT_INDEXES[changed] if changed < _FRAME_DIGITS else _COLON_INDEX
+        out = self.one_row
+        out[0] = row - 1  # buffer[1 + 2r] is RAM byte 2r
+        out[1] = buffer[row]
+        return out
 
     def _one_change(self, frame):
         """The index of the one byte ``frame`` changes from the frame the chip took

@@ -23,6 +23,11 @@ class I2CBus:
     def unlock(self):
         self.locked = False
 
+    def write(self, address, buffer):
+        """Write the whole ``buffer`` to ``address``, then a stop: the displays' frames,
+        without the keywords that would put this call's frame on MicroPython's heap."""
+        self.i2c.writeto(address, buffer)
+
     def writeto(self, address, buffer, *, start=0, end=None):
         """Write ``buffer[start:end]`` to ``address``, then a stop."""
         if start == 0 and (end is None or end == len(buffer)):

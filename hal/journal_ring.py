@@ -142,6 +142,14 @@ class Ring:
         within = slot % SLOTS_PER_BLOCK
         return (1 + within // SLOTS_PER_PAGE) * PAGE_BYTES + within % SLOTS_PER_PAGE * ENTRY_BYTES
 
+    def program_entry(self, slot, buf):
+        """Program ``slot``'s entry alone (a device that writes any bytes)."""
+        self.device.writeblocks(self.device_block(slot), buf, self.slot_at(slot))
+
+    def program_page(self, slot, page):
+        """Program the whole page that holds ``slot`` (``page``: its bytes)."""
+        self.device.writeblocks(self.device_block(slot), page, self.page_at(slot))
+
     def take_slot(self):
         """The next slot to program, now counted used (a failed program leaves it torn:
         never programmed again), or -1 if the ring is full."""

@@ -75,6 +75,7 @@ class JournalStore:
         # programs whole pages only).
         self.ring = Ring()
         self.page = bytearray(b"\xff" * PAGE_BYTES) if whole_pages and ring_blocks else None
+        self.filled_at = 0  # where the page holds the last entry written (``_write_page``)
 
     def read_ticks_from(self, ticks):
         """Read the tick after a block is added from ``ticks()`` (a simulated chip's model,
@@ -97,25 +98,25 @@ class JournalStore:
     def write_record(self, buf, seq):
         """Write entry ``seq`` into the ring, or its slot file if the ring is full or
         missing (flushed); allocates nothing."""
-        ring = self.ring
-        slot = ring.take_slot()
-        if slot >= 0:
-            block = ring.device_block(slot)
-            page_at = ring.page_at(slot)
-            at = ring.entry_at(slot)
-            if not self.whole_pages:  # the entry's bytes alone (esp32.Partition)
-                ring.device.writeblocks(block, buf, page_at + at)
-                return
-            if len(buf) != ENTRY_BYTES:  # (a slice of another length would resize the page)
-                raise ValueError("a journal entry is %d bytes" % ENTRY_BYTES)
-            page = self.page
-            page[at : at + ENTRY_BYTES] = buf  # no allocation: same length, slice on the stack
-            try:
-                ring.device.writeblocks(block, page, page_at)
-            finally:
-                page[at : at + ENTRY_BYTES] = _BLANK_ENTRY
-            return
-        self.write_slot(buf, seq)
+        slot = self.ring.take_slot()
+        if slot < 0:
+            self.write_slot(buf, seq)
+        elif not self.whole_pages:  # the entry's bytes alone (esp32.Partition)
+            self.ring.program_entry(slot, buf)
+        else:
+            self._write_page(buf, slot)
+
+    def _write_page(self, buf, slot):
+        """Program the page of ring ``slot`` with the entry ``buf`` in its place and the
+        rest blank (a page program only clears bits)."""
+        if len(buf) != ENTRY_BYTES:  # (a slice of another length would resize the page)
+            raise ValueError("a journal entry is %d bytes" % ENTRY_BYTES)
+        at = self.filled_at  # the last entry's place, blank again: a page program only
+        self.page[at : at + ENTRY_BYTES] = _BLANK_ENTRY  # clears bits, the rest stays erased
+        at = self.ring.entry_at(slot)
+        self.page[at : at + ENTRY_BYTES] = buf  # no allocation: same length, slice on the stack
+        self.filled_at = at
+        self.ring.program_page(slot, self.page)
 
     def write_slot(self, buf, seq):
         """Write entry ``seq`` into its slot file (flushed): an entry the ring does not

@@ -55,20 +55,24 @@ class KeyButtons:
         or long in ``tick``."""
         press = self.press
         self.inputs.press_into(slot, now, press)
-        start = press[PRESS_START]
-        long_at = ticks_add(start, self.long_ms)
         if press[PRESS_HELD]:  # still held, or its release not settled yet
-            held = ticks_diff(now, start)
-            if held < self.long_ms:
-                return PENDING
-            if held < self.long_ms + _UNSETTLED_MS and press[PRESS_RELEASING]:
-                return PENDING  # a release under way: wait for its tick (a contact
-                # that never settles is taken as held, so it cannot hold up the rest)
-            self.tick = long_at
-            return LONG
-        release = press[PRESS_RELEASE]
+            return self._held(ticks_diff(now, press[PRESS_START]), press[PRESS_RELEASING])
+        return self._released(press[PRESS_START], press[PRESS_RELEASE])
+
+    def _held(self, held, releasing):
+        """A press held ``held`` ms so far, its release under way or not."""
+        if held < self.long_ms:
+            return PENDING
+        if held < self.long_ms + _UNSETTLED_MS and releasing:
+            return PENDING  # a release under way: wait for its tick (a contact
+            # that never settles is taken as held, so it cannot hold up the rest)
+        self.tick = ticks_add(self.press[PRESS_START], self.long_ms)
+        return LONG
+
+    def _released(self, start, release):
+        """A press from ``start`` released at ``release``."""
         if ticks_diff(release, start) >= self.long_ms:
-            self.tick = long_at
+            self.tick = ticks_add(start, self.long_ms)
             return LONG
         self.tick = release
         return SHORT

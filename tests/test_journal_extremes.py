@@ -16,6 +16,7 @@ from firmware import claims as claims_module
 from firmware import engine, journal, timecontrol
 from firmware.boot import journal_read
 from sim import script as script_module
+from tests import records
 from tests.scripting import fields, run_text
 
 NINE = "999/35999:" * 8 + "35999+60"
@@ -33,7 +34,7 @@ def round_trip(left, right, set_up):
     clock.press(1, 0)  # left is White
     set_up(clock, claims)
     buf = bytearray(journal.RECORD_SIZE)
-    journal.encode(buf, 7, 0x7FFFFFFE, clock, claims, clock.turn_used, 65_535)
+    records.encode(buf, 7, 0x7FFFFFFE, clock, claims, clock.turn_used, 65_535)
     assert journal_read.valid(buf)
     assert journal_read.game_id(buf) == 0x7FFFFFFE and journal_read.log_count(buf) == 65_535
     back = engine.Clock(timecontrol.parse(left), timecontrol.parse(right))

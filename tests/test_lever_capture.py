@@ -327,7 +327,7 @@ def _converted(stamp_us, now_us):
     stamp_hi, stamp_lo = _halves(stamp_us & 0xFFFFFFFF)
     high_hi, high_lo = _halves(now_us >> 32)
     low_hi, low_lo = _halves(now_us & 0xFFFFFFFF)
-    return capture.stamp_ms(stamp_hi, stamp_lo, high_hi, high_lo, low_hi, low_lo)
+    return capture.stamp_ms(stamp_hi, stamp_lo, (high_hi, high_lo, low_hi, low_lo))
 
 
 def _ticks_ms(time_us):

@@ -20,6 +20,7 @@ from firmware import (
 from firmware.boot import documents, journal_read
 from firmware.input_codes import KEY_MINUS, KEY_PLUS, KEY_SET
 from firmware.menu import items, screens
+from tests import records
 
 # --- a hall message's numbers (firmware/flat_json.py, ``_MAX_DIGITS``) --------------
 
@@ -150,7 +151,7 @@ def record(left, right=None):
     clock.press(0, 1000)
     clock.pause(1500)
     buf = bytearray(journal.RECORD_SIZE)
-    journal.encode(buf, 3, 7, clock, claims.Claims(clock, "off", "appendix-g"), 500, 0)
+    records.encode(buf, 3, 7, clock, claims.Claims(clock, "off", "appendix-g"), 500, 0)
     return buf, controls
 
 

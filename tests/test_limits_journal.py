@@ -8,6 +8,7 @@ import pytest
 
 from firmware import claims, engine, files, journal, timecontrol
 from firmware.boot import journal_read, resume
+from tests import records
 
 
 def entry(seq, moves):
@@ -20,7 +21,7 @@ def entry(seq, moves):
         clock.press(clock.mover, now)
     clock.pause(now + 500)
     buf = bytearray(journal.RECORD_SIZE)
-    journal.encode(buf, seq, 7, clock, claims.Claims(clock, "off", "appendix-g"), 500, 0)
+    records.encode(buf, seq, 7, clock, claims.Claims(clock, "off", "appendix-g"), 500, 0)
     assert journal_read.valid(buf)
     return bytes(buf)
 
