@@ -6,15 +6,14 @@ from bench import port
 from boards import pico
 
 
-def _run(longest, median):
-    state = {"longestFrameGapMs": longest, "medianFrameGapMs": median}
-    return {"states": {"firstMove": state}}
+def _run(first_move, move, running):
+    states = {"firstMove": first_move, "move": move, "running": running}
+    return {"states": {name: {"dueFrameLatestMs": late} for name, late in states.items()}}
 
 
-def test_a_frame_held_back_is_its_longest_gap_less_the_frames_rhythm():
-    assert port._frame_delay(_run(1051.0, 1000.0), "firstMove") == 51.0
-    assert port._frame_delay(_run(1000.0, 1000.0), "firstMove") == 0
-    assert port._frame_delay(_run(900.0, None), "firstMove") == 0  # too few frames to say
+def test_a_due_frame_comes_late_by_the_longest_of_the_windows_in_play():
+    assert port._latest_due_frame(_run(31.7, 17.9, 11.0)) == 31.7
+    assert port._latest_due_frame(_run(3.0, 51.0, 11.0)) == 51.0
 
 
 def test_the_lane_gets_the_boards_own_pins_and_addresses():

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { afterTransfer, setRxDreq } from './dreq.mjs';
+import { dueFrames, longestLateMs } from './due_frames.mjs';
 import { TimedFlash, W25Q16JV_MS } from './flash.mjs';
 import { HT16K33, attachI2C } from './ht16k33.mjs';
 import { HeapWatch, readSymbols } from './heap_watch.mjs';
@@ -86,13 +87,13 @@ for (const channel of mcu.dma.channels) {
 }
 const displays = board.displays.map((address) => new HT16K33(address));
 const frames = [];
-for (const chip of displays) {
+displays.forEach((chip, index) => {
   const stop = chip.stop.bind(chip);
   chip.stop = () => {
-    if (chip.wroteRam) frames.push(machine.clock.nanos);
+    if (chip.wroteRam) frames.push({ ns: machine.clock.nanos, chip: index, ram: Array.from(chip.ram) });
     stop();
   };
-}
+});
 attachI2C(mcu.i2c[board.i2c], displays);
 for (const pin of Object.values(board.inputs)) machine.drive(pin, true); // open contacts
 
@@ -105,8 +106,10 @@ function press(name, holdMs = 80, bounceMs = 3) {
   }
 }
 
-/** CPU fraction, wake-ups a second and the longest gap between display frames over ns. */
-function measure(ns, name, act = null) {
+/** CPU fraction, wake-ups a second and the longest gap between display frames over ns;
+ *  with `turn` ({ pressNs, chip }: a turn begun by a lever press, its running display),
+ *  how late each frame due in the window came (due_frames.mjs). */
+function measure(ns, name, act = null, turn = null) {
   progress(name);
   const before = machine.meter.snapshot();
   const start = machine.clock.nanos;
@@ -116,7 +119,8 @@ function measure(ns, name, act = null) {
   if (act) act(); // a press inside the window: its frames are counted from the edge on
   machine.run(Math.max(0, start + ns - machine.clock.nanos));
   const figures = Meter.between(before, machine.meter.snapshot());
-  const written = frames.slice(firstFrame);
+  const windowFrames = frames.slice(firstFrame);
+  const written = windowFrames.map((frame) => frame.ns);
   const times = [start, ...written, machine.clock.nanos];
   const gaps = [];
   for (let i = 1; i < times.length; i++) gaps.push((times[i] - times[i - 1]) / MS);
@@ -128,6 +132,13 @@ function measure(ns, name, act = null) {
   const between = gaps.slice(1, -1).sort((a, b) => a - b);
   figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
   figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
+  if (turn) {
+    const endNs = machine.clock.nanos;
+    const due = dueFrames(windowFrames, { ...turn, fromNs: start, endNs });
+    figures.dueFrames = due.length;
+    figures.dueFrameLatestMs = longestLateMs(due, endNs);
+    figures.dueFramesNeverShown = due.filter((d) => d.lateMs === null).length;
+  }
   if (heap) {
     const allocations = HeapWatch.between(heapBefore, heap.snapshot());
     figures.heapAllocations = allocations.calls;
@@ -267,9 +278,17 @@ result.preparation = {
 states.standing = measure(windowNs, 'standing');
 const erasesBefore = flash.erases.length;
 const programsBefore = flash.programs.length;
-// Right ends its turn: the game starts with left's clock running.
-states.firstMove = measure(2000 * MS, 'firstMove', () => press('lever_right'));
-states.running = measure(windowNs, 'running', () => press('lever_left'));
+// Right ends its turn: the game starts with left's clock running (display 0).
+let turnStart = machine.clock.nanos;
+states.firstMove = measure(2000 * MS, 'firstMove', () => press('lever_right'), {
+  pressNs: turnStart,
+  chip: 0,
+});
+// Left moves (right's clock runs, display 1): the move's own window, then the clock running
+// with nothing pressed, from a second after the press.
+turnStart = machine.clock.nanos;
+states.move = measure(1000 * MS, 'move', () => press('lever_left'), { pressNs: turnStart, chip: 1 });
+states.running = measure(windowNs, 'running', null, { pressNs: turnStart, chip: 1 });
 states.paused = measure(windowNs, 'paused', () => press('play'));
 states.menus = measure(windowNs, 'menus', () => press('set'));
 result.states = states;
