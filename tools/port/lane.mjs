@@ -134,7 +134,7 @@ function measure(ns, name, act = null, turn = null) {
   figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
   if (turn) {
     const endNs = machine.clock.nanos;
-    const due = dueFrames(windowFrames, { ...turn, fromNs: start, endNs });
+    const due = dueFrames(frames, { ...turn, fromNs: start, endNs });
     figures.dueFrames = due.length;
     figures.dueFrameLatestMs = longestLateMs(due, endNs);
     figures.dueFramesNeverShown = due.filter((d) => d.lateMs === null).length;

@@ -17,7 +17,7 @@ test('digit 4 point is RAM byte 8, bit 7', () => {
 
 test('each half second of a turn is due on the running side with the mark as docs say', () => {
   // The press at 1000 ms; frames 12 ms after each due instant, the mark right.
-  const frames = [frame(1012, 0, false), frame(1512, 1, true), frame(2012, 1, false)];
+  const frames = [frame(990, 1, true), frame(1012, 1, false), frame(1512, 1, true), frame(2012, 1, false)];
   const due = dueFrames(frames, { pressNs: 1000 * MS, chip: 1, endNs: 2400 * MS });
   assert.deepEqual(
     due.map((d) => [d.atMs, d.lateMs]),
@@ -31,13 +31,18 @@ test('each half second of a turn is due on the running side with the mark as doc
 });
 
 test('a frame on the other display, or with the mark wrong, does not show a turn', () => {
-  const frames = [frame(1001, 0, false), frame(1505, 0, true), frame(1510, 1, false), frame(1560, 1, true)];
+  const frames = [frame(1001, 1, false), frame(1505, 0, true), frame(1510, 1, false), frame(1560, 1, true)];
   const due = dueFrames(frames, { pressNs: 1000 * MS, chip: 1, endNs: 1900 * MS });
   assert.equal(due[1].lateMs, 60);
 });
 
+test('a press that changes nothing on the running display is shown already', () => {
+  const due = dueFrames([frame(900, 1, false)], { pressNs: 1000 * MS, chip: 1, endNs: 1400 * MS });
+  assert.deepEqual(due, [{ atMs: 1000, lateMs: 0 }]);
+});
+
 test('a due frame never shown is late until the window ends', () => {
-  const due = dueFrames([frame(1003, 0, false)], { pressNs: 1000 * MS, chip: 1, endNs: 1800 * MS });
+  const due = dueFrames([frame(1003, 1, false)], { pressNs: 1000 * MS, chip: 1, endNs: 1800 * MS });
   assert.equal(due[1].lateMs, null);
   assert.equal(longestLateMs(due, 1800 * MS), 300);
 });
