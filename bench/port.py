@@ -147,6 +147,9 @@ def _allocations(state):
     return {
         "heap_allocations_per_s": round(state["heapAllocations"] / state["seconds"], 1),
         "heap_allocations_by_function": dict(by_function),
+        # the loop's sleeps and the app's steps, counted on the port: the model's wake-ups
+        "sleeps_per_s": round(state["sleeps"] / state["seconds"], 1),
+        "steps_per_s": round(state["steps"] / state["seconds"], 1),
     }
 
 

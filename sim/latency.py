@@ -78,6 +78,7 @@ class ChipLatency:
         self.soft_handlers = chip.SOFT_PIN_HANDLERS
         self.flash_masks = chip.FLASH_MASKS_INTERRUPTS
         self.erase_us = chip.SECTOR_ERASE_US[pick]
+        self.erase_cpu_us = getattr(chip, "ERASE_CPU_US", 0)  # the CPU around a block's erase
         self.program_us = chip.PAGE_PROGRAM_US[pick]
         self.chunk_us = getattr(chip, "CHUNK_PROGRAM_US", (0, 0))[pick]
         self.sector_bytes = chip.SECTOR_BYTES
@@ -175,6 +176,8 @@ class ChipLatency:
         if self.in_game():
             self.erases_in_game += 1
         self.call(self.erase_us, self.flash_masks)
+        if self.erase_cpu_us and not self.in_game():  # the ring's preparation, before a start
+            self.call(self.erase_cpu_us, False)
 
     def device_read(self):
         """One block device read (the journal ring's scans, its slots at boot) and the

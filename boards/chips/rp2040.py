@@ -65,35 +65,31 @@ HEAP_SOURCE = (
     "gc.mem_free() + gc.mem_alloc() at the prompt (make port)"
 )
 HEAP_ESTIMATED = False
-# What the main loop costs on the port: measured with `make port` (the image of `make
-# firmware BOARD=pico` on rp2040js at 48 MHz, no USB host traffic; rp2040js has no flash
-# wait states, so a real chip spends more cycles, never fewer). machine.idle() waits for an
-# event or 1 ms at most (MicroPython v1.27.0, ports/rp2/modmachine.c: mp_machine_idle is
-# MICROPY_INTERNAL_WFE(1)), so hal.runtime.loop wakes at least every millisecond.
+# What the main loop costs on the port, measured with `make port` (the image of `make
+# firmware BOARD=pico` on rp2040js at 48 MHz, no USB host traffic, the flash at the
+# W25Q16JV's typical times; rp2040js has no flash wait states, so a real chip spends more
+# cycles, never fewer). machine.idle() waits for an event or 1 ms at most (MicroPython
+# v1.27.0, ports/rp2/modmachine.c: MICROPY_INTERNAL_WFE(1)); the loop sleeps in
+# select.poll's ipoll instead (hal/sleep.py), which the port shows waking once a sleep.
 IDLE_WAKE_MS = 1
-# A clock running (the DREQ as a credit, the flash at its maximum times): 883 wake-ups a
-# second and 42 % of the core; a wake-up (a pass of the loop and its interrupts) takes
-# 22,955 cycles on average, 478 us at 48 MHz. Measured on the port.
-LOOP_WAKEUPS_PER_S_RUNNING = 883
-LOOP_CYCLES_PER_WAKEUP = 22_955
-CPU_PERCENT_RUNNING = 42
-# From a game's first move through 2 s of it, 3 s running, 3 s paused and 3 s in a menu,
-# the game started while the ring was still being prepared: 5 erases (the preparation goes
-# on while the clock stands) and 28 programs (calls of the bootrom's flash_range_program,
-# each of whole pages), 2.26 s of flash work at the W25Q16JV's maximum times. The first 2 s
-# alone: 1 erase and 18 pages; the display's first frame after the lever came 957 ms after
-# it, 457 ms past the frames' 500 ms rhythm. Measured on the port.
-GAME_START_ERASES = 5
-GAME_START_PROGRAMS = 28
-# Standing, the ring prepared (typical flash times): 898 wake-ups a second, 41 % of the core;
-# the loop does not rest while nothing happens either. Measured on the port.
-CPU_PERCENT_STANDING = 41
-# The journal's ring prepared after boot: 101 erases, one every 1,299 ms (median), 123 s from
-# the first to the last at the W25Q16JV's typical times; hal/journal_store.py waits 500 ms
-# between blocks, the rest is the block's own work and the loop's passes around it (74 % of
-# the core meanwhile). Measured on the port (boards/pico.py's "a block every 0.5 s" is the
-# pause alone).
-RING_BLOCK_MS = 1_299
+# A clock running, from a second after a move, nothing pressed: 3.2 wake-ups a second (each
+# a sleep of the loop and a step of the app, counted on the port), 1.5 % of the core:
+# about 240,000 cycles a wake-up (a full step, the displays' frames and their restores).
+# Standing, the ring prepared: 2.0 a second, 0.86 %. Measured on the port; the model's
+# wake-ups (sim.wakes) times this pass are its CPU (bench/wakeups.py).
+LOOP_WAKEUPS_PER_S_RUNNING = 3.2
+LOOP_CYCLES_PER_WAKEUP = 240_000
+CPU_PERCENT_RUNNING = 1.5
+CPU_PERCENT_STANDING = 0.86
+# The journal's ring prepared after boot, the board's default control (5400+30: 82
+# blocks): one erase every 101 ms (median) at the W25Q16JV's typical times, blocks back
+# to back, 94 % of the core meanwhile (littlefs's appends and their CRCs, the step's
+# Python). Measured on the port.
+RING_BLOCK_PORT_US = 101_400
+# What the model (sim.latency) charges around each block's erase beyond the erase, its
+# programs and its device reads, so that its pace for the same control and flash times
+# (64.0 ms a block without it) is the port's: calibrated, not measured alone.
+ERASE_CPU_US = RING_BLOCK_PORT_US - 64_000
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).

@@ -35,8 +35,10 @@ export function symbolAt(symbols, address) {
 const BYTECODE_OFFSET = 12; // mp_obj_fun_bc_t: base, context, child_table, then bytecode
 
 export class HeapWatch {
-  /** Watches `mcu`'s core for calls of the image's gc_alloc; `symbols` from readSymbols. */
-  constructor(mcu, symbols) {
+  /** Watches `mcu`'s core for calls of the image's gc_alloc; `symbols` from readSymbols.
+   *  The calls of the frozen functions named in `counted` (as fun_data_ names less that
+   *  prefix, e.g. hal_sleep_Sleep_wait) are counted too. */
+  constructor(mcu, symbols, counted = []) {
     const address = (name) => {
       const found = symbols.find(([, symbol]) => symbol === name);
       if (!found) throw new Error(`the image's ELF has no ${name}`);
@@ -47,6 +49,9 @@ export class HeapWatch {
     this.funBcCall = address('fun_bc_call');
     this.calls = 0;
     this.byFunction = new Map();
+    this.counted = new Map(); // bytecode address -> its name, for the functions counted
+    for (const name of counted) this.counted.set(address(`fun_data_${name}`), name);
+    this.functionCalls = new Map();
     const { core } = mcu;
     const execute = core.executeInstruction.bind(core);
     let bytecode = 0; // the bytecode of the function fun_bc_call last entered
@@ -54,6 +59,8 @@ export class HeapWatch {
       const pc = core.PC & ~1;
       if (pc === this.funBcCall) {
         bytecode = mcu.readUint32(core.registers[0] + BYTECODE_OFFSET);
+        const name = this.counted.get(bytecode);
+        if (name) this.functionCalls.set(name, (this.functionCalls.get(name) || 0) + 1);
       } else if (pc === this.gcAlloc) {
         this.calls += 1;
         const caller = symbolAt(symbols, core.LR & ~1);
@@ -72,7 +79,11 @@ export class HeapWatch {
   }
 
   snapshot() {
-    return { calls: this.calls, byFunction: new Map(this.byFunction) };
+    return {
+      calls: this.calls,
+      byFunction: new Map(this.byFunction),
+      functionCalls: new Map(this.functionCalls),
+    };
   }
 
   /** The allocations between two snapshots: their count and, per function, how many. */
@@ -82,6 +93,10 @@ export class HeapWatch {
       const more = count - (a.byFunction.get(name) || 0);
       if (more > 0) byFunction[name] = more;
     }
-    return { calls: b.calls - a.calls, byFunction };
+    const functionCalls = {};
+    for (const [name, count] of b.functionCalls) {
+      functionCalls[name] = count - (a.functionCalls.get(name) || 0);
+    }
+    return { calls: b.calls - a.calls, byFunction, functionCalls };
   }
 }

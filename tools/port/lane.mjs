@@ -53,7 +53,10 @@ const windowNs = Number(options.seconds) * 1000 * MS;
 
 const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
 const { mcu } = machine;
-const heap = options.elf ? new HeapWatch(mcu, readSymbols(options.elf)) : null;
+// The main loop's sleeps (hal.sleep's wait: one a pass that found nothing to do) and its
+// steps, counted on the port to set against the core's wake-ups.
+const COUNTED = ['hal_sleep_Sleep_wait', 'firmware_app_App_step'];
+const heap = options.elf ? new HeapWatch(mcu, readSymbols(options.elf), COUNTED) : null;
 const flash = new TimedFlash(mcu, times, (ns) => machine.hold(ns));
 machine.breakHandlers.push((code) => flash.onBreak(code));
 setRxDreq(mcu, options.dreq);
@@ -143,6 +146,8 @@ function measure(ns, name, act = null, turn = null) {
     const allocations = HeapWatch.between(heapBefore, heap.snapshot());
     figures.heapAllocations = allocations.calls;
     figures.heapAllocationsByFunction = allocations.byFunction;
+    figures.sleeps = allocations.functionCalls.hal_sleep_Sleep_wait;
+    figures.steps = allocations.functionCalls.firmware_app_App_step;
   }
   figures.erases = flash.erases.length - erases;
   figures.pagePrograms = flash.programs

@@ -43,20 +43,35 @@ export class Meter {
     this.asleepNs = 0;
     this.wakes = 0;
     this.cycles = 0;
+    this.wakesBy = new Map(); // per interrupt (its IRQ number) that ended a sleep
   }
   snapshot() {
-    return { awakeNs: this.awakeNs, asleepNs: this.asleepNs, wakes: this.wakes, cycles: this.cycles };
+    const { awakeNs, asleepNs, wakes, cycles } = this;
+    return { awakeNs, asleepNs, wakes, cycles, wakesBy: new Map(this.wakesBy) };
+  }
+  /** A sleep ended by the interrupts pending and enabled in `irqs` (a bit each). */
+  woke(irqs) {
+    this.wakes += 1;
+    for (let irq = 0; irq < 32; irq++) {
+      if (irqs & (1 << irq)) this.wakesBy.set(irq, (this.wakesBy.get(irq) || 0) + 1);
+    }
   }
   /** CPU fraction and wake-ups a second between two snapshots. */
   static between(a, b) {
     const awake = b.awakeNs - a.awakeNs;
     const elapsed = awake + (b.asleepNs - a.asleepNs);
     const seconds = elapsed / 1e9;
+    const wakesByIrq = {};
+    for (const [irq, count] of b.wakesBy) {
+      const more = count - (a.wakesBy.get(irq) || 0);
+      if (more > 0) wakesByIrq[irq] = more;
+    }
     return {
       seconds,
       cpu: elapsed ? awake / elapsed : 0,
       wakesPerS: seconds ? (b.wakes - a.wakes) / seconds : 0,
       cycles: b.cycles - a.cycles,
+      wakesByIrq,
     };
   }
 }
@@ -163,7 +178,7 @@ export class Machine {
         clock.tick(step);
         meter.asleepNs += step;
         this.stepPio(Math.round(step / nsPerCycle));
-        if (!mcu.core.waiting) meter.wakes += 1;
+        if (!mcu.core.waiting) meter.woke(mcu.core.pendingInterrupts & mcu.core.enabledInterrupts);
         continue;
       }
       const cycles = mcu.core.executeInstruction();
