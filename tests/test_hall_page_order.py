@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bench import hall_probe
 from hall import screenshot as shots
 from hall.devtools import Browser
 from hall.view import HallView
+from tests.mpy import hall_messages
 
 pytestmark = pytest.mark.xdist_group("hall-page-order")
 
@@ -30,7 +30,7 @@ def browser():
 
 
 def message(moves, seq, reason="change", **changes):
-    data = json.loads(hall_probe.lines()[0])
+    data = json.loads(hall_messages.lines()[0])
     data.update(board=1, moves=moves, seq=seq, reason=reason, **changes)
     return json.dumps(data).encode()
 
