@@ -11,7 +11,8 @@ by its path in the JSON, under "Other figures".
 import json
 import os
 
-from bench import goals
+from bench import capture_sweep, chip, goals, preparation
+from bench.figure_rows import format_value, lookup, on_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATEST = os.path.join(ROOT, "bench", "latest.json")
@@ -272,198 +273,9 @@ SECTIONS = (
                 "ms",
                 "0 ms",
             ),
-            (
-                "worst charge error, 10,000 presses, Pico chip model, typical",
-                "chip.pico.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico chip model, datasheet maxima",
-                "chip.pico.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, Pico chip model, datasheet maxima",
-                "chip.pico.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: runs",
-                "capture_sweep.credit.typical.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: worst error",
-                "capture_sweep.credit.typical.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: presses lost",
-                "capture_sweep.credit.typical.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: moves wrong",
-                "capture_sweep.credit.typical.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: runs",
-                "capture_sweep.credit.max.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: worst error",
-                "capture_sweep.credit.max.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: presses lost",
-                "capture_sweep.credit.max.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: moves wrong",
-                "capture_sweep.credit.max.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: runs",
-                "capture_sweep.level.typical.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: worst error",
-                "capture_sweep.level.typical.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: presses lost",
-                "capture_sweep.level.typical.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: moves wrong",
-                "capture_sweep.level.typical.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: runs",
-                "capture_sweep.level.max.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: worst error",
-                "capture_sweep.level.max.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: presses lost",
-                "capture_sweep.level.max.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: moves wrong",
-                "capture_sweep.level.max.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico W chip model, hall, typical",
-                "chip.pico_w.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico W chip model, hall, datasheet maxima",
-                "chip.pico_w.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, Pico W chip model, datasheet maxima",
-                "chip.pico_w.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                'worst charge error, 10,000 presses, Pico 1.2" chip model, typical',
-                "chip.pico_big.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                'worst charge error, 10,000 presses, Pico 1.2" chip model, datasheet maxima',
-                "chip.pico_big.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                'presses lost, 10,000 presses, Pico 1.2" chip model, datasheet maxima',
-                "chip.pico_big.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "worst charge error, 10,000 presses, ESP32 chip model, hall, typical",
-                "chip.esp32.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, ESP32 chip model, hall, datasheet maxima",
-                "chip.esp32.charge_error_ms_worst.max",
-                "ms",
-                "≤ 3.5 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, ESP32 chip model, datasheet maxima",
-                "chip.esp32.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: start presses refused while its ring is prepared, typical",
-                "chip.esp32.starts_refused.typical",
-                "",
-                "refused, never late",
-            ),
-            (
-                "ESP32: start presses refused while its ring is prepared, datasheet maxima",
-                "chip.esp32.starts_refused.max",
-                "",
-                "refused, never late",
-            ),
-            (
-                "ESP32: longest wait for a start (3600+5: 43 blocks), typical",
-                "chip.esp32.longest_start_wait_ms.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest wait for a start (3600+5: 43 blocks), datasheet maxima",
-                "chip.esp32.longest_start_wait_ms.max",
-                "ms",
-                "report",
-            ),
+            *chip.declared(("pico",)),
+            *capture_sweep.declared(),
+            *chip.declared(("pico_w", "pico_big", "esp32")),
             (
                 "simulator speed, 6-hour game of 400 moves",
                 "simulator_speed_6h_400_moves.times_real_time",
@@ -496,104 +308,7 @@ SECTIONS = (
         ' before the start (`bench/preparation.py`, [power.md](power.md) "Before the'
         ' start"), on the chip models over the real littlefs; a frame is due at each'
         " 20 ms tick, and the gap is the tick and the longest hold of the main loop.",
-        (
-            (
-                "Pico: longest gap between due frames in a game, typical",
-                "preparation.pico.longest_frame_gap_in_game_ms.typical",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "Pico: erases while a game is in progress, typical",
-                "preparation.pico.erases_in_game.typical",
-                "",
-                "0",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 15+10, typical",
-                "preparation.pico.wait_to_start_ms.rapid.typical",
-                "ms",
-                "≤ 3,000 ms",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, typical",
-                "preparation.pico.wait_to_start_ms.classical.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "Pico: longest gap between due frames in a game, datasheet maxima",
-                "preparation.pico.longest_frame_gap_in_game_ms.max",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "Pico: erases while a game is in progress, datasheet maxima",
-                "preparation.pico.erases_in_game.max",
-                "",
-                "0",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 15+10, datasheet maxima",
-                "preparation.pico.wait_to_start_ms.rapid.max",
-                "ms",
-                "report",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
-                "preparation.pico.wait_to_start_ms.classical.max",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest gap between due frames in a game, typical",
-                "preparation.esp32.longest_frame_gap_in_game_ms.typical",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "ESP32: erases while a game is in progress, typical",
-                "preparation.esp32.erases_in_game.typical",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 15+10, typical",
-                "preparation.esp32.wait_to_start_ms.rapid.typical",
-                "ms",
-                "≤ 3,000 ms",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, typical",
-                "preparation.esp32.wait_to_start_ms.classical.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest gap between due frames in a game, datasheet maxima",
-                "preparation.esp32.longest_frame_gap_in_game_ms.max",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "ESP32: erases while a game is in progress, datasheet maxima",
-                "preparation.esp32.erases_in_game.max",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 15+10, datasheet maxima",
-                "preparation.esp32.wait_to_start_ms.rapid.max",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
-                "preparation.esp32.wait_to_start_ms.classical.max",
-                "ms",
-                "report",
-            ),
-        ),
+        (*preparation.declared(),),
     ),
     (
         "Power and the journal",
@@ -1076,33 +791,6 @@ _HEADER_KEYS = ("machine", "python")
 _RAW_KEYS = ("heap.measured",)
 
 
-def _lookup(figures, path):
-    value = figures
-    for key in path.split("."):
-        if not isinstance(value, dict) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
-def format_value(value, unit=""):
-    """A figure as the page shows it: thousands separated, booleans as yes/no."""
-    if isinstance(value, bool):
-        text = "yes" if value else "no"
-    elif isinstance(value, int):
-        text = "{:,}".format(value)
-    elif isinstance(value, float):
-        text = "{:,}".format(round(value, 4))
-    elif isinstance(value, list):
-        text = ", ".join(format_value(item) for item in value)
-    elif value != str(value).strip():
-        text = '`"%s"`' % value  # a display's text, its spaces kept visible
-    else:
-        text = str(value)
-    text = text.replace("|", "\\|")
-    return text + (" " + unit if unit and not isinstance(value, bool) else "")
-
-
 def _leaves(value, prefix=""):
     """Every (path, value) below ``value`` that is not a JSON object."""
     if isinstance(value, dict):
@@ -1141,11 +829,11 @@ def missed(figures):
     """The names of the page's figures that miss their goal, in the page's order."""
     names = []
     for _heading, _text, rows in SECTIONS:
-        for name, path, _unit, goal in rows:
-            if goals.judge(_lookup(figures, path), goal) == goals.MISSED:
+        for name, path, _unit, goal in on_page(rows):
+            if goals.judge(lookup(figures, path), goal) == goals.MISSED:
                 names.append(name)
     for key, _heading, _text, columns in TASK_TABLES + HEAP_TABLES:
-        tasks = _lookup(figures, key)
+        tasks = lookup(figures, key)
         for name in sorted(tasks) if isinstance(tasks, dict) else ():
             for title, field, _unit, goal in map(_column, columns):
                 task = tasks[name] if isinstance(tasks[name], dict) else {}
@@ -1171,7 +859,8 @@ def render(figures):
             "",
         ]
     for heading, text, rows in SECTIONS:
-        found = [(name, _lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
+        rows = on_page(rows)
+        found = [(name, lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
         found = [row for row in found if row[1] is not None and not isinstance(row[1], dict)]
         used.update(path for _name, path, _unit, _goal in rows)
         if not found:
@@ -1184,7 +873,7 @@ def render(figures):
         ]
         lines.append("")
     for key, heading, text, columns in TASK_TABLES + HEAP_TABLES:
-        tasks = _lookup(figures, key)
+        tasks = lookup(figures, key)
         if not isinstance(tasks, dict) or not tasks:
             continue
         columns = [_column(column) for column in columns]

@@ -55,3 +55,37 @@ def test_values_read_as_a_reader_expects():
     assert figures_page.format_value(" 1.30.") == '`" 1.30."`'
     assert figures_page.format_value("a|b") == "a\\|b"
     assert figures_page.render({}).startswith("# Figures")
+
+
+def test_a_declared_figure_is_one_row_of_its_table_and_of_the_page():
+    from bench.figure_rows import Figure, on_page, table_rows
+
+    declared = (
+        Figure("wait, typical", "sweep.wait.typical", "ms", "≤ 3,000 ms"),
+        Figure("blocks", "sweep.blocks", "", "report", False),
+        Figure("absent", "sweep.absent", "", "0"),
+    )
+    figures = {"wait": {"typical": 3001}, "blocks": 24}
+    assert table_rows(declared, "sweep", figures) == [
+        ("wait, typical", "3,001 ms", "≤ 3,000 ms", 3001),
+        ("blocks", "24", "report", 24),
+    ]
+    assert on_page(declared) == (
+        ("wait, typical", "sweep.wait.typical", "ms", "≤ 3,000 ms"),
+        ("absent", "sweep.absent", "", "0"),
+    )
+
+
+def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal():
+    from bench import capture_sweep, chip, preparation
+
+    figures = committed_figures()
+    page = figures_page.render(figures)
+    for module in (capture_sweep, chip, preparation):
+        key = module.__name__.split(".")[1]
+        declared = module.declared(figures[key]) if module is chip else module.declared()
+        paths = {figure.name: figure.path for figure in declared}
+        for name, shown, goal, value in module.rows(figures[key]):
+            row = "| %s | %s | %s |" % (name, shown, goal)
+            on_the_page = "| `%s` | %s |" % (paths[name], figures_page.format_value(value))
+            assert row in page or on_the_page in page, (key, name)
