@@ -11,7 +11,7 @@ by its path in the JSON, under "Other figures".
 import json
 import os
 
-from bench import capture_sweep, chip, goals, preparation
+from bench import capture_sweep, chip, goals, journal, power, preparation
 from bench.figure_rows import format_value, lookup, on_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -313,127 +313,12 @@ SECTIONS = (
     (
         "Power and the journal",
         "How these are counted: [power.md](power.md).",
-        (
-            (
-                "journal: flash writes per hour of play",
-                "power.writes_per_hour.flash_writes_per_hour",
-                "",
-                "report",
-            ),
-            (
-                "flash erase cycles per block, 10,000 games of 4 h, Pico",
-                "power.wear_10000_games.boards.pico.erase_cycles_per_block",
-                "",
-                "< 100,000",
-            ),
-            (
-                "flash erase cycles per block, 10,000 games of 4 h, ESP32",
-                "power.wear_10000_games.boards.esp32.erase_cycles_per_block",
-                "",
-                "< 100,000",
-            ),
-            (
-                "time lost by the side to move after a power cut, typical",
-                "power.restored_error.typical_ms",
-                "ms",
-                "report",
-            ),
-            (
-                "time lost by the side to move after a power cut, worst",
-                "power.restored_error.worst_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-        ),
+        (*power.declared(),),
     ),
     (
         "Power cuts at every byte, on the real littlefs",
         "`python -m bench.journal` (`make power-sweep`): [power.md](power.md).",
-        (
-            (
-                "rp2: cut points of the game (every byte, every erase)",
-                "journal.rp2.single.cut_points_of_the_game",
-                "",
-                "report",
-            ),
-            (
-                "rp2: cut points tried, single cuts",
-                "journal.rp2.single.cut_points",
-                "",
-                "all of the game's",
-            ),
-            ("rp2: cut points tried, double faults", "journal.rp2.double.cut_points", "", "report"),
-            ("rp2: games lost, single cuts", "journal.rp2.single.games_lost", "", "0"),
-            ("rp2: games lost, double faults", "journal.rp2.double.games_lost", "", "0"),
-            ("rp2: games invented, single cuts", "journal.rp2.single.games_invented", "", "0"),
-            ("rp2: games invented, double faults", "journal.rp2.double.games_invented", "", "0"),
-            ("rp2: settings lost, single cuts", "journal.rp2.single.settings", "", "0"),
-            ("rp2: settings lost, double faults", "journal.rp2.double.settings", "", "0"),
-            (
-                "rp2: worst restored error, side to move",
-                "journal.rp2.single.worst_restored_error_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-            ("rp2: journal bytes programmed per move", "journal.rp2.bytes_per_move", "", "report"),
-            (
-                "rp2: journal bytes programmed per hour of play",
-                "journal.rp2.bytes_per_hour",
-                "",
-                "report",
-            ),
-            ("rp2: ring preparation", "journal.rp2.ring_preparation_s", "s", "report"),
-            ("rp2: wall time of the sweep", "journal.rp2.wall_s", "s", "report"),
-            (
-                "esp32: cut points of the game (every byte, every erase)",
-                "journal.esp32.single.cut_points_of_the_game",
-                "",
-                "report",
-            ),
-            (
-                "esp32: cut points tried, single cuts",
-                "journal.esp32.single.cut_points",
-                "",
-                "all of the game's",
-            ),
-            (
-                "esp32: cut points tried, double faults",
-                "journal.esp32.double.cut_points",
-                "",
-                "report",
-            ),
-            ("esp32: games lost, single cuts", "journal.esp32.single.games_lost", "", "0"),
-            ("esp32: games lost, double faults", "journal.esp32.double.games_lost", "", "0"),
-            ("esp32: games invented, single cuts", "journal.esp32.single.games_invented", "", "0"),
-            (
-                "esp32: games invented, double faults",
-                "journal.esp32.double.games_invented",
-                "",
-                "0",
-            ),
-            ("esp32: settings lost, single cuts", "journal.esp32.single.settings", "", "0"),
-            ("esp32: settings lost, double faults", "journal.esp32.double.settings", "", "0"),
-            (
-                "esp32: worst restored error, side to move",
-                "journal.esp32.single.worst_restored_error_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-            (
-                "esp32: journal bytes programmed per move",
-                "journal.esp32.bytes_per_move",
-                "",
-                "report",
-            ),
-            (
-                "esp32: journal bytes programmed per hour of play",
-                "journal.esp32.bytes_per_hour",
-                "",
-                "report",
-            ),
-            ("esp32: ring preparation", "journal.esp32.ring_preparation_s", "s", "report"),
-            ("esp32: wall time of the sweep", "journal.esp32.wall_s", "s", "report"),
-        ),
+        (*journal.declared(),),
     ),
     (
         "The tournament hall",

@@ -77,11 +77,11 @@ def test_a_declared_figure_is_one_row_of_its_table_and_of_the_page():
 
 
 def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal():
-    from bench import capture_sweep, chip, preparation
+    from bench import capture_sweep, chip, journal, power, preparation
 
     figures = committed_figures()
     page = figures_page.render(figures)
-    for module in (capture_sweep, chip, preparation):
+    for module in (capture_sweep, chip, journal, power, preparation):
         key = module.__name__.split(".")[1]
         declared = module.declared(figures[key]) if module is chip else module.declared()
         paths = {figure.name: figure.path for figure in declared}

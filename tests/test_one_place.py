@@ -156,10 +156,6 @@ def test_the_reach_follows_imports_names_and_files():
     assert bench_references(source, modules) == {"a", "b", "c", "d"}
 
 
-# Sections of make bench still to be given their command (files other work is changing).
-SECTIONS_WITHOUT_COMMAND = {"power"}
-
-
 def section_shape(source, name):
     """What a section module lacks of the bench's shape: its figures' ``rows`` (the
     figure and its goal) and its command, ``main`` run by ``python -m bench.NAME``
@@ -180,7 +176,7 @@ def test_every_section_of_make_bench_has_its_rows_and_its_command():
         missing = section_shape((ROOT / "bench" / (name + ".py")).read_text(), name)
         if missing:
             lacking[name] = missing
-    assert sorted(lacking) == sorted(SECTIONS_WITHOUT_COMMAND), lacking
+    assert lacking == {}
     assert section_shape('"""Figures."""\ndef rows(f):\n    pass\n', "x") == [
         "main",
         "its command in the docstring",
