@@ -72,18 +72,19 @@ def closed_within(sock, seconds):
 # --- the page server's side: HTTP requests from a chosen loopback address --------------
 
 
-def http_connect(address, source):
+def http_connect(address, source, timeout=5):
     """A socket to the page server at ``address``, from the loopback address ``source``
-    (127.0.0.x: one "device" of the room each)."""
+    (127.0.0.x: one "device" of the room each); ``timeout`` bounds a hang."""
     sock = socket.socket()
     sock.bind((source, 0))
-    sock.settimeout(5)
+    sock.settimeout(timeout)
     sock.connect(address)
     return sock
 
 
-def http_status(sock):
-    """The answer's status code, read until its head ends (None: closed without one)."""
+def http_answer(sock):
+    """The answer's status code and its head's bytes, read until the head ends or the
+    server closes: ``(None, b"")`` where it closed without a word."""
     data = b""
     while b"\r\n\r\n" not in data:
         try:
@@ -93,7 +94,14 @@ def http_status(sock):
         if not chunk:
             break
         data += chunk
-    return int(data.split(b" ", 2)[1]) if data else None
+    if not data:
+        return None, b""
+    return int(data.split(b" ", 2)[1]), data
+
+
+def http_status(sock):
+    """The answer's status code (None: closed without one)."""
+    return http_answer(sock)[0]
 
 
 def http_get(address, source, path, key=None):
