@@ -11,10 +11,9 @@ import pytest
 
 from hall import screenshot as shots
 from hall.broker import Broker
-from hall.devtools import Browser
 from hall.pairings import Pairings
 from hall.view import HallView
-from tests.hall_helpers import Client, need_broker, worker_port
+from tests.hall_helpers import Client, chromium_browser, need_broker, worker_port
 from tests.mpy import hall_messages
 
 # One worker plays the whole module: one broker, three clocks and one browser for its
@@ -24,9 +23,7 @@ pytestmark = pytest.mark.xdist_group("hall-page")
 
 @pytest.fixture(scope="module")
 def browser():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    with Browser(shots.chromium()) as running:
+    with chromium_browser() as running:
         yield running
 
 

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from hall import screenshot as shots
-from hall.devtools import Browser
 from hall.view import HallView
+from tests.hall_helpers import chromium_browser
 from tests.mpy import hall_messages
 
 pytestmark = pytest.mark.xdist_group("hall-page-order")
@@ -23,9 +23,7 @@ NOTE = "(document.querySelector('#board-1 .note') || {textContent: ''}).textCont
 
 @pytest.fixture(scope="module")
 def browser():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    with Browser(shots.chromium()) as running:
+    with chromium_browser() as running:
         yield running
 
 
