@@ -10,6 +10,8 @@ the table only: the page lists that figure by its path, under "Other figures".
 
 from collections import namedtuple
 
+NOT_MEASURED = "not measured"
+
 Figure = namedtuple("Figure", "name path unit goal page", defaults=(True,))
 
 
@@ -50,11 +52,11 @@ def on_page(declared):
 
 def table_rows(declared, key, figures):
     """The rows of a section's table (bench/goals.py, ``table``): ``(name, shown, goal,
-    judged)`` of each figure of ``declared`` found in ``figures``, the section's
-    figures stored under ``key``."""
+    judged)`` of each figure of ``declared``, the section's figures stored under
+    ``key``; a figure not among them is shown as not measured (and not judged)."""
     rows = []
     for figure in declared:
         value = lookup({key: figures}, figure.path)
-        if value is not None:
-            rows.append((figure.name, format_value(value, figure.unit), figure.goal, value))
+        shown = NOT_MEASURED if value is None else format_value(value, figure.unit)
+        rows.append((figure.name, shown, figure.goal, value))
     return rows

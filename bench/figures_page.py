@@ -11,7 +11,16 @@ by its path in the JSON, under "Other figures".
 import json
 import os
 
-from bench import capture_sweep, chip, goals, journal, power, preparation
+from bench import (
+    capture_sweep,
+    chip,
+    core,
+    goals,
+    journal,
+    live_simulator,
+    power,
+    preparation,
+)
 from bench.figure_rows import format_value, lookup, on_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -282,24 +291,7 @@ SECTIONS = (
                 "× real time",
                 "≥ 1000×",
             ),
-            (
-                "`make sim` started to the window mapped (median)",
-                "live_simulator.make_sim_to_window.median_s",
-                "s",
-                "< 2 s",
-            ),
-            (
-                "CPU of a real-time game in the window",
-                "live_simulator.cpu_per_wall_second_real_time_game.window",
-                "of a core",
-                "< 0.05",
-            ),
-            (
-                "CPU of a real-time game in the terminal",
-                "live_simulator.cpu_per_wall_second_real_time_game.terminal",
-                "of a core",
-                "< 0.05",
-            ),
+            *live_simulator.declared(),
         ),
     ),
     (
@@ -431,47 +423,7 @@ SECTIONS = (
         "is in force outside `firmware/timing.py`, the mutations of `make mutants` caught, "
         "and the tick beside the first release and the tree before the methods were "
         "objects, alternating in one run.",
-        (
-            (
-                "comparisons on the timing method outside the methods",
-                "core.method_branches_outside_methods",
-                "",
-                "0",
-            ),
-            (
-                "the same, before the methods were objects",
-                "core.method_branches_before",
-                "",
-                "report",
-            ),
-            ("mutations of the list caught", "core.mutations_caught", "", "all"),
-            ("mutations in the list", "core.mutations", "", "report"),
-            ("mutations not caught", "core.mutations_not_caught", "", "none"),
-            ("CPU per tick, first release", "core.first_release_cpu_us_per_tick", "µs", "report"),
-            ("CPU per tick, before the methods", "core.before_cpu_us_per_tick", "µs", "report"),
-            ("CPU per tick, this tree", "core.cpu_us_per_tick", "µs", "report"),
-            ("tick CPU, this tree / first release", "core.tick_to_first_release", "", "≤ 0.25"),
-            ("tick CPU, this tree / before", "core.tick_to_before", "", "≤ 1"),
-            (
-                "CPU per stepping tick, before",
-                "core.before_cpu_us_per_stepping_tick",
-                "µs",
-                "report",
-            ),
-            ("CPU per stepping tick, this tree", "core.cpu_us_per_stepping_tick", "µs", "report"),
-            ("stepping tick CPU, this tree / before", "core.stepping_tick_to_before", "", "≤ 1"),
-            ("bytes allocated per tick", "core.alloc_bytes_per_tick", "B", "0"),
-            ("bytes allocated per press", "core.alloc_bytes_per_press", "B", "0"),
-            ("rounds", "core.rounds", "", "report"),
-            (
-                "make test, last run before the figures: wall time",
-                "core.make_test.wall_s",
-                "s",
-                "≤ 120",
-            ),
-            ("make test, last run: cores", "core.make_test.cores", "", "report"),
-            ("make test, last run: exit status", "core.make_test.status", "", "0"),
-        ),
+        core.declared(),
     ),
     (
         "The real port: the Pico's image on rp2040js",

@@ -69,6 +69,7 @@ def test_a_declared_figure_is_one_row_of_its_table_and_of_the_page():
     assert table_rows(declared, "sweep", figures) == [
         ("wait, typical", "3,001 ms", "≤ 3,000 ms", 3001),
         ("blocks", "24", "report", 24),
+        ("absent", "not measured", "0", None),
     ]
     assert on_page(declared) == (
         ("wait, typical", "sweep.wait.typical", "ms", "≤ 3,000 ms"),
@@ -77,11 +78,11 @@ def test_a_declared_figure_is_one_row_of_its_table_and_of_the_page():
 
 
 def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal():
-    from bench import capture_sweep, chip, journal, power, preparation
+    from bench import capture_sweep, chip, core, journal, live_simulator, power, preparation
 
     figures = committed_figures()
     page = figures_page.render(figures)
-    for module in (capture_sweep, chip, journal, power, preparation):
+    for module in (capture_sweep, chip, core, journal, live_simulator, power, preparation):
         key = module.__name__.split(".")[1]
         declared = module.declared(figures[key]) if module is chip else module.declared()
         paths = {figure.name: figure.path for figure in declared}
