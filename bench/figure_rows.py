@@ -53,10 +53,11 @@ def on_page(declared):
 def table_rows(declared, key, figures):
     """The rows of a section's table (bench/goals.py, ``table``): ``(name, shown, goal,
     judged)`` of each figure of ``declared``, the section's figures stored under
-    ``key``; a figure not among them is shown as not measured (and not judged)."""
+    ``key`` (None: ``figures`` holds the keys themselves); a figure not among them is
+    shown as not measured (and not judged)."""
     rows = []
     for figure in declared:
-        value = lookup({key: figures}, figure.path)
+        value = lookup(figures if key is None else {key: figures}, figure.path)
         shown = NOT_MEASURED if value is None else format_value(value, figure.unit)
         rows.append((figure.name, shown, figure.goal, value))
     return rows

@@ -16,10 +16,12 @@ from bench import (
     chip,
     core,
     goals,
+    inside_micropython,
     journal,
     live_simulator,
     power,
     preparation,
+    simulator,
 )
 from bench.figure_rows import format_value, lookup, on_page
 
@@ -199,62 +201,7 @@ SECTIONS = (
     (
         "The firmware inside MicroPython",
         "",
-        (
-            (
-                "bytes allocated per tick, steady state",
-                "micropython.alloc_bytes_per_tick",
-                "B",
-                "0",
-            ),
-            (
-                "the tick runs under `heap_lock`",
-                "micropython.tick_runs_with_heap_locked",
-                "",
-                "yes",
-            ),
-            (
-                "bytes allocated per lever press, IRQ to display",
-                "micropython.alloc_bytes_per_press",
-                "B",
-                "0",
-            ),
-            (
-                "the press runs under `heap_lock`",
-                "micropython.press_runs_with_heap_locked",
-                "",
-                "yes",
-            ),
-            (
-                "heap the firmware takes at boot, the simulator's board",
-                "micropython.heap_after_boot_bytes",
-                "B",
-                "≤ the `pico` .mpy budget (below)",
-            ),
-            (
-                "heap the firmware takes at boot, `pico`",
-                "heap_after_boot_pico.heap_after_boot_bytes",
-                "B",
-                "≤ the `pico` .mpy budget (below)",
-            ),
-            (
-                "CPU per tick of a running game, most of them at rest",
-                "micropython.cpu_us_per_tick",
-                "µs",
-                "< 100 µs",
-            ),
-            (
-                "CPU per tick with a step at every tick (none at rest)",
-                "micropython.cpu_us_per_stepping_tick",
-                "µs",
-                "< 100 µs",
-            ),
-            (
-                "CPU per display frame (render and send one side)",
-                "micropython.cpu_us_per_display_frame",
-                "µs",
-                "report",
-            ),
-        ),
+        inside_micropython.declared(),
     ),
     (
         "The main loop's wake-ups (model)",
@@ -276,21 +223,11 @@ SECTIONS = (
         " after power-on and after a new game's setup (on the ESP32 a start press"
         " is refused while its ring is prepared, and pressed again 0.5 s later).",
         (
-            (
-                "worst charge error, 10,000 random moves with bounce, ideal board",
-                "charge_error_10000_moves.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
+            simulator.CHARGE_ERROR,
             *chip.declared(("pico",)),
             *capture_sweep.declared(),
             *chip.declared(("pico_w", "pico_big", "esp32")),
-            (
-                "simulator speed, 6-hour game of 400 moves",
-                "simulator_speed_6h_400_moves.times_real_time",
-                "× real time",
-                "≥ 1000×",
-            ),
+            simulator.SPEED,
             *live_simulator.declared(),
         ),
     ),
