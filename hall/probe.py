@@ -37,17 +37,24 @@ def publish_packet(topic, payload, retain=False):
     return bytes([0x30 | (1 if retain else 0)]) + _length(len(body)) + body
 
 
-def session(broker, user, client_id, will=None, password=None):
-    """A socket logged in as ``user`` with ``client_id``; the CONNACK's return code."""
-    sock = socket.create_connection((broker.host, broker.port), timeout=5)
-    secret = broker.passwords[user] if password is None else password
-    sock.sendall(connect_packet(client_id.encode(), user.encode(), secret.encode(), will))
+def read_connack(sock):
+    """The broker's answer to a CONNECT: its four bytes, or fewer where the connection
+    closed first (its return code is the last)."""
     answer = b""
     while len(answer) < 4:
         chunk = sock.recv(4 - len(answer))
         if not chunk:
             break
         answer += chunk
+    return answer
+
+
+def session(broker, user, client_id, will=None, password=None):
+    """A socket logged in as ``user`` with ``client_id``; the CONNACK's return code."""
+    sock = socket.create_connection((broker.host, broker.port), timeout=5)
+    secret = broker.passwords[user] if password is None else password
+    sock.sendall(connect_packet(client_id.encode(), user.encode(), secret.encode(), will))
+    answer = read_connack(sock)
     if answer[:2] != b"\x20\x02":
         sock.close()
         raise OSError("no CONNACK from the broker: %r" % answer)
