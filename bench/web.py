@@ -39,7 +39,7 @@ import statistics
 import sys
 import time
 
-from bench import goals, results, web_checks
+from bench import results, web_checks
 from web import harness as web_helpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -271,12 +271,7 @@ def main(argv):
         with web_helpers.SiteServer() as server, _browser() as browser:
             web_checks.pictures(browser, server)
         return 0
-    figures = web_figures(every="--sample" not in argv)
-    goals.print_table(rows(figures), 18)
-    if "--write" in argv:
-        results.update("web", figures)
-        print("written to bench/latest.json (web)")
-    return 0
+    return results.command("web", web_figures(every="--sample" not in argv), rows, argv, 18)
 
 
 if __name__ == "__main__":
