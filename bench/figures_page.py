@@ -16,6 +16,7 @@ from bench import (
     chip,
     core,
     goals,
+    hall_scale,
     inside_micropython,
     journal,
     live_simulator,
@@ -45,63 +46,8 @@ A goal is judged where it is a number, a yes or a no (`bench/goals.py`): ✓ whe
 the figure meets it, **✗ missed** where it does not; a goal in words is not judged.
 """
 
+
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
-# The hall at scale (bench.hall's three runs): (key, what was run, the p99's goal).
-_SCALE_RUNS = (
-    ("large_open", "1,000 clocks on one broker", "≤ 100 ms"),
-    ("venues", "5 venues × 200 clocks, bridged to a central broker", "≤ 100 ms"),
-    ("flood", "a flood of 10,000 bad messages among 200 clocks", "report"),
-)
-
-
-def _scale_rows():
-    """The figures page's rows of each run of ``_SCALE_RUNS``."""
-    rows = []
-    for key, title, goal in _SCALE_RUNS:
-        for what, field, unit, wanted in (
-            ("edge to page, p50", "latency_ms_p50", "ms", "report"),
-            ("edge to page, p99", "latency_ms_p99", "ms", goal),
-            ("CPU of the view", "view_cpu_percent", "% of a core", "report"),
-            ("CPU of the brokers", "broker_cpu_percent", "% of a core", "report"),
-            ("the view's memory before", "view_resident_kib_before", "KiB", "report"),
-            (
-                "the view's memory after",
-                "view_resident_kib",
-                "KiB",
-                "flat" if key == "flood" else "report",
-            ),
-            ("the brokers' memory", "brokers_resident_kib", "KiB", "report"),
-        ):
-            rows.append(("%s: %s" % (title, what), "hall.%s.%s" % (key, field), unit, wanted))
-    return rows
-
-
-# The issue's scale matrix (``python -m bench.hall --scale``): 5 venues bridged, its runs
-# by key of ``hall.scale.runs``.
-_MATRIX = (
-    ("1000_clocks_1_pages", "1,000 clocks, 1 page"),
-    ("1000_clocks_16_pages", "1,000 clocks, 16 pages"),
-    ("2000_clocks_1_pages", "2,000 clocks, 1 page"),
-    ("2000_clocks_16_pages", "2,000 clocks, 16 pages"),
-)
-
-
-def _matrix_rows():
-    rows = []
-    for key, title in _MATRIX:
-        path = "hall.scale.runs.%s." % key
-        title = "5 venues bridged, %s" % title
-        rows += [
-            ("%s: edge to page, p50" % title, path + "latency_ms_p50", "ms", "report"),
-            ("%s: edge to page, p99" % title, path + "latency_ms_p99", "ms", "≤ 100 ms"),
-            ("%s: p99 within its goal" % title, path + "meets_goal", "", "yes"),
-            ("%s: the drivers' share, p99" % title, path + "driver_lag_ms_p99", "ms", "report"),
-            ("%s: CPU of the view" % title, path + "view_cpu_percent", "% of a core", "report"),
-            ("%s: the view's memory after" % title, path + "view_resident_kib", "KiB", "report"),
-        ]
-    return rows
-
-
 def _tls_rows():
     rows = []
     for board in ("pico_w", "esp32"):
@@ -322,10 +268,10 @@ SECTIONS = (
                 "B",
                 "0",
             ),
-            *_scale_rows(),
-            *_matrix_rows(),
+            *hall_scale.declared_runs(),
+            *hall_scale.declared_matrix(),
             *_tls_rows(),
-            ("the view still running after the flood", "hall.flood.view_still_running", "", "True"),
+            hall_scale.FLOOD_VIEW,
             ("takeovers that succeed (100 tries)", "hall.guard.takeovers_succeeded", "", "0"),
             (
                 "largest packet the broker accepts",

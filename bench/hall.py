@@ -644,156 +644,26 @@ def figures_and_rows(clocks=200, seconds=20.0):
     ]
     rows += hall_guard.rows(figures["guard"])
     rows += hall_audit.rows(figures["audit"])
-    rows += _scale_rows(figures)
-    from bench import hall_tls
+    from bench import hall_scale, hall_tls
 
+    figures.update(hall_scale.runs_at_scale())
+    rows += hall_scale.run_rows(figures)
     figures["tls"] = hall_tls.tls_figures()
     rows += hall_tls.rows(figures["tls"])
-    figures["scale"] = scale_figures(repeat=3)
-    rows += scale_rows(figures["scale"])
+    figures["scale"] = hall_scale.scale_figures(repeat=3)
+    rows += hall_scale.scale_rows(figures["scale"])
     return figures, rows
-
-
-def _scale_rows(figures):
-    """A large open (1,000 clocks on one broker), an event in 5 venues of 200 clocks
-    bridged to a central broker, and a flood of 10,000 malformed messages from one
-    clock's account while 199 others play: each run put in ``figures``, and its rows."""
-    runs = (
-        ("large_open", "1,000 clocks on one broker", {"clocks": 1000}),
-        ("venues", "5 venues x 200 clocks, bridged", {"clocks": 1000, "venues": 5}),
-        ("flood", "a flood of 10,000 bad messages", {"clocks": 200, "flood": 10_000}),
-    )
-    rows = []
-    for key, title, options in runs:
-        run = hall_figures(seconds=15.0, **options)
-        figures[key] = run
-        rows.append(
-            (
-                "hall, %s: edge to page p50 / p99, ms" % title,
-                "%s / %s" % (run["latency_ms_p50"], run["latency_ms_p99"]),
-                "p99 <= 100" if key != "flood" else "report",
-            )
-        )
-        rows.append(
-            (
-                "hall, %s: CPU view / brokers, %%" % title,
-                "%s / %s" % (run["view_cpu_percent"], run["broker_cpu_percent"]),
-                "report",
-            )
-        )
-        rows.append(
-            (
-                "hall, %s: resident KiB view before / after, brokers" % title,
-                "%s / %s, %s"
-                % (
-                    run["view_resident_kib_before"],
-                    run["view_resident_kib"],
-                    run["brokers_resident_kib"],
-                ),
-                "flat" if key == "flood" else "report",
-            )
-        )
-    rows.append(
-        ("hall, flood: the view still running", figures["flood"]["view_still_running"], "True")
-    )
-    return rows
-
-
-# The issue's scale figures: lever to page at 1,000 and 2,000 clocks with 1 and 16 pages
-# open, 5 venues bridged to a central broker (``hall.bridge``), the clocks driven by
-# SCALE_GROUP clocks a process so that the drivers do not take the cores from the view.
-SCALE_CLOCKS = (1000, 2000)
-SCALE_PAGES = (1, 16)
-SCALE_VENUES = 5
-SCALE_GROUP = 500
-SCALE_P99_MS = 100  # the goal
-
-
-def scale_figures(
-    seconds=15.0, clocks=SCALE_CLOCKS, pages=SCALE_PAGES, group=SCALE_GROUP, repeat=1
-):
-    """Each cell of the matrix, keyed ``"<clocks>_clocks_<pages>_pages"``, with
-    ``meets_goal`` (p99 <= SCALE_P99_MS in every run) beside its figures. With
-    ``repeat``, each cell is run that many times (the matrix over and over, so that a
-    busy spell of a shared machine falls on every cell alike): the run with the worst
-    p99 stands for the cell, ``p99_ms_of_each_run`` lists them all with the drivers'
-    lag of each beside (``driver_lag_ms_p99_of_each_run``)."""
-    runs, p99s = {}, {}
-    for _ in range(repeat):
-        for count in clocks:
-            for open_pages in pages:
-                key = "%d_clocks_%d_pages" % (count, open_pages)
-                load = os.getloadavg()[0]  # before the run: a machine shared with others shows
-                run = hall_figures(
-                    count, seconds, venues=SCALE_VENUES, pages=open_pages, group=group
-                )
-                run["load_average_1_min_before"] = round(load, 2)
-                runs.setdefault(key, []).append(run)
-                p99s.setdefault(key, []).append(run["latency_ms_p99"])
-    cells = {}
-    for key, each in runs.items():
-        # The goal holds in every run: the worst run stands for the cell, not a median.
-        measured = [run for run in each if run["latency_ms_p99"] is not None]
-        measured.sort(key=lambda run: run["latency_ms_p99"])
-        cell = measured[-1] if measured else each[0]
-        cell["p99_ms_of_each_run"] = p99s[key]
-        cell["driver_lag_ms_p99_of_each_run"] = [run["driver_lag_ms_p99"] for run in each]
-        cell["goal_p99_ms"] = SCALE_P99_MS
-        cell["meets_goal"] = all(p99 is not None and p99 <= SCALE_P99_MS for p99 in p99s[key])
-        cells[key] = cell
-    return {
-        "runs": cells,
-        "venues": SCALE_VENUES,
-        "group": group,
-        "repeat": repeat,
-        "cpus": os.cpu_count(),
-    }
-
-
-def scale_rows(scale):
-    """make bench's rows of ``scale_figures``: the p99 is the figure its goal judges
-    (bench/goals.py marks it MISS over the goal)."""
-    rows = []
-    for run in scale["runs"].values():
-        title = "hall, %d clocks, %d venues, %d page%s" % (
-            run["clocks"],
-            run["venues"],
-            run["pages"],
-            "" if run["pages"] == 1 else "s",
-        )
-        each = run.get("p99_ms_of_each_run") or [run["latency_ms_p99"]]
-        lags = run.get("driver_lag_ms_p99_of_each_run") or [run["driver_lag_ms_p99"]]
-        rows.append(
-            (
-                "%s: clock's publish to page p99 of each run, ms (drivers' lag p99)" % title,
-                ", ".join("%s (%s)" % pair for pair in zip(each, lags, strict=True)),
-                "p99 <= %d" % run["goal_p99_ms"],
-                each,  # judged run by run: the goal holds in every one
-            )
-        )
-        rows.append(
-            (
-                "%s: CPU view / brokers, %%; view KiB before / after" % title,
-                "%s / %s; %s / %s"
-                % (
-                    run["view_cpu_percent"],
-                    run["broker_cpu_percent"],
-                    run["view_resident_kib_before"],
-                    run["view_resident_kib"],
-                ),
-                "report",
-            )
-        )
-    return rows
 
 
 def _part(name, args):
     """One part of the hall's figures alone (``--scale``, ``--tls``, ``--guard``) and its rows."""
     if name == "scale":
-        group = args.group if args.group != GROUP else SCALE_GROUP
-        seconds = args.seconds if args.seconds != 20.0 else 15.0
-        figures = scale_figures(seconds, group=group, repeat=args.repeat)
-        return figures, scale_rows(figures)
+        from bench import hall_scale
+
+        group = args.group if args.group != GROUP else hall_scale.SCALE_GROUP
+        seconds = args.seconds if args.seconds != 20.0 else hall_scale.RUN_SECONDS
+        figures = hall_scale.scale_figures(seconds, group=group, repeat=args.repeat)
+        return figures, hall_scale.scale_rows(figures)
     if name == "audit":
         from bench import hall_audit
 
