@@ -17,6 +17,7 @@ from bench import (
     core,
     goals,
     hall_scale,
+    hall_tls,
     inside_micropython,
     journal,
     live_simulator,
@@ -48,68 +49,6 @@ the figure meets it, **✗ missed** where it does not; a goal in words is not ju
 
 
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
-def _tls_rows():
-    rows = []
-    for board in ("pico_w", "esp32"):
-        path = "hall.tls.boards.%s." % board
-        rows += [
-            (
-                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), typical"
-                % board,
-                path + "longest_step_us_typical",
-                "µs",
-                "only while the clock stands",
-            ),
-            (
-                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), at most"
-                % board,
-                path + "longest_step_us_max",
-                "µs",
-                "only while the clock stands",
-            ),
-            (
-                "TLS handshake, `%s`: heap after boot with a TLS hall file (`.mpy`)" % board,
-                path + "heap_after_boot_tls_hall_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "TLS handshake, `%s`: what the CA adds at boot" % board,
-                path + "tls_adds_at_boot_bytes",
-                "B",
-                "report",
-            ),
-        ]
-    rows += [
-        (
-            "TLS handshake, `pico_w`: MicroPython's heap at its peak, frozen image",
-            "hall.tls.boards.pico_w.frozen_heap_in_handshake_bytes",
-            "B",
-            "≤ the chip's heap",
-        ),
-        (
-            "TLS handshake: mbedTLS's memory at its peak, measured in MicroPython's unix port "
-            "(`python -m bench.hall_tls_heap`)",
-            "hall.tls.mbedtls.mbedtls_handshake_peak_bytes",
-            "B",
-            "report",
-        ),
-        (
-            "TLS handshake: mbedTLS's memory the secured connection holds",
-            "hall.tls.mbedtls.mbedtls_connection_bytes",
-            "B",
-            "report",
-        ),
-        (
-            "TLS handshake: MicroPython's heap the connection holds (the stream, the CA's DER)",
-            "hall.tls.mbedtls.micropython_heap_connection_bytes",
-            "B",
-            "report",
-        ),
-    ]
-    return rows
-
-
 def _wakeup_rows():
     """The main loop's wake-ups a second and the CPU they imply, per board and state
     (``bench/wakeups.py``, the model's)."""
@@ -270,7 +209,7 @@ SECTIONS = (
             ),
             *hall_scale.declared_runs(),
             *hall_scale.declared_matrix(),
-            *_tls_rows(),
+            *hall_tls.declared(),
             hall_scale.FLOOD_VIEW,
             ("takeovers that succeed (100 tries)", "hall.guard.takeovers_succeeded", "", "0"),
             (
