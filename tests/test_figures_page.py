@@ -82,6 +82,7 @@ def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal()
         capture_sweep,
         chip,
         core,
+        hall_guard,
         hall_scale,
         hall_tls,
         inside_micropython,
@@ -104,6 +105,7 @@ def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal()
         (inside_micropython.declared(), inside_micropython.rows(figures)),
         ((simulator.SPEED, simulator.CHARGE_ERROR), simulator.rows(figures)),
         (hall_tls.declared(), hall_tls.rows(hall["tls"])),
+        (hall_guard.declared(), hall_guard.rows(hall["guard"])),
         (hall_scale.declared_matrix(), hall_scale.scale_rows(hall["scale"])),
         (hall_scale.declared_runs() + (hall_scale.FLOOD_VIEW,), hall_scale.run_rows(hall)),
     ]
