@@ -43,7 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench import results  # noqa: E402
+from bench import figure_rows, results  # noqa: E402
+from bench.figure_rows import Figure  # noqa: E402
 from firmware import claims as claims_module  # noqa: E402
 from firmware import engine, hall_message, timecontrol  # noqa: E402
 from firmware.notices import Notices  # noqa: E402
@@ -141,7 +142,7 @@ def _brokers(clocks, venues):
     return central, every, of_board
 
 
-def _percentile(values, fraction):
+def percentile(values, fraction):
     ordered = sorted(values)
     if not ordered:
         return None
@@ -473,18 +474,18 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             "messages_per_s": round(published / wall, 1),
             "moves_timed": len(edges),
             "moves_seen_on_page": len(latencies) // pages,
-            "latency_ms_p50": round(_percentile(latencies, 0.5), 1) if latencies else None,
-            "latency_ms_p99": round(_percentile(latencies, 0.99), 1) if latencies else None,
+            "latency_ms_p50": round(percentile(latencies, 0.5), 1) if latencies else None,
+            "latency_ms_p99": round(percentile(latencies, 0.99), 1) if latencies else None,
             "latency_ms_max": round(max(latencies), 1) if latencies else None,
             # from the instant the harness meant the lever to go: the drivers' lag included
-            "due_to_page_ms_p99": round(_percentile(from_due, 0.99), 1) if from_due else None,
+            "due_to_page_ms_p99": round(percentile(from_due, 0.99), 1) if from_due else None,
             "driver_lag_ms_max": round(max(lags), 1) if lags else None,
             # The drivers' share of it: from the instant a move was due to the pass of
             # its clock that queued the message (a driving process's turn over its
             # clocks, its wait for a core). The rest is the link's writing (at most
             # hal.mqtt.WRITE_CHUNK bytes a pass), the network's, the brokers' and the view's.
-            "driver_lag_ms_p50": round(_percentile(lags, 0.5), 1) if lags else None,
-            "driver_lag_ms_p99": round(_percentile(lags, 0.99), 1) if lags else None,
+            "driver_lag_ms_p50": round(percentile(lags, 0.5), 1) if lags else None,
+            "driver_lag_ms_p99": round(percentile(lags, 0.99), 1) if lags else None,
             "view_cpu_percent": round(100 * view_cpu / wall, 1),
             "broker_cpu_percent": round(100 * broker_cpu / wall, 1),
             "bytes_per_message_payload": round(payload),
@@ -508,144 +509,30 @@ def _ms(started, at=None):
     return int(((time.monotonic() if at is None else at) - started) * 1000)
 
 
-def network_heap():
-    """The heap the hall adds at boot on esp32 and pico_w (.mpy, inside MicroPython)."""
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
-    figures = {}
-    for name in ("esp32", "pico_w"):
-        heap = {}
-        for hall in ("none", "hall"):
-            done = subprocess.run(
-                ["node", runner, "--compiled", "bench.hall_heap", name, hall],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            heap[hall] = json.loads(done.stdout.strip().splitlines()[-1])["heap_after_boot_bytes"]
-        figures[name] = {
-            "heap_after_boot_offline_bytes": heap["none"],
-            "heap_after_boot_with_hall_bytes": heap["hall"],
-            "network_adds_bytes": heap["hall"] - heap["none"],
-        }
-    return figures
-
-
-def fault_figures():
-    """The link under each scripted network fault (``sim.net_faults``, the chip's time
-    per call added to virtual time): the longest main-loop pass the network caused, the
-    watchdog resets, and the time from the network's return to the board's next message
-    for the faults that end the connection."""
-    from sim import net_faults
-
-    offline = net_faults.offline_lines()
-    longest = {}
-    resets = 0
-    back = []
-    changed = []
-    for name in net_faults.FAULTS:
-        result = net_faults.run_fault(name, net_faults.PUSH if name in net_faults.PUSHED else None)
-        longest[name] = result["longest_pass_us"]
-        resets += result["watchdog_resets"]
-        if result["back_after_ms"] is not None:
-            back.append(result["back_after_ms"])
-        if name not in net_faults.PUSHED and result["lines"] != offline:
-            changed.append(name)
-    return {
-        "longest_pass_us_per_fault": longest,
-        "longest_pass_us": max(longest.values()),
-        "watchdog_resets": resets,
-        "state_lines_changed_by": changed,
-        "back_on_the_page_ms_p50": _percentile(back, 0.5),
-        "back_on_the_page_ms_worst": max(back) if back else None,
-        "chip_model_us": {"per_call": net_faults.CALL_US, "per_byte": net_faults.BYTE_US},
-    }
-
-
-def link_allocation():
-    """Bytes the link allocates per pass with the link busy (``bench.hall_alloc``, .mpy)."""
-    subprocess.run(["make", "-s", "mpy"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
-    done = subprocess.run(
-        ["node", runner, "--compiled", "bench.hall_alloc"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
+def declared():
+    """The 200 clocks' figures (bench/figure_rows.py)."""
+    return (
+        Figure("clocks", "hall.clocks", "", "report"),
+        Figure("messages per second", "hall.messages_per_s", "", "report"),
+        Figure("lever edge to the page's update, p50", "hall.latency_ms_p50", "ms", "report"),
+        Figure("lever edge to the page's update, p99", "hall.latency_ms_p99", "ms", "≤ 500 ms"),
+        Figure("CPU of the view", "hall.view_cpu_percent", "% of a core", "report"),
+        Figure("CPU of the broker", "hall.broker_cpu_percent", "% of a core", "report"),
+        Figure("bytes per message, payload", "hall.bytes_per_message_payload", "B", "report"),
+        Figure("bytes per message, MQTT packet", "hall.bytes_per_message_mqtt", "B", "report"),
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def figures_and_rows(clocks=200, seconds=20.0):
+    from bench import hall_audit, hall_guard, hall_link, hall_scale, hall_tls
+
     figures = hall_figures(clocks, seconds)
-    figures["heap"] = network_heap()
-    figures["faults"] = fault_figures()
-    figures["allocation"] = link_allocation()
-    from bench import hall_guard
-
+    figures.update(hall_link.link_figures())
     figures["guard"] = hall_guard.guard_figures()
-    from bench import hall_audit
-
     figures["audit"] = hall_audit.audit_figures()
-    faults = figures["faults"]
-    allocation = figures["allocation"]
-    rows = [
-        ("hall: clocks on one broker", figures["clocks"], "200"),
-        ("hall: messages per second", figures["messages_per_s"], "report"),
-        ("hall: lever edge to page update p50, ms", figures["latency_ms_p50"], "report"),
-        ("hall: lever edge to page update p99, ms", figures["latency_ms_p99"], "<= 500"),
-        ("hall: CPU of the view, %", figures["view_cpu_percent"], "report"),
-        ("hall: CPU of the broker, %", figures["broker_cpu_percent"], "report"),
-        (
-            "hall: bytes per message (payload / MQTT)",
-            "%d / %d" % (figures["bytes_per_message_payload"], figures["bytes_per_message_mqtt"]),
-            "report",
-        ),
-    ]
-    for name, heap in figures["heap"].items():
-        rows.append(
-            (
-                "hall: heap the network adds on %s, bytes" % name,
-                heap["network_adds_bytes"],
-                "report",
-            )
-        )
-        rows.append(
-            (
-                "hall: heap after boot with the hall on %s, bytes" % name,
-                heap["heap_after_boot_with_hall_bytes"],
-                "<= 65536",
-            )
-        )
-    rows += [
-        ("hall: longest pass a network fault caused, µs", faults["longest_pass_us"], "<= 2000"),
-        ("hall: watchdog resets over the fault runs", faults["watchdog_resets"], "0"),
-        (
-            "hall: network's return to the next message p50 / worst, ms",
-            "%s / %s" % (faults["back_on_the_page_ms_p50"], faults["back_on_the_page_ms_worst"]),
-            "<= 16000 + answer",
-        ),
-        (
-            "hall: bytes per pass, link busy, no message",
-            allocation["bytes_per_pass_without_a_message_max"],
-            "0",
-        ),
-        (
-            "hall: bytes per pass that builds a message",
-            allocation["bytes_per_message_pass_max"],
-            "0",
-        ),
-        (
-            "hall: bytes in the pass a settings push comes in play",
-            allocation["push_in_play_bytes"],
-            "0",
-        ),
-    ]
+    rows = figure_rows.table_rows(declared(), "hall", figures) + hall_link.rows(figures)
     rows += hall_guard.rows(figures["guard"])
     rows += hall_audit.rows(figures["audit"])
-    from bench import hall_scale, hall_tls
-
     figures.update(hall_scale.runs_at_scale())
     rows += hall_scale.run_rows(figures)
     figures["tls"] = hall_tls.tls_figures()

@@ -1,10 +1,12 @@
 """The hall at scale: the large runs of ``python -m bench.hall`` and the issue's matrix.
 
-- three runs beside the 200 clocks (key ``hall.<run>``): a large open (1,000 clocks
+Each is a part of the key ``hall`` of bench/latest.json:
+
+- three runs beside the 200 clocks, each under its name: a large open (1,000 clocks
   on one broker), an event in 5 venues of 200 clocks bridged to a central broker,
   and a flood of 10,000 malformed messages from one clock's account while 199
   others play;
-- the matrix (key ``hall.scale``, ``python -m bench.hall --scale [--write]``): lever
+- the matrix (``scale``, ``python -m bench.hall --scale [--write]``): lever
   to page at 1,000 and 2,000 clocks with 1 and 16 pages open, 5 venues bridged
   (``hall.bridge``), each cell run ``repeat`` times, its goal holding in every run.
 

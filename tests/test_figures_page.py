@@ -82,7 +82,10 @@ def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal()
         capture_sweep,
         chip,
         core,
+        figure_rows,
+        hall,
         hall_guard,
+        hall_link,
         hall_scale,
         hall_tls,
         inside_micropython,
@@ -95,7 +98,7 @@ def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal()
 
     figures = committed_figures()
     page = figures_page.render(figures)
-    hall = figures["hall"]
+    hall_module, hall = hall, figures["hall"]
     sections = [
         (module.declared(), module.rows(figures[module.__name__.split(".")[1]]))
         for module in (capture_sweep, core, journal, live_simulator, power, preparation)
@@ -106,6 +109,8 @@ def test_a_sections_table_and_the_page_give_each_figure_the_same_name_and_goal()
         ((simulator.SPEED, simulator.CHARGE_ERROR), simulator.rows(figures)),
         (hall_tls.declared(), hall_tls.rows(hall["tls"])),
         (hall_guard.declared(), hall_guard.rows(hall["guard"])),
+        (hall_module.declared(), figure_rows.table_rows(hall_module.declared(), "hall", hall)),
+        (hall_link.declared(), hall_link.rows(hall)),
         (hall_scale.declared_matrix(), hall_scale.scale_rows(hall["scale"])),
         (hall_scale.declared_runs() + (hall_scale.FLOOD_VIEW,), hall_scale.run_rows(hall)),
     ]
