@@ -15,15 +15,8 @@ kept. A run with other clocks, venues or pages prints and writes nothing.
 - One Mosquitto (``hall.broker``) with an account per clock, the view
   (``python -m hall.view``) in a process of its own, and a reader of the
   page's event stream (``/events``, what the page listens to).
-- 200 clocks in this process: each is the firmware's timing engine
-  (``firmware.engine.Clock`` with its claims) and the firmware's own link
-  (``hal.hall_link.HallLink``, its own MQTT client ``hal.mqtt``) over a
-  non-blocking socket each (``hal.net_stream``),
-  one TCP connection each. Each side thinks a random 1-6 s per move; a
-  move is pressed at its instant and its link polled, as the board's main loop
-  does after a pass, and polled again while its message is part written (the
-  loop does not idle then: hal/runtime.py). The boards' displays and pins are left out: they cost
-  the network nothing.
+- 200 clocks (``bench/hall_clocks.py``), each the firmware's timing engine and its own
+  link over a TCP connection of its own, driven in processes of ``GROUP`` clocks.
 - Latency: from the instant a move was due (the lever's edge) to the moment the
   page's event stream delivers that board's message with the new move, p50 and
   p99. CPU: the view's and the broker's process time over the run (/proc).
@@ -31,7 +24,6 @@ kept. A run with other clocks, venues or pages prints and writes nothing.
 
 import json
 import os
-import random
 import re
 import socket
 import subprocess
@@ -43,50 +35,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from bench import figure_rows, results  # noqa: E402
+from bench import figure_rows, hall_clocks, results  # noqa: E402
 from bench.figure_rows import Figure  # noqa: E402
-from firmware import claims as claims_module  # noqa: E402
-from firmware import engine, hall_message, timecontrol  # noqa: E402
-from firmware.notices import Notices  # noqa: E402
-from hal import net_stream  # noqa: E402
-from hal.battery import NoBattery  # noqa: E402
-from hal.hall_link import HallLink  # noqa: E402
-
-CONTROL = "5400+30"
-
-
-class _Wlan:
-    def isconnected(self):
-        return True
-
-
-class _Hall:
-    def __init__(self, data):
-        self.board = data["board"]
-        self.broker = data["broker"]
-        self.port = data["port"]
-        self.user = data["user"]
-        self.password = data["password"]
-        self.prefix = data["prefix"]
-
-
-class _App:
-    """The parts of the firmware's App that a hall message reads."""
-
-    def __init__(self):
-        control = timecontrol.parse(CONTROL)
-        self.clock = engine.Clock(control)
-        self.claims = claims_module.Claims(self.clock, "off", "appendix-g")
-        self.settings = None
-        self.notices = Notices()
-        self.hardware = _Hardware()
-
-    def battery(self):
-        return self.hardware.battery
-
-
-class _Hardware:
-    battery = NoBattery()
+from firmware import hall_message  # noqa: E402
 
 
 def _cpu_seconds(pid):
@@ -243,99 +194,6 @@ class _EventReader(threading.Thread):
             sock.close()
 
 
-GROUP = 200  # clocks per driving process: paho's select() takes descriptors below 1024
-
-
-def drive(halls, seconds, seed, begin):
-    """Play the clocks of ``halls`` (hall files) from the monotonic instant ``begin`` for
-    ``seconds``: ``(edges {(board, seq): instant}, published, failures, sizes, the
-    seconds all of them took to connect)``."""
-    chooser = random.Random(seed)
-    wlan = _Wlan()
-    links, apps = [], []
-    started = time.monotonic()
-    for data in halls:
-        links.append(HallLink(_Hall(data), wlan, net_stream.resolve, net_stream.SocketStream))
-        apps.append(_App())
-    while not all(link.published for link in links) and time.monotonic() - started < 30:
-        for link, app in zip(links, apps, strict=True):
-            link.poll(app, _ms(started))  # a connect takes a few turns: it never waits
-        time.sleep(0.001)
-    connect_s = time.monotonic() - started
-    while time.monotonic() < begin:
-        for index, link in enumerate(links):
-            link.poll(apps[index], _ms(started))
-        time.sleep(0.01)
-    due = [time.monotonic() + chooser.uniform(0.2, 3.0) for _ in halls]
-    edges = {}  # (board, seq) -> the instant the move was due
-    sent = {}  # (board, seq) -> the clock's own publish instant: its message written whole
-    lags = []  # ms from the instant a move was due to the pass that queued its message
-    sizes = []
-    published_before = sum(link.published for link in links)
-    failures_before = sum(link.failures for link in links)
-    try:
-        while time.monotonic() - begin < seconds:
-            for index, link in enumerate(links):
-                app = apps[index]
-                now = time.monotonic()
-                moved = due[index] <= now
-                if moved:
-                    edge = due[index]  # the lever's edge: the instant the move was due
-                    clock = app.clock
-                    side = 0 if clock.state == engine.SETUP else clock.mover
-                    clock.press(side, _ms(started, edge))
-                    due[index] = now + chooser.uniform(1.0, 6.0)
-                queued = link.poll(app, _ms(started))
-                while link.writing():  # the board's loop does not idle while it writes
-                    link.poll(app, _ms(started))
-                if queued and moved:
-                    written = time.monotonic()  # the clock's publish instant
-                    board = halls[index]["board"]
-                    edges[(board, link.seq)] = edge
-                    sent[(board, link.seq)] = written
-                    lags.append((written - edge) * 1000)
-                    if len(sizes) < 1000:
-                        message = hall_message.encode(app, _ms(started), board, link.seq, "change")
-                        sizes.append(len(message))
-            time.sleep(0.005)
-        published = sum(link.published for link in links) - published_before
-        failures = sum(link.failures for link in links) - failures_before
-    finally:
-        for link in links:
-            link.close()
-    return edges, published, failures, sizes, connect_s, lags, sent
-
-
-def _drive_in_processes(halls, seconds, seed, begin, group=GROUP):
-    """``drive`` for groups of ``group`` clocks, each in a process of its own."""
-    processes = []
-    for first in range(0, len(halls), group):
-        plan = {"halls": halls[first : first + group], "seconds": seconds}
-        plan.update(seed=seed + first, begin=begin)
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bench.hall", "--drive"],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        process.stdin.write(json.dumps(plan))
-        process.stdin.close()
-        processes.append(process)
-    edges, published, failures, sizes, connect_s, lags, sent = {}, 0, 0, [], 0.0, [], {}
-    for process in processes:
-        done = json.loads(process.stdout.read())
-        process.wait(30)
-        edges.update(((board, seq), edge) for board, seq, edge, _ in done["edges"])
-        sent.update(((board, seq), written) for board, seq, _, written in done["edges"])
-        published += done["published"]
-        failures += done["failures"]
-        sizes += done["sizes"]
-        connect_s = max(connect_s, done["connect_s"])
-        lags += done["lags"]
-    return edges, published, failures, sizes, connect_s, lags, sent
-
-
 def _flood_payloads(board):
     """Every malformed kind a clock's account could send on its own topic (issue reproductions
     first), round and round: the view must refuse each and keep reading the others."""
@@ -385,7 +243,9 @@ def _flood(broker, board, count):
     return time.monotonic() - started
 
 
-def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1, group=GROUP):
+def hall_figures(
+    clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1, group=hall_clocks.GROUP
+):
     """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict, the
     latency over every one of ``pages`` open event streams (pages). With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
@@ -430,7 +290,7 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
         baseline.start()
         if flooder is not None:
             threading.Timer(max(0.0, begin - time.monotonic()), flooder.start).start()
-        edges, published, failures, sizes, connect_s, lags, sent = _drive_in_processes(
+        edges, published, failures, sizes, connect_s, lags, sent = hall_clocks.drive_in_processes(
             halls, seconds, seed, begin, group
         )
         baseline.join()
@@ -505,10 +365,6 @@ def hall_figures(clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1
             each.stop()
 
 
-def _ms(started, at=None):
-    return int(((time.monotonic() if at is None else at) - started) * 1000)
-
-
 def declared():
     """The 200 clocks' figures (bench/figure_rows.py)."""
     return (
@@ -547,7 +403,7 @@ def _part(name, args):
     if name == "scale":
         from bench import hall_scale
 
-        group = args.group if args.group != GROUP else hall_scale.SCALE_GROUP
+        group = args.group if args.group != hall_clocks.GROUP else hall_scale.SCALE_GROUP
         seconds = args.seconds if args.seconds != 20.0 else hall_scale.RUN_SECONDS
         figures = hall_scale.scale_figures(seconds, group=group, repeat=args.repeat)
         return figures, hall_scale.scale_rows(figures)
@@ -591,7 +447,6 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.hall")
     parser.add_argument("--clocks", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--drive", action="store_true", help="(internal) one group of clocks")
     parser.add_argument(
         "--flood", type=int, default=0, help="board 1's account sends this many malformed messages"
     )
@@ -603,7 +458,10 @@ def main(argv=None):
     )
     parser.add_argument("--pages", type=int, default=1, help="open event streams (pages)")
     parser.add_argument(
-        "--group", type=int, default=GROUP, help="clocks per driving process (default %(default)s)"
+        "--group",
+        type=int,
+        default=hall_clocks.GROUP,
+        help="clocks per driving process (default %(default)s)",
     )
     parser.add_argument(
         "--scale",
@@ -642,18 +500,13 @@ def main(argv=None):
             if args.write:
                 _store(name, figures)
             return 0
-    if args.drive:
-        plan = json.loads(sys.stdin.read())
-        edges, published, failures, sizes, connect_s, lags, sent = drive(
-            plan["halls"], plan["seconds"], plan["seed"], plan["begin"]
-        )
-        rows = [[board, seq, edge, sent[(board, seq)]] for (board, seq), edge in edges.items()]
-        done = {"edges": rows, "published": published, "failures": failures, "sizes": sizes}
-        done["connect_s"] = connect_s
-        done["lags"] = [round(lag, 2) for lag in lags]
-        print(json.dumps(done))
-        return 0
-    if args.clocks != 200 or args.venues or args.flood or args.pages != 1 or args.group != GROUP:
+    if (
+        args.clocks != 200
+        or args.venues
+        or args.flood
+        or args.pages != 1
+        or args.group != hall_clocks.GROUP
+    ):
         # a large open, several venues or pages: figures printed, bench/latest.json left alone
         figures = hall_figures(
             args.clocks,
