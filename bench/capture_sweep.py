@@ -16,11 +16,11 @@ worst charge error in ms.
 in bench/latest.json under ``capture_sweep``); ``make bench`` writes them too.
 """
 
-import json
 import random
 import sys
 
-from bench import goals, results
+from bench import figure_rows, results
+from bench.figure_rows import Figure
 from sim import rp2_dma
 from sim.runner import Game
 from sim.script import parse
@@ -124,33 +124,39 @@ def capture_sweep_figures(seeds=SEEDS, count=CASES):
     return figures
 
 
+LEVEL_NAMES = {"typical": "typical", "max": "maxima"}
+# (what, field of a sweep, unit, goal)
+SWEEP_FIGURES = (
+    ("runs", "runs", "", "report"),
+    ("worst error", "worst_error_ms", "ms", "0 ms"),
+    ("presses lost", "presses_lost", "", "0"),
+    ("moves wrong", "charged_wrongly", "", "0"),
+)
+
+
+def declared():
+    """Each DREQ and level's figures (bench/figure_rows.py)."""
+    return tuple(
+        Figure(
+            "play and lever in an erase, Pico model, DREQ a %s, %s: %s"
+            % (dreq, LEVEL_NAMES[level], what),
+            "capture_sweep.%s.%s.%s" % (dreq, level, field),
+            unit,
+            goal,
+        )
+        for dreq in DREQS
+        for level in LEVELS
+        for what, field, unit, goal in SWEEP_FIGURES
+    )
+
+
 def rows(figures):
-    """The figures page's rows (bench/figures_page.py)."""
-    lines = []
-    for dreq in DREQS:
-        for level in LEVELS:
-            entry = figures[dreq][level]
-            where = "Pico model, DREQ a %s, %s figures, %d runs" % (dreq, level, entry["runs"])
-            lines.append(
-                ("resume and lever in an erase: presses lost, " + where, entry["presses_lost"], "0")
-            )
-            lines.append(
-                (
-                    "resume and lever in an erase: worst charge error ms, " + where,
-                    entry["worst_error_ms"],
-                    "0",
-                )
-            )
-    return lines
+    """The section's table (``make bench``, ``python -m bench.capture_sweep``)."""
+    return figure_rows.table_rows(declared(), "capture_sweep", figures)
 
 
 def main(argv):
-    figures = capture_sweep_figures()
-    print(json.dumps(figures, indent=1, sort_keys=True))
-    goals.print_table(rows(figures))
-    if "--write" in argv:
-        results.update("capture_sweep", figures)
-    return 0
+    return results.command("capture_sweep", capture_sweep_figures(), rows, argv)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ import random
 import subprocess
 import sys
 
-from bench import goals, results
+from bench import figure_rows, results
+from bench.figure_rows import Figure
 from hal import board_check
 from sim.runner import Game
 from sim.script import parse
@@ -251,56 +252,78 @@ def chip_figures(presses=PRESSES, capture=None, day=True):
     return result
 
 
-def rows(figures):
-    """The figures page's rows (bench/figures_page.py)."""
-    lines = []
-    for board_name, entry in figures.items():
+# How the page names each board's chip model, and whether the model carries the hall's link.
+LABELS = {
+    "pico": ("Pico", ""),
+    "pico_w": ("Pico W", ", hall"),
+    "pico_big": ('Pico 1.2"', ""),
+    "esp32": ("ESP32", ", hall"),
+}
+LEVEL_NAMES = {"typical": "typical", "max": "datasheet maxima"}
+
+
+def declared(boards, presses=PRESSES):
+    """The figures of ``boards``' chip models, ``presses`` each (bench/figure_rows.py)."""
+    figures = []
+    for board_name in boards:
+        label, hall = LABELS.get(board_name, (board_name, ""))
+        played = "{:,} presses, {} chip model".format(presses, label)
+        path = "chip.%s." % board_name
         for level in LEVELS:
-            goal = "<= 1" if level == "typical" else "<= %s" % GOAL_MAX_MS[board_name]
-            lines.append(
-                (
-                    "charge error, %s chip model, %s figures, worst ms" % (board_name, level),
-                    entry["charge_error_ms_worst"][level],
-                    goal,
-                )
-            )
-            lines.append(
-                (
-                    "presses lost, %s chip model, %s figures" % (board_name, level),
-                    entry["presses_lost"][level],
+            goal = 1 if level == "typical" else GOAL_MAX_MS[board_name]
+            figures += [
+                Figure(
+                    "worst charge error, %s%s, %s" % (played, hall, LEVEL_NAMES[level]),
+                    path + "charge_error_ms_worst." + level,
+                    "ms",
+                    "≤ %s ms" % goal,
+                ),
+                Figure(
+                    "presses lost, %s, %s" % (played, LEVEL_NAMES[level]),
+                    path + "presses_lost." + level,
+                    "",
                     "0",
+                    level == "max",
+                ),
+            ]
+        if board_name == "esp32":  # no game starts while its ring is prepared
+            figures += [
+                Figure(
+                    "ESP32: start presses refused while its ring is prepared, %s"
+                    % LEVEL_NAMES[level],
+                    path + "starts_refused." + level,
+                    "",
+                    "refused, never late",
                 )
-            )
-            if board_name == "esp32":  # no game starts while its ring is prepared
-                lines.append(
-                    (
-                        "starts refused during preparation, esp32, %s figures" % level,
-                        entry["starts_refused"][level],
-                        "refused, never late",
-                    )
+                for level in LEVELS
+            ]
+            figures += [
+                Figure(
+                    "ESP32: longest wait for a start (3600+5: 43 blocks), %s" % LEVEL_NAMES[level],
+                    path + "longest_start_wait_ms." + level,
+                    "ms",
+                    "report",
                 )
-                lines.append(
-                    (
-                        "longest wait for a start (3600+5: 43 blocks), esp32, %s, ms" % level,
-                        entry["longest_start_wait_ms"][level],
-                        "report",
-                    )
-                )
-    return lines
+                for level in LEVELS
+            ]
+    return tuple(figures)
+
+
+def rows(figures):
+    """The section's table (``make bench``, ``python -m bench.chip``)."""
+    presses = max([entry.get("presses", PRESSES) for entry in figures.values()], default=PRESSES)
+    return figure_rows.table_rows(declared(figures, presses), "chip", figures)
 
 
 def main(argv):
     write = "--write" in argv
     capture = False if "--no-capture" in argv else None
     numbers = [argument for argument in argv if argument.isdigit()]
+    if write and capture is False:
+        raise SystemExit("--write stores the boards as they are: without --no-capture")
     figures = chip_figures(int(numbers[0]) if numbers else PRESSES, capture, day=write)
     print(json.dumps(figures, indent=1, sort_keys=True))
-    goals.print_table(rows(figures))
-    if write:
-        if capture is False:
-            raise SystemExit("--write stores the boards as they are: without --no-capture")
-        results.update("chip", figures)
-    return 0
+    return results.command("chip", figures, rows, argv)
 
 
 if __name__ == "__main__":

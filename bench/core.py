@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+from bench import figure_rows
+from bench.figure_rows import Figure
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 # The timing methods themselves (firmware/timing.py): the only place a method is asked
@@ -193,72 +196,65 @@ def core_figures(quick=False):
     return figures
 
 
-def _spread(values):
-    return "/".join("%g" % value for value in values)
+def declared():
+    """The core's figures (bench/figure_rows.py)."""
+    return (
+        Figure(
+            "comparisons on the timing method outside the methods",
+            "core.method_branches_outside_methods",
+            "",
+            "0",
+        ),
+        Figure(
+            "the same, before the methods were objects",
+            "core.method_branches_before",
+            "",
+            "report",
+        ),
+        Figure("mutations of the list caught", "core.mutations_caught", "", "all"),
+        Figure("mutations in the list", "core.mutations", "", "report"),
+        Figure("mutations not caught", "core.mutations_not_caught", "", "none"),
+        Figure("CPU per tick, first release", "core.first_release_cpu_us_per_tick", "µs", "report"),
+        Figure("CPU per tick, before the methods", "core.before_cpu_us_per_tick", "µs", "report"),
+        Figure("CPU per tick, this tree", "core.cpu_us_per_tick", "µs", "report"),
+        Figure("tick CPU, this tree / first release", "core.tick_to_first_release", "", "≤ 0.25"),
+        Figure("tick CPU, this tree / before", "core.tick_to_before", "", "≤ 1"),
+        Figure(
+            "CPU per stepping tick, before",
+            "core.before_cpu_us_per_stepping_tick",
+            "µs",
+            "report",
+        ),
+        Figure("CPU per stepping tick, this tree", "core.cpu_us_per_stepping_tick", "µs", "report"),
+        Figure("stepping tick CPU, this tree / before", "core.stepping_tick_to_before", "", "≤ 1"),
+        Figure("bytes allocated per tick", "core.alloc_bytes_per_tick", "B", "0"),
+        Figure("bytes allocated per press", "core.alloc_bytes_per_press", "B", "0"),
+        Figure("rounds", "core.rounds", "", "report"),
+        Figure(
+            "make test, last run before the figures: wall time",
+            "core.make_test.wall_s",
+            "s",
+            "≤ 120",
+        ),
+        Figure("make test, last run: cores", "core.make_test.cores", "", "report"),
+        Figure("make test, last run: exit status", "core.make_test.status", "", "0"),
+        Figure(
+            "tick CPU per run, first release", "core.first_release_spread_us", "µs", "report", False
+        ),
+        Figure("tick CPU per run, this tree", "core.spread_us", "µs", "report", False),
+        Figure(
+            "tick CPU, this tree / first release, round by round",
+            "core.tick_to_first_release_per_round",
+            "",
+            "report",
+            False,
+        ),
+    )
 
 
 def rows(figures):
-    """The bench table's rows: (figure, value, goal), judged by bench/goals.py."""
-    table = [
-        (
-            "comparisons on the timing method outside firmware/timing.py",
-            figures["method_branches_outside_methods"],
-            "0",
-        ),
-        (
-            "  the same, before the methods were objects",
-            figures["method_branches_before"],
-            "report",
-        ),
-        (
-            "CPU us per tick, first release (core bench, same run)",
-            figures["first_release_cpu_us_per_tick"],
-            "report",
-        ),
-        (
-            "CPU us per tick, before the timing methods (same run)",
-            figures["before_cpu_us_per_tick"],
-            "report",
-        ),
-        ("CPU us per tick, this tree (same run)", figures["cpu_us_per_tick"], "report"),
-        (
-            "  spread of the runs: first release, this tree (least/median/most)",
-            "%s | %s"
-            % (_spread(figures["first_release_spread_us"]), _spread(figures["spread_us"])),
-            "report",
-        ),
-        ("tick CPU, this tree / first release", figures["tick_to_first_release"], "<= 0.25"),
-        (
-            "  the same round by round: least, median, most",
-            _spread(figures["tick_to_first_release_per_round"]),
-            "report",
-        ),
-        ("tick CPU, this tree / before the timing methods", figures["tick_to_before"], "<= 1"),
-        ("stepping tick CPU, this tree / before", figures["stepping_tick_to_before"], "<= 1"),
-        ("bytes allocated per tick (core bench)", figures["alloc_bytes_per_tick"], "0"),
-        ("bytes allocated per press (core bench)", figures["alloc_bytes_per_press"], "0"),
-    ]
-    run = figures.get("make_test")
-    if run is None:
-        table.append(("make test wall time, last run (s)", "not run in this clone", "report"))
-    else:
-        table.append(
-            (
-                "make test wall time, last run at %s on %d cores (%s), s"
-                % (run["commit"], run["cores"], "passed" if run["status"] == 0 else "FAILED"),
-                run["wall_s"],
-                "<= 120",
-            )
-        )
-    if "mutations" in figures:
-        table.append(
-            (
-                "mutations caught, of the list (make mutants)",
-                "%d of %d" % (figures["mutations_caught"], figures["mutations"]),
-                "all",
-            )
-        )
-    return table
+    """The section's table (``make bench``, ``python -m bench.core``)."""
+    return figure_rows.table_rows(declared(), "core", figures)
 
 
 def main(argv):

@@ -11,7 +11,25 @@ by its path in the JSON, under "Other figures".
 import json
 import os
 
-from bench import goals
+from bench import (
+    capture_sweep,
+    chip,
+    core,
+    goals,
+    hall,
+    hall_guard,
+    hall_link,
+    hall_scale,
+    hall_tls,
+    inside_micropython,
+    journal,
+    live_simulator,
+    menu_tasks,
+    power,
+    preparation,
+    simulator,
+)
+from bench.figure_rows import format_value, lookup, on_page
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATEST = os.path.join(ROOT, "bench", "latest.json")
@@ -33,125 +51,8 @@ A goal is judged where it is a number, a yes or a no (`bench/goals.py`): ✓ whe
 the figure meets it, **✗ missed** where it does not; a goal in words is not judged.
 """
 
+
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
-# The hall at scale (bench.hall's three runs): (key, what was run, the p99's goal).
-_SCALE_RUNS = (
-    ("large_open", "1,000 clocks on one broker", "≤ 100 ms"),
-    ("venues", "5 venues × 200 clocks, bridged to a central broker", "≤ 100 ms"),
-    ("flood", "a flood of 10,000 bad messages among 200 clocks", "report"),
-)
-
-
-def _scale_rows():
-    """The figures page's rows of each run of ``_SCALE_RUNS``."""
-    rows = []
-    for key, title, goal in _SCALE_RUNS:
-        for what, field, unit, wanted in (
-            ("edge to page, p50", "latency_ms_p50", "ms", "report"),
-            ("edge to page, p99", "latency_ms_p99", "ms", goal),
-            ("CPU of the view", "view_cpu_percent", "% of a core", "report"),
-            ("CPU of the brokers", "broker_cpu_percent", "% of a core", "report"),
-            ("the view's memory before", "view_resident_kib_before", "KiB", "report"),
-            (
-                "the view's memory after",
-                "view_resident_kib",
-                "KiB",
-                "flat" if key == "flood" else "report",
-            ),
-            ("the brokers' memory", "brokers_resident_kib", "KiB", "report"),
-        ):
-            rows.append(("%s: %s" % (title, what), "hall.%s.%s" % (key, field), unit, wanted))
-    return rows
-
-
-# The issue's scale matrix (``python -m bench.hall --scale``): 5 venues bridged, its runs
-# by key of ``hall.scale.runs``.
-_MATRIX = (
-    ("1000_clocks_1_pages", "1,000 clocks, 1 page"),
-    ("1000_clocks_16_pages", "1,000 clocks, 16 pages"),
-    ("2000_clocks_1_pages", "2,000 clocks, 1 page"),
-    ("2000_clocks_16_pages", "2,000 clocks, 16 pages"),
-)
-
-
-def _matrix_rows():
-    rows = []
-    for key, title in _MATRIX:
-        path = "hall.scale.runs.%s." % key
-        title = "5 venues bridged, %s" % title
-        rows += [
-            ("%s: edge to page, p50" % title, path + "latency_ms_p50", "ms", "report"),
-            ("%s: edge to page, p99" % title, path + "latency_ms_p99", "ms", "≤ 100 ms"),
-            ("%s: p99 within its goal" % title, path + "meets_goal", "", "yes"),
-            ("%s: the drivers' share, p99" % title, path + "driver_lag_ms_p99", "ms", "report"),
-            ("%s: CPU of the view" % title, path + "view_cpu_percent", "% of a core", "report"),
-            ("%s: the view's memory after" % title, path + "view_resident_kib", "KiB", "report"),
-        ]
-    return rows
-
-
-def _tls_rows():
-    rows = []
-    for board in ("pico_w", "esp32"):
-        path = "hall.tls.boards.%s." % board
-        rows += [
-            (
-                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), typical"
-                % board,
-                path + "longest_step_us_typical",
-                "µs",
-                "only while the clock stands",
-            ),
-            (
-                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), at most"
-                % board,
-                path + "longest_step_us_max",
-                "µs",
-                "only while the clock stands",
-            ),
-            (
-                "TLS handshake, `%s`: heap after boot with a TLS hall file (`.mpy`)" % board,
-                path + "heap_after_boot_tls_hall_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "TLS handshake, `%s`: what the CA adds at boot" % board,
-                path + "tls_adds_at_boot_bytes",
-                "B",
-                "report",
-            ),
-        ]
-    rows += [
-        (
-            "TLS handshake, `pico_w`: MicroPython's heap at its peak, frozen image",
-            "hall.tls.boards.pico_w.frozen_heap_in_handshake_bytes",
-            "B",
-            "≤ the chip's heap",
-        ),
-        (
-            "TLS handshake: mbedTLS's memory at its peak, measured in MicroPython's unix port "
-            "(`python -m bench.hall_tls_heap`)",
-            "hall.tls.mbedtls.mbedtls_handshake_peak_bytes",
-            "B",
-            "report",
-        ),
-        (
-            "TLS handshake: mbedTLS's memory the secured connection holds",
-            "hall.tls.mbedtls.mbedtls_connection_bytes",
-            "B",
-            "report",
-        ),
-        (
-            "TLS handshake: MicroPython's heap the connection holds (the stream, the CA's DER)",
-            "hall.tls.mbedtls.micropython_heap_connection_bytes",
-            "B",
-            "report",
-        ),
-    ]
-    return rows
-
-
 def _wakeup_rows():
     """The main loop's wake-ups a second and the CPU they imply, per board and state
     (``bench/wakeups.py``, the model's)."""
@@ -189,62 +90,7 @@ SECTIONS = (
     (
         "The firmware inside MicroPython",
         "",
-        (
-            (
-                "bytes allocated per tick, steady state",
-                "micropython.alloc_bytes_per_tick",
-                "B",
-                "0",
-            ),
-            (
-                "the tick runs under `heap_lock`",
-                "micropython.tick_runs_with_heap_locked",
-                "",
-                "yes",
-            ),
-            (
-                "bytes allocated per lever press, IRQ to display",
-                "micropython.alloc_bytes_per_press",
-                "B",
-                "0",
-            ),
-            (
-                "the press runs under `heap_lock`",
-                "micropython.press_runs_with_heap_locked",
-                "",
-                "yes",
-            ),
-            (
-                "heap the firmware takes at boot, the simulator's board",
-                "micropython.heap_after_boot_bytes",
-                "B",
-                "≤ the `pico` .mpy budget (below)",
-            ),
-            (
-                "heap the firmware takes at boot, `pico`",
-                "heap_after_boot_pico.heap_after_boot_bytes",
-                "B",
-                "≤ the `pico` .mpy budget (below)",
-            ),
-            (
-                "CPU per tick of a running game, most of them at rest",
-                "micropython.cpu_us_per_tick",
-                "µs",
-                "< 100 µs",
-            ),
-            (
-                "CPU per tick with a step at every tick (none at rest)",
-                "micropython.cpu_us_per_stepping_tick",
-                "µs",
-                "< 100 µs",
-            ),
-            (
-                "CPU per display frame (render and send one side)",
-                "micropython.cpu_us_per_display_frame",
-                "µs",
-                "report",
-            ),
-        ),
+        inside_micropython.declared(),
     ),
     (
         "The main loop's wake-ups (model)",
@@ -266,228 +112,12 @@ SECTIONS = (
         " after power-on and after a new game's setup (on the ESP32 a start press"
         " is refused while its ring is prepared, and pressed again 0.5 s later).",
         (
-            (
-                "worst charge error, 10,000 random moves with bounce, ideal board",
-                "charge_error_10000_moves.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico chip model, typical",
-                "chip.pico.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico chip model, datasheet maxima",
-                "chip.pico.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, Pico chip model, datasheet maxima",
-                "chip.pico.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: runs",
-                "capture_sweep.credit.typical.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: worst error",
-                "capture_sweep.credit.typical.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: presses lost",
-                "capture_sweep.credit.typical.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, typical: moves wrong",
-                "capture_sweep.credit.typical.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: runs",
-                "capture_sweep.credit.max.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: worst error",
-                "capture_sweep.credit.max.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: presses lost",
-                "capture_sweep.credit.max.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a credit, maxima: moves wrong",
-                "capture_sweep.credit.max.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: runs",
-                "capture_sweep.level.typical.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: worst error",
-                "capture_sweep.level.typical.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: presses lost",
-                "capture_sweep.level.typical.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, typical: moves wrong",
-                "capture_sweep.level.typical.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: runs",
-                "capture_sweep.level.max.runs",
-                "",
-                "report",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: worst error",
-                "capture_sweep.level.max.worst_error_ms",
-                "ms",
-                "0 ms",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: presses lost",
-                "capture_sweep.level.max.presses_lost",
-                "",
-                "0",
-            ),
-            (
-                "play and lever in an erase, Pico model, DREQ a level, maxima: moves wrong",
-                "capture_sweep.level.max.charged_wrongly",
-                "",
-                "0",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico W chip model, hall, typical",
-                "chip.pico_w.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, Pico W chip model, hall, datasheet maxima",
-                "chip.pico_w.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, Pico W chip model, datasheet maxima",
-                "chip.pico_w.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                'worst charge error, 10,000 presses, Pico 1.2" chip model, typical',
-                "chip.pico_big.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                'worst charge error, 10,000 presses, Pico 1.2" chip model, datasheet maxima',
-                "chip.pico_big.charge_error_ms_worst.max",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                'presses lost, 10,000 presses, Pico 1.2" chip model, datasheet maxima',
-                "chip.pico_big.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "worst charge error, 10,000 presses, ESP32 chip model, hall, typical",
-                "chip.esp32.charge_error_ms_worst.typical",
-                "ms",
-                "≤ 1 ms",
-            ),
-            (
-                "worst charge error, 10,000 presses, ESP32 chip model, hall, datasheet maxima",
-                "chip.esp32.charge_error_ms_worst.max",
-                "ms",
-                "≤ 3.5 ms",
-            ),
-            (
-                "presses lost, 10,000 presses, ESP32 chip model, datasheet maxima",
-                "chip.esp32.presses_lost.max",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: start presses refused while its ring is prepared, typical",
-                "chip.esp32.starts_refused.typical",
-                "",
-                "refused, never late",
-            ),
-            (
-                "ESP32: start presses refused while its ring is prepared, datasheet maxima",
-                "chip.esp32.starts_refused.max",
-                "",
-                "refused, never late",
-            ),
-            (
-                "ESP32: longest wait for a start (3600+5: 43 blocks), typical",
-                "chip.esp32.longest_start_wait_ms.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest wait for a start (3600+5: 43 blocks), datasheet maxima",
-                "chip.esp32.longest_start_wait_ms.max",
-                "ms",
-                "report",
-            ),
-            (
-                "simulator speed, 6-hour game of 400 moves",
-                "simulator_speed_6h_400_moves.times_real_time",
-                "× real time",
-                "≥ 1000×",
-            ),
-            (
-                "`make sim` started to the window mapped (median)",
-                "live_simulator.make_sim_to_window.median_s",
-                "s",
-                "< 2 s",
-            ),
-            (
-                "CPU of a real-time game in the window",
-                "live_simulator.cpu_per_wall_second_real_time_game.window",
-                "of a core",
-                "< 0.05",
-            ),
-            (
-                "CPU of a real-time game in the terminal",
-                "live_simulator.cpu_per_wall_second_real_time_game.terminal",
-                "of a core",
-                "< 0.05",
-            ),
+            simulator.CHARGE_ERROR,
+            *chip.declared(("pico",)),
+            *capture_sweep.declared(),
+            *chip.declared(("pico_w", "pico_big", "esp32")),
+            simulator.SPEED,
+            *live_simulator.declared(),
         ),
     ),
     (
@@ -496,333 +126,29 @@ SECTIONS = (
         ' before the start (`bench/preparation.py`, [power.md](power.md) "Before the'
         ' start"), on the chip models over the real littlefs; a frame is due at each'
         " 20 ms tick, and the gap is the tick and the longest hold of the main loop.",
-        (
-            (
-                "Pico: longest gap between due frames in a game, typical",
-                "preparation.pico.longest_frame_gap_in_game_ms.typical",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "Pico: erases while a game is in progress, typical",
-                "preparation.pico.erases_in_game.typical",
-                "",
-                "0",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 15+10, typical",
-                "preparation.pico.wait_to_start_ms.rapid.typical",
-                "ms",
-                "≤ 3,000 ms",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, typical",
-                "preparation.pico.wait_to_start_ms.classical.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "Pico: longest gap between due frames in a game, datasheet maxima",
-                "preparation.pico.longest_frame_gap_in_game_ms.max",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "Pico: erases while a game is in progress, datasheet maxima",
-                "preparation.pico.erases_in_game.max",
-                "",
-                "0",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 15+10, datasheet maxima",
-                "preparation.pico.wait_to_start_ms.rapid.max",
-                "ms",
-                "report",
-            ),
-            (
-                "Pico: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
-                "preparation.pico.wait_to_start_ms.classical.max",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest gap between due frames in a game, typical",
-                "preparation.esp32.longest_frame_gap_in_game_ms.typical",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "ESP32: erases while a game is in progress, typical",
-                "preparation.esp32.erases_in_game.typical",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 15+10, typical",
-                "preparation.esp32.wait_to_start_ms.rapid.typical",
-                "ms",
-                "≤ 3,000 ms",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, typical",
-                "preparation.esp32.wait_to_start_ms.classical.typical",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: longest gap between due frames in a game, datasheet maxima",
-                "preparation.esp32.longest_frame_gap_in_game_ms.max",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "ESP32: erases while a game is in progress, datasheet maxima",
-                "preparation.esp32.erases_in_game.max",
-                "",
-                "0",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 15+10, datasheet maxima",
-                "preparation.esp32.wait_to_start_ms.rapid.max",
-                "ms",
-                "report",
-            ),
-            (
-                "ESP32: wait from a new game's setup to a start, 90/40+30+30 s, datasheet maxima",
-                "preparation.esp32.wait_to_start_ms.classical.max",
-                "ms",
-                "report",
-            ),
-        ),
+        (*preparation.declared(),),
     ),
     (
         "Power and the journal",
         "How these are counted: [power.md](power.md).",
-        (
-            (
-                "journal: flash writes per hour of play",
-                "power.writes_per_hour.flash_writes_per_hour",
-                "",
-                "report",
-            ),
-            (
-                "flash erase cycles per block, 10,000 games of 4 h, Pico",
-                "power.wear_10000_games.boards.pico.erase_cycles_per_block",
-                "",
-                "< 100,000",
-            ),
-            (
-                "flash erase cycles per block, 10,000 games of 4 h, ESP32",
-                "power.wear_10000_games.boards.esp32.erase_cycles_per_block",
-                "",
-                "< 100,000",
-            ),
-            (
-                "time lost by the side to move after a power cut, typical",
-                "power.restored_error.typical_ms",
-                "ms",
-                "report",
-            ),
-            (
-                "time lost by the side to move after a power cut, worst",
-                "power.restored_error.worst_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-        ),
+        (*power.declared(),),
     ),
     (
         "Power cuts at every byte, on the real littlefs",
         "`python -m bench.journal` (`make power-sweep`): [power.md](power.md).",
-        (
-            (
-                "rp2: cut points of the game (every byte, every erase)",
-                "journal.rp2.single.cut_points_of_the_game",
-                "",
-                "report",
-            ),
-            (
-                "rp2: cut points tried, single cuts",
-                "journal.rp2.single.cut_points",
-                "",
-                "all of the game's",
-            ),
-            ("rp2: cut points tried, double faults", "journal.rp2.double.cut_points", "", "report"),
-            ("rp2: games lost, single cuts", "journal.rp2.single.games_lost", "", "0"),
-            ("rp2: games lost, double faults", "journal.rp2.double.games_lost", "", "0"),
-            ("rp2: games invented, single cuts", "journal.rp2.single.games_invented", "", "0"),
-            ("rp2: games invented, double faults", "journal.rp2.double.games_invented", "", "0"),
-            ("rp2: settings lost, single cuts", "journal.rp2.single.settings", "", "0"),
-            ("rp2: settings lost, double faults", "journal.rp2.double.settings", "", "0"),
-            (
-                "rp2: worst restored error, side to move",
-                "journal.rp2.single.worst_restored_error_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-            ("rp2: journal bytes programmed per move", "journal.rp2.bytes_per_move", "", "report"),
-            (
-                "rp2: journal bytes programmed per hour of play",
-                "journal.rp2.bytes_per_hour",
-                "",
-                "report",
-            ),
-            ("rp2: ring preparation", "journal.rp2.ring_preparation_s", "s", "report"),
-            ("rp2: wall time of the sweep", "journal.rp2.wall_s", "s", "report"),
-            (
-                "esp32: cut points of the game (every byte, every erase)",
-                "journal.esp32.single.cut_points_of_the_game",
-                "",
-                "report",
-            ),
-            (
-                "esp32: cut points tried, single cuts",
-                "journal.esp32.single.cut_points",
-                "",
-                "all of the game's",
-            ),
-            (
-                "esp32: cut points tried, double faults",
-                "journal.esp32.double.cut_points",
-                "",
-                "report",
-            ),
-            ("esp32: games lost, single cuts", "journal.esp32.single.games_lost", "", "0"),
-            ("esp32: games lost, double faults", "journal.esp32.double.games_lost", "", "0"),
-            ("esp32: games invented, single cuts", "journal.esp32.single.games_invented", "", "0"),
-            (
-                "esp32: games invented, double faults",
-                "journal.esp32.double.games_invented",
-                "",
-                "0",
-            ),
-            ("esp32: settings lost, single cuts", "journal.esp32.single.settings", "", "0"),
-            ("esp32: settings lost, double faults", "journal.esp32.double.settings", "", "0"),
-            (
-                "esp32: worst restored error, side to move",
-                "journal.esp32.single.worst_restored_error_ms",
-                "ms",
-                "≤ 5,000 ms",
-            ),
-            (
-                "esp32: journal bytes programmed per move",
-                "journal.esp32.bytes_per_move",
-                "",
-                "report",
-            ),
-            (
-                "esp32: journal bytes programmed per hour of play",
-                "journal.esp32.bytes_per_hour",
-                "",
-                "report",
-            ),
-            ("esp32: ring preparation", "journal.esp32.ring_preparation_s", "s", "report"),
-            ("esp32: wall time of the sweep", "journal.esp32.wall_s", "s", "report"),
-        ),
+        (*journal.declared(),),
     ),
     (
         "The tournament hall",
         "Simulated clocks on one Mosquitto on loopback: [hall.md](hall.md).",
         (
-            ("clocks", "hall.clocks", "", "report"),
-            ("messages per second", "hall.messages_per_s", "", "report"),
-            ("lever edge to the page's update, p50", "hall.latency_ms_p50", "ms", "report"),
-            ("lever edge to the page's update, p99", "hall.latency_ms_p99", "ms", "≤ 500 ms"),
-            ("CPU of the view", "hall.view_cpu_percent", "% of a core", "report"),
-            ("CPU of the broker", "hall.broker_cpu_percent", "% of a core", "report"),
-            ("bytes per message, payload", "hall.bytes_per_message_payload", "B", "report"),
-            ("bytes per message, MQTT packet", "hall.bytes_per_message_mqtt", "B", "report"),
-            (
-                "heap the hall adds at boot, `esp32`",
-                "hall.heap.esp32.network_adds_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "heap the hall adds at boot, `pico_w`",
-                "hall.heap.pico_w.network_adds_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "heap after boot with the hall (`.mpy`), `esp32`",
-                "hall.heap.esp32.heap_after_boot_with_hall_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "heap after boot with the hall (`.mpy`), `pico_w`",
-                "hall.heap.pico_w.heap_after_boot_with_hall_bytes",
-                "B",
-                "report",
-            ),
-            (
-                "longest main-loop pass a network fault caused (chip model)",
-                "hall.faults.longest_pass_us",
-                "µs",
-                "≤ 2,000 µs",
-            ),
-            ("watchdog resets over the fault runs", "hall.faults.watchdog_resets", "", "0"),
-            (
-                "network's return to the board's next message on the page, p50",
-                "hall.faults.back_on_the_page_ms_p50",
-                "ms",
-                "report",
-            ),
-            (
-                "network's return to the board's next message on the page, worst",
-                "hall.faults.back_on_the_page_ms_worst",
-                "ms",
-                "report",
-            ),
-            (
-                "bytes allocated per pass, link busy, a message being built",
-                "hall.allocation.bytes_per_message_pass_max",
-                "B",
-                "0",
-            ),
-            (
-                "bytes allocated per pass, link busy, no message",
-                "hall.allocation.bytes_per_pass_without_a_message_max",
-                "B",
-                "0",
-            ),
-            (
-                "bytes allocated by a push that comes in play",
-                "hall.allocation.push_in_play_bytes",
-                "B",
-                "0",
-            ),
-            *_scale_rows(),
-            *_matrix_rows(),
-            *_tls_rows(),
-            ("the view still running after the flood", "hall.flood.view_still_running", "", "True"),
-            ("takeovers that succeed (100 tries)", "hall.guard.takeovers_succeeded", "", "0"),
-            (
-                "largest packet the broker accepts",
-                "hall.guard.largest_packet_accepted_bytes",
-                "B",
-                "2,048 B",
-            ),
-            ("sessions one account holds", "hall.guard.sessions_one_account_holds", "", "1"),
-            (
-                "a trickling connection closed by the view after",
-                "hall.guard.trickling_connection_closed_s",
-                "s",
-                "≤ 11 s",
-            ),
-            (
-                "sockets kept without CONNECT, of 500",
-                "hall.guard.silent_sockets_kept_of_500",
-                "",
-                "report",
-            ),
-            (
-                "a socket without CONNECT closed by the broker after",
-                "hall.guard.connect_less_socket_closed_s",
-                "s",
-                "report",
-            ),
+            *hall.declared(),
+            *hall_link.declared(),
+            *hall_scale.declared_runs(),
+            *hall_scale.declared_matrix(),
+            *hall_tls.declared(),
+            hall_scale.FLOOD_VIEW,
+            *hall_guard.declared(),
         ),
     ),
     (
@@ -831,47 +157,7 @@ SECTIONS = (
         "is in force outside `firmware/timing.py`, the mutations of `make mutants` caught, "
         "and the tick beside the first release and the tree before the methods were "
         "objects, alternating in one run.",
-        (
-            (
-                "comparisons on the timing method outside the methods",
-                "core.method_branches_outside_methods",
-                "",
-                "0",
-            ),
-            (
-                "the same, before the methods were objects",
-                "core.method_branches_before",
-                "",
-                "report",
-            ),
-            ("mutations of the list caught", "core.mutations_caught", "", "all"),
-            ("mutations in the list", "core.mutations", "", "report"),
-            ("mutations not caught", "core.mutations_not_caught", "", "none"),
-            ("CPU per tick, first release", "core.first_release_cpu_us_per_tick", "µs", "report"),
-            ("CPU per tick, before the methods", "core.before_cpu_us_per_tick", "µs", "report"),
-            ("CPU per tick, this tree", "core.cpu_us_per_tick", "µs", "report"),
-            ("tick CPU, this tree / first release", "core.tick_to_first_release", "", "≤ 0.25"),
-            ("tick CPU, this tree / before", "core.tick_to_before", "", "≤ 1"),
-            (
-                "CPU per stepping tick, before",
-                "core.before_cpu_us_per_stepping_tick",
-                "µs",
-                "report",
-            ),
-            ("CPU per stepping tick, this tree", "core.cpu_us_per_stepping_tick", "µs", "report"),
-            ("stepping tick CPU, this tree / before", "core.stepping_tick_to_before", "", "≤ 1"),
-            ("bytes allocated per tick", "core.alloc_bytes_per_tick", "B", "0"),
-            ("bytes allocated per press", "core.alloc_bytes_per_press", "B", "0"),
-            ("rounds", "core.rounds", "", "report"),
-            (
-                "make test, last run before the figures: wall time",
-                "core.make_test.wall_s",
-                "s",
-                "≤ 120",
-            ),
-            ("make test, last run: cores", "core.make_test.cores", "", "report"),
-            ("make test, last run: exit status", "core.make_test.status", "", "0"),
-        ),
+        core.declared(),
     ),
     (
         "The real port: the Pico's image on rp2040js",
@@ -976,7 +262,7 @@ TASK_TABLES = (
         "paused, the claimant under two minutes: [arbiter.md](arbiter.md).",
         (
             ("key presses", "presses", ""),
-            ("seconds", "seconds", "s", "< 60 s"),
+            ("seconds", "seconds", "s", simulator.TASK_GOAL_S),
             ("the clock then", "state", ""),
         ),
     ),
@@ -986,7 +272,7 @@ TASK_TABLES = (
         "How the DGT 3000's presses are counted: [menus.md](menus.md).",
         (
             ("this clock, presses", "presses", ""),
-            ("seconds", "seconds", "s", "< 60 s"),
+            ("seconds", "seconds", "s", menu_tasks.TASK_GOAL_S),
             ("DGT 3000, presses", "dgt3000_presses", ""),
             ("seconds", "dgt3000_seconds", "s"),
             ("the DGT 3000's count", "dgt3000_count", ""),
@@ -1076,33 +362,6 @@ _HEADER_KEYS = ("machine", "python")
 _RAW_KEYS = ("heap.measured",)
 
 
-def _lookup(figures, path):
-    value = figures
-    for key in path.split("."):
-        if not isinstance(value, dict) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
-def format_value(value, unit=""):
-    """A figure as the page shows it: thousands separated, booleans as yes/no."""
-    if isinstance(value, bool):
-        text = "yes" if value else "no"
-    elif isinstance(value, int):
-        text = "{:,}".format(value)
-    elif isinstance(value, float):
-        text = "{:,}".format(round(value, 4))
-    elif isinstance(value, list):
-        text = ", ".join(format_value(item) for item in value)
-    elif value != str(value).strip():
-        text = '`"%s"`' % value  # a display's text, its spaces kept visible
-    else:
-        text = str(value)
-    text = text.replace("|", "\\|")
-    return text + (" " + unit if unit and not isinstance(value, bool) else "")
-
-
 def _leaves(value, prefix=""):
     """Every (path, value) below ``value`` that is not a JSON object."""
     if isinstance(value, dict):
@@ -1141,11 +400,11 @@ def missed(figures):
     """The names of the page's figures that miss their goal, in the page's order."""
     names = []
     for _heading, _text, rows in SECTIONS:
-        for name, path, _unit, goal in rows:
-            if goals.judge(_lookup(figures, path), goal) == goals.MISSED:
+        for name, path, _unit, goal in on_page(rows):
+            if goals.judge(lookup(figures, path), goal) == goals.MISSED:
                 names.append(name)
     for key, _heading, _text, columns in TASK_TABLES + HEAP_TABLES:
-        tasks = _lookup(figures, key)
+        tasks = lookup(figures, key)
         for name in sorted(tasks) if isinstance(tasks, dict) else ():
             for title, field, _unit, goal in map(_column, columns):
                 task = tasks[name] if isinstance(tasks[name], dict) else {}
@@ -1171,7 +430,8 @@ def render(figures):
             "",
         ]
     for heading, text, rows in SECTIONS:
-        found = [(name, _lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
+        rows = on_page(rows)
+        found = [(name, lookup(figures, path), unit, goal) for name, path, unit, goal in rows]
         found = [row for row in found if row[1] is not None and not isinstance(row[1], dict)]
         used.update(path for _name, path, _unit, _goal in rows)
         if not found:
@@ -1184,7 +444,7 @@ def render(figures):
         ]
         lines.append("")
     for key, heading, text, columns in TASK_TABLES + HEAP_TABLES:
-        tasks = _lookup(figures, key)
+        tasks = lookup(figures, key)
         if not isinstance(tasks, dict) or not tasks:
             continue
         columns = [_column(column) for column in columns]

@@ -232,10 +232,10 @@ def rows(figures):
 def main():
     """``python -m bench.first_release``: this figure alone, put in bench/latest.json
     in place of the one ``make bench`` wrote last."""
-    from bench.__main__ import micropython_figures, micropython_run
+    from bench import inside_micropython
 
-    micropython_figures()  # builds this tree's .mpy files
-    figures = side_by_side(micropython_run)
+    inside_micropython.build()
+    figures = side_by_side(inside_micropython.micropython_run)
     print(json.dumps(figures, indent=2, sort_keys=True))
     results.update("tick_beside_first_release", figures)
     print("written to bench/latest.json (tick_beside_first_release)")

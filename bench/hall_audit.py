@@ -246,18 +246,12 @@ def firewall_figures():
     of its own (bench/hall_firewall_probe.py); None without root, unshare or nft."""
     import os
     import shutil
-    import subprocess
 
     if os.geteuid() != 0 or shutil.which("unshare") is None or not os.path.exists("/usr/sbin/nft"):
         return None
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    done = subprocess.run(
-        ["unshare", "-n", sys.executable, "-m", "bench.hall_firewall_probe"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    from bench import hall_firewall_probe
+
+    done = hall_firewall_probe.run_in_namespace()
     if done.returncode != 0:
         return None
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -6,6 +6,7 @@ nothing of the machine's touched): prints what each limit let through as JSON.
 """
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -13,7 +14,21 @@ import time
 
 from hall import firewall
 from hall.broker import Broker
-from hall.probe import connect_packet
+from hall.probe import connect_packet, read_connack
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_in_namespace(timeout_s=120):
+    """This probe run in a network namespace of its own (needs root, unshare and nft):
+    the finished process, its JSON on its last line."""
+    return subprocess.run(
+        ["unshare", "-n", sys.executable, "-m", "bench.hall_firewall_probe"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
 
 
 def connect(broker, source):
@@ -37,12 +52,7 @@ def login(broker, source, user, password):
         return None
     try:
         sock.sendall(connect_packet(user.encode(), user.encode(), password.encode()))
-        answer = b""
-        while len(answer) < 4:
-            chunk = sock.recv(4 - len(answer))
-            if not chunk:
-                break
-            answer += chunk
+        answer = read_connack(sock)
         return answer[3] if len(answer) == 4 else None
     except OSError:
         return None

@@ -21,15 +21,18 @@ import socket
 import threading
 import time
 
-from hall import page_server
+from bench import figure_rows
+from bench.figure_rows import Figure
+from hall import broker_conf, page_server
 from hall.broker import Broker, free_port
 from hall.probe import closed_within, publish_packet, session
 from hall.view import HallView
 
 IDENTITIES = ("clock-2", "hall-view", "view", "hall-arbiter", "arbiter")
+TAKEOVER_ROUNDS = 20  # each identity taken over this many times
 
 
-def _takeovers(broker, rounds=20):
+def _takeovers(broker, rounds=TAKEOVER_ROUNDS):
     lost = []
     view = HallView(broker.host, broker.port, "view", broker.passwords["view"], log=lost.append)
     victim, _ = session(broker, "clock-2", "clock-2", will=(b"hall/board/2/status", b"offline"))
@@ -151,33 +154,51 @@ def guard_figures(with_broker_deadline=True):
     return figures
 
 
-def rows(figures):
-    return [
-        (
-            "hall guard: takeovers that succeed (of %d tries)" % figures["takeover_attempts"],
-            figures["takeovers_succeeded"],
+def declared():
+    """The guard's figures (bench/figure_rows.py)."""
+    return (
+        Figure(
+            "takeovers that succeed ({:,} tries)".format(TAKEOVER_ROUNDS * len(IDENTITIES)),
+            "hall.guard.takeovers_succeeded",
+            "",
             "0",
         ),
-        (
-            "hall guard: largest packet the broker accepts, bytes",
-            figures["largest_packet_accepted_bytes"],
-            "2048",
+        Figure("takeover tries", "hall.guard.takeover_attempts", "", "report", False),
+        Figure(
+            "largest packet the broker accepts",
+            "hall.guard.largest_packet_accepted_bytes",
+            "B",
+            "{:,} B".format(broker_conf.MAX_PACKET_BYTES),
         ),
-        ("hall guard: sessions one account holds", figures["sessions_one_account_holds"], "1"),
-        (
-            "hall guard: a trickling connection closed by the view after, s",
-            figures["trickling_connection_closed_s"],
-            "<= %d" % (page_server.HEAD_S + 1),
+        Figure("sessions one account holds", "hall.guard.sessions_one_account_holds", "", "1"),
+        Figure(
+            "a trickling connection closed by the view after",
+            "hall.guard.trickling_connection_closed_s",
+            "s",
+            "≤ %d s" % (page_server.HEAD_S + 1),
         ),
-        (
-            "hall guard: sockets kept without CONNECT of 500 (max_connections %d)"
-            % figures["broker_max_connections"],
-            figures["silent_sockets_kept_of_500"],
+        Figure(
+            "sockets kept without CONNECT, of 500",
+            "hall.guard.silent_sockets_kept_of_500",
+            "",
             "report",
         ),
-        (
-            "hall guard: a socket without CONNECT closed by the broker after, s",
-            figures.get("connect_less_socket_closed_s"),
+        Figure(
+            "the broker's max_connections then",
+            "hall.guard.broker_max_connections",
+            "",
+            "report",
+            False,
+        ),
+        Figure(
+            "a socket without CONNECT closed by the broker after",
+            "hall.guard.connect_less_socket_closed_s",
+            "s",
             "report",
         ),
-    ]
+    )
+
+
+def rows(figures):
+    """The hall table's rows of the guard (``figures``: ``guard_figures``)."""
+    return figure_rows.table_rows(declared(), None, {"hall": {"guard": figures}})

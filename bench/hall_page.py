@@ -16,7 +16,7 @@ them under ``hall_page`` of bench/latest.json.
 import math
 import sys
 
-from bench import goals, results
+from bench import results
 from hall import screenshot
 from hall.page_sample import measure
 
@@ -113,12 +113,7 @@ def main(argv):
     if screenshot.chromium() is None:
         print("chromium is not installed: make hall-tools")
         return 1
-    figures = hall_page_figures()
-    goals.print_table(rows(figures), 18)
-    if "--write" in argv:
-        results.update("hall_page", figures)
-        print("written to bench/latest.json (hall_page)")
-    return 0
+    return results.command("hall_page", hall_page_figures(), rows, argv, 18)
 
 
 if __name__ == "__main__":

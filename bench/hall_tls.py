@@ -39,6 +39,9 @@ import subprocess
 import tempfile
 import time
 
+from bench import figure_rows
+from bench.figure_rows import Figure
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BOARDS = ("pico_w", "esp32")
@@ -229,56 +232,100 @@ def tls_figures(handshakes=5):
     return figures
 
 
-def rows(figures):
-    out = [
-        (
-            "hall TLS: handshake steps (%s, %s), messages per step"
-            % (figures["protocol"], figures["cipher"]),
-            " | ".join(figures["steps"]),
-            "report",
-        )
-    ]
-    for name, board in figures["boards"].items():
-        out.append(
-            (
-                "hall TLS, %s: longest main-loop step, chip model, ms (typical / max; estimate)"
-                % name,
-                "%d / %d"
-                % (board["longest_step_us_typical"] // 1000, board["longest_step_us_max"] // 1000),
+def declared():
+    """The handshake's figures per hall board and mbedTLS's, measured (bench/figure_rows.py)."""
+    figures = []
+    for board in BOARDS:
+        path = "hall.tls.boards.%s." % board
+        figures += [
+            Figure(
+                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), typical"
+                % board,
+                path + "longest_step_us_typical",
+                "µs",
                 "only while the clock stands",
-            )
-        )
-        out.append(
-            (
-                "hall TLS, %s: heap after boot, plain / TLS hall file (.mpy), bytes" % name,
-                "%d / %d"
-                % (
-                    board["heap_after_boot_plain_hall_bytes"],
-                    board["heap_after_boot_tls_hall_bytes"],
-                ),
+            ),
+            Figure(
+                "TLS handshake, `%s`: longest main-loop step, chip model (estimate), at most"
+                % board,
+                path + "longest_step_us_max",
+                "µs",
+                "only while the clock stands",
+            ),
+            Figure(
+                "TLS handshake, `%s`: heap after boot with a TLS hall file (`.mpy`)" % board,
+                path + "heap_after_boot_tls_hall_bytes",
+                "B",
                 "report",
-            )
-        )
-        if "frozen_heap_in_handshake_bytes" in board:
-            out.append(
-                (
-                    "hall TLS, %s: heap at the handshake's peak, frozen image, bytes" % name,
-                    "%d of %d"
-                    % (board["frozen_heap_in_handshake_bytes"], board["chip_heap_bytes"]),
-                    "<= heap",
-                )
-            )
-    measured = figures["mbedtls"]
-    if measured is None:
-        out.append(("hall TLS: mbedTLS in the handshake", "not measured", "make micropython-unix"))
-    else:
-        out.append(
-            (
-                "hall TLS: mbedTLS in the handshake, peak / held after, bytes (measured, %s)"
-                % measured["micropython"],
-                "%d / %d"
-                % (measured["mbedtls_handshake_peak_bytes"], measured["mbedtls_connection_bytes"]),
+            ),
+            Figure(
+                "TLS handshake, `%s`: what the CA adds at boot" % board,
+                path + "tls_adds_at_boot_bytes",
+                "B",
                 "report",
+            ),
+        ]
+    figures += [
+        Figure(
+            "TLS handshake, `pico_w`: MicroPython's heap at its peak, frozen image",
+            "hall.tls.boards.pico_w.frozen_heap_in_handshake_bytes",
+            "B",
+            "≤ the chip's heap",
+        ),
+        Figure(
+            "TLS handshake: mbedTLS's memory at its peak, measured in MicroPython's unix port "
+            "(`python -m bench.hall_tls_heap`)",
+            "hall.tls.mbedtls.mbedtls_handshake_peak_bytes",
+            "B",
+            "report",
+        ),
+        Figure(
+            "TLS handshake: mbedTLS's memory the secured connection holds",
+            "hall.tls.mbedtls.mbedtls_connection_bytes",
+            "B",
+            "report",
+        ),
+        Figure(
+            "TLS handshake: MicroPython's heap the connection holds (the stream, the CA's DER)",
+            "hall.tls.mbedtls.micropython_heap_connection_bytes",
+            "B",
+            "report",
+        ),
+    ]
+    figures += [
+        Figure("TLS handshake: protocol", "hall.tls.protocol", "", "report", False),
+        Figure("TLS handshake: cipher", "hall.tls.cipher", "", "report", False),
+        Figure("TLS handshake: messages per step", "hall.tls.steps", "", "report", False),
+        Figure(
+            "TLS handshake: the MicroPython that measured mbedTLS",
+            "hall.tls.mbedtls.micropython",
+            "",
+            "report",
+            False,
+        ),
+    ]
+    for board in BOARDS:
+        figures.append(
+            Figure(
+                "TLS handshake, `%s`: heap after boot with a plain hall file (`.mpy`)" % board,
+                "hall.tls.boards.%s.heap_after_boot_plain_hall_bytes" % board,
+                "B",
+                "report",
+                False,
             )
         )
-    return out
+    figures.append(
+        Figure(
+            "TLS handshake, `pico_w`: the chip's heap",
+            "hall.tls.boards.pico_w.chip_heap_bytes",
+            "B",
+            "report",
+            False,
+        )
+    )
+    return tuple(figures)
+
+
+def rows(figures):
+    """The hall table's rows of the handshake (``figures``: ``tls_figures``)."""
+    return figure_rows.table_rows(declared(), None, {"hall": {"tls": figures}})

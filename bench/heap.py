@@ -39,7 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import boards  # noqa: E402
-from bench import goals, let_go_lines, results  # noqa: E402
+from bench import let_go_lines, results  # noqa: E402
 from hal import board_check  # noqa: E402
 from sim.latency import chip_of  # noqa: E402
 
@@ -335,12 +335,8 @@ def heap_section(again=False):
 
 
 def main(argv):
-    figures = heap_section("--again" in argv)
-    goals.print_table(rows(figures), 26)
-    if "--write" in argv:
-        results.update("heap", figures)
-        print("written to bench/latest.json, key heap")
+    return results.command("heap", heap_section("--again" in argv), rows, argv, 26)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+from bench import figure_rows
+from bench.figure_rows import Figure
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNING_GAME = "control 300+3\nat 0 press right\n"  # White (left) to move, clock running
 
@@ -162,20 +165,35 @@ def live_simulator_figures():
         screen.stop()
 
 
+def declared():
+    """The live simulator's figures (bench/figure_rows.py)."""
+    return (
+        Figure(
+            "`make sim` started to the window mapped (median)",
+            "live_simulator.make_sim_to_window.median_s",
+            "s",
+            "< 2 s",
+        ),
+        Figure(
+            "CPU of a real-time game in the window",
+            "live_simulator.cpu_per_wall_second_real_time_game.window",
+            "of a core",
+            "< 0.05",
+        ),
+        Figure(
+            "CPU of a real-time game in the terminal",
+            "live_simulator.cpu_per_wall_second_real_time_game.terminal",
+            "of a core",
+            "< 0.05",
+        ),
+    )
+
+
 def rows(figures):
-    """The lines ``make bench`` prints for these figures."""
+    """The section's table (``make bench``, ``python -m bench.live_simulator``)."""
     if "skipped" in figures:
         return [("live simulator figures", "skipped", figures["skipped"])]
-    cpu = figures["cpu_per_wall_second_real_time_game"]
-    return [
-        (
-            "make sim to the window mapped (Xvfb, median of 5), s",
-            figures["make_sim_to_window"]["median_s"],
-            "< 2",
-        ),
-        ("simulator CPU s per wall s, live game, window", cpu["window"], "< 0.05"),
-        ("simulator CPU s per wall s, live game, terminal", cpu["terminal"], "< 0.05"),
-    ]
+    return figure_rows.table_rows(declared(), "live_simulator", figures)
 
 
 def main(argv):

@@ -30,6 +30,8 @@ from sim import vclock
 from sim.runner import PRESS_GAP_MS
 from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
 
+TASK_GOAL_S = "< 60 s"  # a setup done within a minute; the DGT 3000's count beside it
+
 PRESET_GAME = (
     ("set", PRESS_CONTACT_MS),  # the menu, on PrE
     ("set", PRESS_CONTACT_MS),  # the preset list, at the preset in force (2: 90 + 30 s)
@@ -122,7 +124,8 @@ def rows(figures):
             (
                 "keys to %s: presses, seconds" % name,
                 "%d, %.1f" % (task["presses"], task["seconds"]),
-                "< 60 s, DGT 3000 %d, %.1f" % (task["dgt3000_presses"], task["dgt3000_seconds"]),
+                "%s, DGT 3000 %d, %.1f"
+                % (TASK_GOAL_S, task["dgt3000_presses"], task["dgt3000_seconds"]),
                 task["seconds"],
             )
         )

@@ -7,13 +7,19 @@
 - The restored error after a power cut: the time the side to move gets
   back, over many random cuts (typical and worst).
 - Time from power-on to a ready clock in the simulator: virtual and wall.
+
+``python -m bench.power`` prints the figures (``--write``: and puts them in
+bench/latest.json under ``power``); ``make bench`` writes them there too.
 """
 
 import os
 import random
 import statistics
+import sys
 import time
 
+from bench import figure_rows, results
+from bench.figure_rows import Figure
 from firmware import journal
 from sim.runner import Game
 from sim.script import parse
@@ -175,25 +181,71 @@ def power_figures():
     }
 
 
+def declared():
+    """The journal's figures (bench/figure_rows.py)."""
+    wear_path = "power.wear_10000_games.boards.%s.erase_cycles_per_block"
+    wear_name = "flash erase cycles per block, {:,} games of {} h, %s".format(GAMES, GAME_HOURS)
+    return (
+        Figure(
+            "journal: entries per hour of play (40 moves/h/side)",
+            "power.writes_per_hour.journal_entries_per_hour",
+            "",
+            "report",
+            False,
+        ),
+        Figure(
+            "journal: flash writes per hour of play",
+            "power.writes_per_hour.flash_writes_per_hour",
+            "",
+            "report",
+        ),
+        Figure(wear_name % "Pico", wear_path % "pico", "", "< 100,000"),
+        Figure(wear_name % "ESP32", wear_path % "esp32", "", "< 100,000"),
+        Figure(
+            "time lost by the side to move after a power cut, typical",
+            "power.restored_error.typical_ms",
+            "ms",
+            "report",
+        ),
+        Figure(
+            "time lost by the side to move after a power cut, worst",
+            "power.restored_error.worst_ms",
+            "ms",
+            "≤ 5,000 ms",
+        ),
+        Figure("power cuts tried", "power.restored_error.cuts", "", "report", False),
+        Figure(
+            "power-on to a ready clock, virtual",
+            "power.boot.virtual_ms_to_ready",
+            "ms",
+            "report",
+            False,
+        ),
+        Figure(
+            "power-on to a ready clock, wall (CPython, fresh)",
+            "power.boot.wall_ms_fresh_boot_cpython",
+            "ms",
+            "report",
+            False,
+        ),
+        Figure(
+            "power-on to a restored game, wall (CPython)",
+            "power.boot.wall_ms_restoring_boot_cpython",
+            "ms",
+            "report",
+            False,
+        ),
+    )
+
+
 def rows(figures):
-    per_hour = figures["writes_per_hour"]
-    wear_figures = figures["wear_10000_games"]["boards"]
-    error = figures["restored_error"]
-    boot = figures["boot"]
-    return [
-        ("journal entries per hour of play (40 moves/h/side)",
-         per_hour["journal_entries_per_hour"], "report"),
-        ("flash writes per hour of play", per_hour["flash_writes_per_hour"], "report"),
-        ("Pico flash: erase cycles per block, 10,000 games of 4 h",
-         wear_figures["pico"]["erase_cycles_per_block"], "< 100000"),
-        ("ESP32 flash: erase cycles per block, 10,000 games of 4 h",
-         wear_figures["esp32"]["erase_cycles_per_block"], "< 100000"),
-        ("restored error after a cut, typical ms (%d cuts)" % error["cuts"],
-         error["typical_ms"], "report"),
-        ("restored error after a cut, worst ms", error["worst_ms"], "<= 5000"),
-        ("power-on to a ready clock, virtual ms", boot["virtual_ms_to_ready"], "report"),
-        ("power-on to a ready clock, wall ms (CPython, fresh)",
-         boot["wall_ms_fresh_boot_cpython"], "report"),
-        ("power-on to a restored game, wall ms (CPython)",
-         boot["wall_ms_restoring_boot_cpython"], "report"),
-    ]  # fmt: skip
+    """The section's table (``make bench``, ``python -m bench.power``)."""
+    return figure_rows.table_rows(declared(), "power", figures)
+
+
+def main(argv):
+    return results.command("power", power_figures(), rows, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

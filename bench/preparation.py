@@ -23,11 +23,11 @@ and the `esp32`:
 bench/latest.json under ``preparation``); ``make bench`` writes them there too.
 """
 
-import json
 import random
 import sys
 
-from bench import goals, results
+from bench import figure_rows, results
+from bench.figure_rows import Figure
 from sim import script as script_module
 from sim.littlefs_flash import LittleFsFlash
 from sim.runner import Game
@@ -155,47 +155,65 @@ def preparation_figures():
     return result
 
 
-def rows(figures):
-    """The table's rows: each board and level."""
-    lines = []
-    for board_name, entry in figures.items():
+BOARD_NAMES = {"pico": "Pico", "esp32": "ESP32"}
+LEVEL_NAMES = {"typical": "typical", "max": "datasheet maxima"}
+CONTROL_NAMES = {"rapid": "15+10", "classical": "90/40+30+30 s", "blitz": "3+2"}
+ON_PAGE = ("rapid", "classical")  # the page's named rows; the blitz under "Other figures"
+
+
+def declared():
+    """Each board and level's figures (bench/figure_rows.py)."""
+    figures = []
+    for board_name, _port in BOARDS:
+        path = "preparation.%s." % board_name
         for level in LEVELS:
-            lines.append(
-                (
-                    "longest gap between due frames in a game, %s, %s, ms" % (board_name, level),
-                    entry["longest_frame_gap_in_game_ms"][level],
-                    "<= %d" % GOAL_GAP_MS,
-                )
-            )
-            lines.append(
-                (
-                    "erases while a game is in progress, %s, %s" % (board_name, level),
-                    entry["erases_in_game"][level],
+            where = "%s: %%s, %s" % (BOARD_NAMES[board_name], LEVEL_NAMES[level])
+            figures += [
+                Figure(
+                    where % "longest gap between due frames in a game",
+                    path + "longest_frame_gap_in_game_ms." + level,
+                    "ms",
+                    "≤ %d ms" % GOAL_GAP_MS,
+                ),
+                Figure(
+                    where % "erases while a game is in progress",
+                    path + "erases_in_game." + level,
+                    "",
                     "0",
-                )
-            )
-            for name, control in CONTROLS:
-                goal = "report"
-                if name == "rapid" and level == "typical":
-                    goal = "<= %d" % GOAL_RAPID_WAIT_MS
-                lines.append(
-                    (
-                        "wait from a new game's setup to a start, %s (%s: %d blocks), %s, %s, ms"
-                        % (name, control, entry["ring_blocks"][name], board_name, level),
-                        entry["wait_to_start_ms"][name][level],
-                        goal,
+                ),
+            ]
+            for name, _control in CONTROLS:
+                wanted = name == "rapid" and level == "typical"
+                figures.append(
+                    Figure(
+                        where % ("wait from a new game's setup to a start, " + CONTROL_NAMES[name]),
+                        "%swait_to_start_ms.%s.%s" % (path, name, level),
+                        "ms",
+                        "≤ {:,} ms".format(GOAL_RAPID_WAIT_MS) if wanted else "report",
+                        name in ON_PAGE,
                     )
                 )
-    return lines
+        for name, _control in CONTROLS:
+            figures.append(
+                Figure(
+                    "%s: the ring's blocks, %s" % (BOARD_NAMES[board_name], CONTROL_NAMES[name]),
+                    path + "ring_blocks." + name,
+                    "",
+                    "report",
+                    False,
+                )
+            )
+    return tuple(figures)
+
+
+def rows(figures):
+    """The section's table (``make bench``, ``python -m bench.preparation``)."""
+    return figure_rows.table_rows(declared(), "preparation", figures)
 
 
 def main(argv):
-    figures = preparation_figures()
-    print(json.dumps(figures, indent=1, sort_keys=True))
-    goals.print_table(rows(figures))
-    if "--write" in argv:
-        results.update("preparation", figures)
+    return results.command("preparation", preparation_figures(), rows, argv)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -10,11 +10,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LATEST = os.path.join(ROOT, "bench", "latest.json")
 
 
-def micropython_json(tree, module):
+def micropython_json(tree, module, *arguments):
     """Run ``module`` of the project in ``tree`` inside MicroPython (its .mpy build
-    made already) and return the JSON object its last line prints."""
+    made already), given ``arguments``, and return the JSON object its last line prints."""
     done = subprocess.run(
-        ["node", os.path.join(tree, "tools", "mpy", "run.mjs"), "--compiled", module],
+        ["node", os.path.join(tree, "tools", "mpy", "run.mjs"), "--compiled", module, *arguments],
         cwd=tree,
         capture_output=True,
         text=True,
@@ -26,13 +26,15 @@ def micropython_json(tree, module):
 def command(key, figures, rows, argv, value_width=12):
     """A section's command line: its figures printed against their goals (``rows``
     gives the table's rows) and, with ``--write`` in ``argv``, stored under ``key`` of
-    bench/latest.json alone. Returns the exit status, 0."""
+    bench/latest.json alone (``key`` None: ``figures`` holds several keys, each stored).
+    Returns the exit status, 0."""
     from bench import goals
 
     goals.print_table(rows(figures), value_width)
     if "--write" in argv:
-        update(key, figures)
-        print("written to bench/latest.json (%s)" % key)
+        for name, value in ({key: figures} if key is not None else figures).items():
+            update(name, value)
+            print("written to bench/latest.json (%s)" % name)
     return 0
 
 

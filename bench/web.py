@@ -39,7 +39,8 @@ import statistics
 import sys
 import time
 
-from bench import goals, results, web_checks
+from bench import results, web_checks
+from web import harness as web_helpers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNS = 3
@@ -54,18 +55,6 @@ LOADED = """
   return bytes;
 })()
 """
-PRESS = """
-(() => {
-  const button = document.getElementById(%r);
-  const down = new PointerEvent("pointerdown", {button: 0, pointerId: 3, bubbles: true});
-  const stamp = Math.floor(down.timeStamp);
-  const until = performance.now() + %d;
-  while (performance.now() < until) {}
-  button.dispatchEvent(down);
-  button.dispatchEvent(new PointerEvent("pointerup", {button: 0, pointerId: 3, bubbles: true}));
-  return stamp;
-})()
-"""
 
 
 def _browser():
@@ -75,12 +64,8 @@ def _browser():
     return Browser(screenshot.chromium(), timeout_s=120)
 
 
-def _open(browser, url, window=PHONE):
-    from web import harness as web_helpers
-
-    page = browser.page(url, window)
-    page.wait_for(web_helpers.STARTED, 120)
-    return page
+def _open(browser, url):
+    return web_helpers.open_page(browser, url, PHONE, 120)
 
 
 def first_clock(server):
@@ -91,8 +76,6 @@ def first_clock(server):
             page = _open(browser, server.url + "index.html")
             cold.append(int(page.evaluate("document.body.dataset.drawnMs")))
             loaded.append(page.evaluate(LOADED))
-            from web import harness as web_helpers
-
             web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => 1)")
             page.close()
             for _ in range(RUNS):
@@ -112,7 +95,7 @@ def tab_cpu(page, running):
     """The tab's main thread busy share (%) over CPU_S s: a clock standing or running."""
     page.evaluate("localStorage.clear(); window.clockPage.start('3600', null)")
     if running:
-        page.evaluate(PRESS % ("lever_right", 0))
+        web_helpers.press_late(page, "lever_right", 0)
     page.call("Performance.enable")
 
     def busy():
@@ -133,13 +116,13 @@ def charge_errors(page):
     the events that began and ended each of its turns (sudden death: nothing else moves
     it). Each press is handled 0-60 ms after its event was made."""
     page.evaluate("localStorage.clear(); window.clockPage.start('3600', null)")
-    stamp = page.evaluate(PRESS % ("lever_right", 0))  # White (left) starts
+    stamp = web_helpers.press_late(page, "lever_right", 0)  # White (left) starts
     expected = [3_600_000, 3_600_000]
     worst = 0
     for number in range(PRESSES):
         time.sleep(0.3)
         side = number % 2  # left, right, left...: the side to move presses
-        moved = page.evaluate(PRESS % (("lever_left", "lever_right")[side], (number * 7) % 61))
+        moved = web_helpers.press_late(page, ("lever_left", "lever_right")[side], (number * 7) % 61)
         expected[side] -= moved - stamp
         line = page.evaluate("window.clockPage.clock.state_line()")
         worst = max(worst, abs(_field_ms(line, ("left", "right")[side]) - expected[side]))
@@ -159,11 +142,9 @@ def _field_ms(line, field):
 def scripts(browser, server, every=True):
     """'N of M': the scripts the page plays exactly as the simulator does."""
     from tests.scripting import scenario_names
-    from web import harness as web_helpers
 
     names = scenario_names() if every else list(web_helpers.SAMPLE)
-    page = browser.page(server.url + web_helpers.script_fragment(b"control 60\n"), PHONE)
-    page.wait_for(web_helpers.STARTED, 120)
+    page = _open(browser, server.url + web_helpers.script_fragment(b"control 60\n"))
     same = 0
     for name in names:
         with open(os.path.join(ROOT, name), "rb") as handle:
@@ -184,7 +165,6 @@ def scripts(browser, server, every=True):
 
 def web_figures(every=True):
     from hall import screenshot
-    from web import harness as web_helpers
 
     if screenshot.chromium() is None:
         return {"skipped": "chromium is not installed: make hall-tools"}
@@ -282,7 +262,6 @@ def rows(figures):
 
 def main(argv):
     from hall import screenshot
-    from web import harness as web_helpers
 
     if screenshot.chromium() is None:
         print("chromium is not installed: make hall-tools")
@@ -292,12 +271,7 @@ def main(argv):
         with web_helpers.SiteServer() as server, _browser() as browser:
             web_checks.pictures(browser, server)
         return 0
-    figures = web_figures(every="--sample" not in argv)
-    goals.print_table(rows(figures), 18)
-    if "--write" in argv:
-        results.update("web", figures)
-        print("written to bench/latest.json (web)")
-    return 0
+    return results.command("web", web_figures(every="--sample" not in argv), rows, argv, 18)
 
 
 if __name__ == "__main__":

@@ -57,17 +57,14 @@ def checks(browser, server):
     web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => 1)")
     errors = page.call("Page.getInstallabilityErrors")["installabilityErrors"]
     found["chromium_installability_errors"] = [error["errorId"] for error in errors]
-    page.call("Page.reload")
-    page.wait_for(web_helpers.STARTED, 120)
+    web_helpers.reload(page, 120)
     found["service_worker_in_control"] = page.evaluate(
         "navigator.serviceWorker.controller !== null"
     )
     page.call("Network.enable")
     offline = {"latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
     page.call("Network.emulateNetworkConditions", offline=True, **offline)
-    page.call("Page.reload")
-    page.wait_for("document.readyState === 'complete'", 120)
-    page.wait_for(web_helpers.STARTED, 120)
+    web_helpers.reload(page, 120)
     found["opens_offline"] = page.evaluate("!!window.clockPage && !document.body.dataset.error")
     page.call("Network.emulateNetworkConditions", offline=False, **offline)
     page.close()

@@ -37,17 +37,24 @@ def publish_packet(topic, payload, retain=False):
     return bytes([0x30 | (1 if retain else 0)]) + _length(len(body)) + body
 
 
-def session(broker, user, client_id, will=None, password=None):
-    """A socket logged in as ``user`` with ``client_id``; the CONNACK's return code."""
-    sock = socket.create_connection((broker.host, broker.port), timeout=5)
-    secret = broker.passwords[user] if password is None else password
-    sock.sendall(connect_packet(client_id.encode(), user.encode(), secret.encode(), will))
+def read_connack(sock):
+    """The broker's answer to a CONNECT: its four bytes, or fewer where the connection
+    closed first (its return code is the last)."""
     answer = b""
     while len(answer) < 4:
         chunk = sock.recv(4 - len(answer))
         if not chunk:
             break
         answer += chunk
+    return answer
+
+
+def session(broker, user, client_id, will=None, password=None):
+    """A socket logged in as ``user`` with ``client_id``; the CONNACK's return code."""
+    sock = socket.create_connection((broker.host, broker.port), timeout=5)
+    secret = broker.passwords[user] if password is None else password
+    sock.sendall(connect_packet(client_id.encode(), user.encode(), secret.encode(), will))
+    answer = read_connack(sock)
     if answer[:2] != b"\x20\x02":
         sock.close()
         raise OSError("no CONNACK from the broker: %r" % answer)
@@ -72,18 +79,19 @@ def closed_within(sock, seconds):
 # --- the page server's side: HTTP requests from a chosen loopback address --------------
 
 
-def http_connect(address, source):
+def http_connect(address, source, timeout=5):
     """A socket to the page server at ``address``, from the loopback address ``source``
-    (127.0.0.x: one "device" of the room each)."""
+    (127.0.0.x: one "device" of the room each); ``timeout`` bounds a hang."""
     sock = socket.socket()
     sock.bind((source, 0))
-    sock.settimeout(5)
+    sock.settimeout(timeout)
     sock.connect(address)
     return sock
 
 
-def http_status(sock):
-    """The answer's status code, read until its head ends (None: closed without one)."""
+def http_answer(sock):
+    """The answer's status code and its head's bytes, read until the head ends or the
+    server closes: ``(None, b"")`` where it closed without a word."""
     data = b""
     while b"\r\n\r\n" not in data:
         try:
@@ -93,7 +101,14 @@ def http_status(sock):
         if not chunk:
             break
         data += chunk
-    return int(data.split(b" ", 2)[1]) if data else None
+    if not data:
+        return None, b""
+    return int(data.split(b" ", 2)[1]), data
+
+
+def http_status(sock):
+    """The answer's status code (None: closed without one)."""
+    return http_answer(sock)[0]
 
 
 def http_get(address, source, path, key=None):

@@ -33,8 +33,11 @@ PRESS_CONTACT_MS = 80  # how long a scripted press holds its lever's or key's co
 _flash_count = [0]
 
 
-def fresh_flash(control_left=None, control_right=None, quickplay="off", edition="appendix-g"):
-    """An empty folder for the simulated flash; with controls, their settings file in it."""
+def fresh_flash(
+    control_left=None, control_right=None, quickplay="off", edition="appendix-g", settings=None
+):
+    """An empty folder for the simulated flash; with controls, their settings file in it,
+    with ``settings`` ({name: value}, e.g. ``tenths``) beside them."""
     try:
         import tempfile
 
@@ -58,6 +61,7 @@ def fresh_flash(control_left=None, control_right=None, quickplay="off", edition=
             "quickplay": quickplay,
             "edition": edition,
         }
+        data.update(settings or {})
         Storage(path, Files()).write_json(files.SETTINGS, data)
     return path
 

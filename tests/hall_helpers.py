@@ -3,8 +3,9 @@
 ``worker_port`` gives each test worker (pytest-xdist runs several side by side)
 ports from a range of its own, so two workers' brokers never take the same one.
 
-``broker`` skips a test with the reason when Debian's mosquitto is missing
-(``make hall-tools`` installs it; CI does). ``Recorder`` subscribes with an
+``need_broker`` (and ``running_broker``, a broker on that port) skips a test with
+the reason when Debian's mosquitto is missing, ``chromium_browser`` when chromium is
+(``make hall-tools`` installs both; CI does). ``Recorder`` subscribes with an
 account (by default one of the broker's read-only ``watch-N``: one login holds one
 session, so a test observes without taking the view's or the arbiter's) and keeps
 every message it receives. ``Client`` is a plain MQTT
@@ -14,6 +15,7 @@ a byte a second, and cut every connection, to break the network at chosen
 instants.
 """
 
+import contextlib
 import os
 import select
 import socket
@@ -24,7 +26,7 @@ import paho.mqtt.client as paho
 import pytest
 
 from hall import broker as broker_module
-from hall import tls
+from hall import screenshot, tls
 
 
 def need_broker():
@@ -33,6 +35,30 @@ def need_broker():
         pytest.skip(
             "Debian's mosquitto is not installed (missing %s): make hall-tools" % ", ".join(missing)
         )
+
+
+@contextlib.contextmanager
+def running_broker(boards, **options):
+    """A broker for ``boards`` on this worker's own port (``options``: ``tls=True``),
+    stopped after; the test skips, naming the target, without mosquitto."""
+    need_broker()
+    running = broker_module.Broker(boards, port=worker_port(), **options)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@contextlib.contextmanager
+def chromium_browser():
+    """Debian's chromium, headless, closed after; the test skips, naming the target,
+    without it."""
+    from hall.devtools import Browser
+
+    if screenshot.chromium() is None:
+        pytest.skip("Debian's chromium is not installed: make hall-tools")
+    with Browser(screenshot.chromium()) as running:
+        yield running
 
 
 def worker_port():

@@ -6,7 +6,8 @@ the text round it may change freely: ``Fact(document, pattern, expected)``, wher
 strings ``expected()`` gives from the code, the board files, the Makefile or the
 case's model. A fact reworded so that its pattern no longer finds it fails as
 "not found", so no check is skipped silently. tests/test_manual_facts.py and
-tests/test_manual_case_facts.py hold the facts.
+tests/test_manual_case_facts.py hold the facts; each is checked as it stands
+(``check``) and with each of its values made wrong (``wrongs_missed``).
 """
 
 import pathlib
@@ -53,6 +54,14 @@ class Fact:
                 at = max(i for i, char in enumerate(value) if char.isalnum())
                 changed = value[:at] + _other(value[at]) + value[at + 1 :]
                 yield text[:start] + changed + text[end:]
+
+    def wrongs_missed(self, text=None):
+        """The stated values (numbered in the document's order) that the check does not
+        catch when each alone is made wrong: [] where every one is caught. A fact whose
+        pattern captures no value checks nothing, and fails."""
+        wrongs = list(self.wrong_texts(text))
+        assert wrongs, "%s captures no value" % self.name
+        return [number for number, wrong in enumerate(wrongs) if not caught(self, wrong)]
 
     def check(self, text=None):
         """[] if the document states what the source gives, else one line."""

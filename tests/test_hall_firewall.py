@@ -7,11 +7,10 @@ addresses log in all the same."""
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
+from bench import hall_firewall_probe
 from hall import firewall
 from tests.hall_helpers import need_broker
 
@@ -28,13 +27,7 @@ def need_namespace():
 def test_the_firewall_holds_one_address_to_its_share_and_slows_its_guesses():
     need_broker()
     need_namespace()
-    done = subprocess.run(
-        ["unshare", "-n", sys.executable, "-m", "bench.hall_firewall_probe"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = hall_firewall_probe.run_in_namespace()
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     # at the limit the sockets are taken and held; one past it is reset at once

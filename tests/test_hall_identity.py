@@ -16,17 +16,15 @@ from hall import broker_conf, push, tls
 from hall.broker import Broker
 from hall.probe import closed_within, publish_packet, session
 from hall.view import HallView
-from tests.hall_helpers import Recorder, need_broker, worker_port
+from tests.hall_helpers import Recorder, need_broker, running_broker, worker_port
 
 pytestmark = pytest.mark.xdist_group("hall-identity")
 
 
 @pytest.fixture(scope="module")
 def broker():
-    need_broker()
-    running = Broker([1, 2], port=worker_port())
-    yield running
-    running.stop()
+    with running_broker([1, 2]) as running:
+        yield running
 
 
 def test_another_clocks_id_takes_no_board_the_view_or_the_arbiter_off(broker):

@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from bench import hall_probe
 from hall import page_sample
 from hall import screenshot as shots
-from hall.devtools import Browser
 from hall.view import HallView
+from tests.hall_helpers import chromium_browser
+from tests.mpy import hall_messages
 
 # One worker opens every page of the module in one browser (a browser's start costs
 # about 1.5 s of the machine's two cores).
@@ -23,9 +23,7 @@ pytestmark = pytest.mark.xdist_group("hall-layout")
 
 @pytest.fixture(scope="module")
 def browser():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    with Browser(shots.chromium()) as running:
+    with chromium_browser() as running:
         yield running
 
 
@@ -155,7 +153,7 @@ def test_the_stream_brings_a_change_at_once_and_no_banner(browser):
         with shots.open_page(url, shots.PHONE, browser) as page:
             # the stream is open (the page's own flag), not a fixed wait
             page.wait_for(shots.DRAWN + " && document.body.classList.contains('lost') && streaming")
-            message = json.loads(hall_probe.lines()[0])
+            message = json.loads(hall_messages.lines()[0])
             message.update(board=6)
             view._take("hall/board/6", json.dumps(message).encode())
             # well before the 10 s poll, with room for a loaded machine's browser

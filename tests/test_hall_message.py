@@ -7,18 +7,18 @@ import subprocess
 
 import pytest
 
-from bench import hall_probe
 from firmware import files, hall_decode, hall_message, hall_push, hall_settings
 from hal.storage import Files, Storage
 from hall.pgn import ClockHistory, clk_text, ply_of
 from sim import vclock
 from sim.runner import Game
 from sim.script import parse
+from tests.mpy import hall_messages
 from tests.scripting import ROOT
 
 
 def test_message_values_follow_the_game():
-    lines = hall_probe.lines()
+    lines = hall_messages.lines()
     first = json.loads(lines[0])
     # 5 min sudden death. The left lever at 1 s starts the right clock (White);
     # the right lever at 4 s: White used 3 s, 300 - 3 = 297 s left. At 5.5 s Black
@@ -39,10 +39,14 @@ def test_message_values_follow_the_game():
 def test_message_is_the_same_bytes_inside_micropython():
     runner = os.path.join(ROOT, "tools", "mpy", "run.mjs")
     done = subprocess.run(
-        ["node", runner, "bench.hall_probe"], cwd=ROOT, capture_output=True, text=True, timeout=120
+        ["node", runner, "tests.mpy.hall_messages"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == hall_probe.lines()
+    assert done.stdout.splitlines() == hall_messages.lines()
 
 
 def reference(app, now, board, seq, reason, push="none", push_id=None):
@@ -162,7 +166,7 @@ def test_a_push_id_longer_than_the_view_reads_is_invalid():
 
 
 def message(**changes):
-    data = json.loads(hall_probe.lines()[0])
+    data = json.loads(hall_messages.lines()[0])
     data.update(changes)
     return json.dumps(data)
 

@@ -13,10 +13,9 @@ import time
 import pytest
 
 from firmware import engine
-from hall.broker import Broker
 from hall.clock import HallClock
 from sim import vclock
-from tests.hall_helpers import Client, Recorder, need_broker, worker_port
+from tests.hall_helpers import Client, Recorder, running_broker
 
 # One worker plays the whole module: one broker for it.
 pytestmark = pytest.mark.xdist_group("hall-network")
@@ -24,10 +23,8 @@ pytestmark = pytest.mark.xdist_group("hall-network")
 
 @pytest.fixture(scope="module")
 def broker():
-    need_broker()
-    running = Broker([1, 2, 3], port=worker_port())
-    yield running
-    running.stop()
+    with running_broker([1, 2, 3]) as running:
+        yield running
 
 
 @pytest.fixture

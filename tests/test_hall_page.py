@@ -9,13 +9,12 @@ import urllib.request
 
 import pytest
 
-from bench import hall_probe
 from hall import screenshot as shots
 from hall.broker import Broker
-from hall.devtools import Browser
 from hall.pairings import Pairings
 from hall.view import HallView
-from tests.hall_helpers import Client, need_broker, worker_port
+from tests.hall_helpers import Client, chromium_browser, need_broker, worker_port
+from tests.mpy import hall_messages
 
 # One worker plays the whole module: one broker, three clocks and one browser for its
 # pages (a browser's start costs about 1.5 s of the machine's two cores).
@@ -24,9 +23,7 @@ pytestmark = pytest.mark.xdist_group("hall-page")
 
 @pytest.fixture(scope="module")
 def browser():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    with Browser(shots.chromium()) as running:
+    with chromium_browser() as running:
         yield running
 
 
@@ -136,7 +133,7 @@ def test_the_page_streams_from_the_view_and_a_change_through_the_broker_comes_at
     view, url, broker = hall
     with shots.open_page(url, shots.PHONE, browser) as page:
         page.wait_for(shots.DRAWN + " && streaming", 10)
-        message = json.loads(hall_probe.lines()[0])
+        message = json.loads(hall_messages.lines()[0])
         # the next message of board 3's clock: the view refuses one whose seq is not
         # above the last it took (a replay), and how far the clock got before it was
         # stopped depends on how fast the machine started the three clocks
@@ -159,7 +156,7 @@ def test_the_page_says_the_broker_is_lost_and_shows_boards_without_clocks(browse
         view._take("hall/board/5", b"[" * 2000)  # garbage: the strip names the board
         pairings = Pairings("Open", "1", {6: ("White Player", "Black Player")})
         view.set_pairings(pairings)
-        message = json.loads(hall_probe.lines()[0])  # White on the right, Black to move
+        message = json.loads(hall_messages.lines()[0])  # White on the right, Black to move
         message.update(board=6)
         view._take("hall/board/6", json.dumps(message).encode())
         dom = shots.page_dom(url, shots.PHONE, browser=browser)

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bench import hall_probe
 from hall import screenshot as shots
-from hall.devtools import Browser
 from hall.view import HallView
+from tests.hall_helpers import chromium_browser
+from tests.mpy import hall_messages
 
 pytestmark = pytest.mark.xdist_group("hall-page-order")
 
@@ -23,14 +23,12 @@ NOTE = "(document.querySelector('#board-1 .note') || {textContent: ''}).textCont
 
 @pytest.fixture(scope="module")
 def browser():
-    if shots.chromium() is None:
-        pytest.skip("Debian's chromium is not installed: make hall-tools")
-    with Browser(shots.chromium()) as running:
+    with chromium_browser() as running:
         yield running
 
 
 def message(moves, seq, reason="change", **changes):
-    data = json.loads(hall_probe.lines()[0])
+    data = json.loads(hall_messages.lines()[0])
     data.update(board=1, moves=moves, seq=seq, reason=reason, **changes)
     return json.dumps(data).encode()
 

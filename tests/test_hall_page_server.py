@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from hall import page_server
+from hall import page_server, probe
 from hall.boards import plain_reason
 from hall.view import HallView, hall_address
 
@@ -34,28 +34,8 @@ def view():
 
 
 def connect(view, source="127.0.0.1"):
-    sock = socket.socket()
-    sock.bind((source, 0))
-    sock.settimeout(30)  # a bound on a hang: the server's own deadlines come first
-    sock.connect(view.server.server_address)
-    return sock
-
-
-def answer(sock):
-    """The status line's code and the head's bytes, read until the head ends or the
-    server closes (None: closed without a word)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        try:
-            chunk = sock.recv(4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-    if not data:
-        return None, b""
-    return int(data.split(b" ", 2)[1]), data
+    # a bound on a hang: the server's own deadlines come first
+    return probe.http_connect(view.server.server_address, source, timeout=30)
 
 
 def test_the_request_line_at_its_limit_and_one_byte_past_it(view):
@@ -64,10 +44,10 @@ def test_the_request_line_at_its_limit_and_one_byte_past_it(view):
     assert len(line) == page_server.MAX_LINE
     sock = connect(view)
     sock.sendall(line + b"\r\nHost: x\r\n\r\n")
-    assert answer(sock)[0] == 404  # read whole and answered: no such path
+    assert probe.http_answer(sock)[0] == 404  # read whole and answered: no such path
     sock = connect(view)
     sock.sendall(b"GET " + path + b"a HTTP/1.1")  # one byte over, and no end of line yet
-    assert answer(sock)[0] == 414  # refused before the rest was sent
+    assert probe.http_answer(sock)[0] == 414  # refused before the rest was sent
 
 
 def test_headers_at_their_limit_and_one_byte_past_it(view):
@@ -79,10 +59,10 @@ def test_headers_at_their_limit_and_one_byte_past_it(view):
     assert len(headers(page_server.MAX_HEADERS)) == page_server.MAX_HEADERS
     sock = connect(view)
     sock.sendall(b"GET / HTTP/1.1\r\n" + headers(page_server.MAX_HEADERS) + b"\r\n")
-    assert answer(sock)[0] == 200
+    assert probe.http_answer(sock)[0] == 200
     sock = connect(view)
     sock.sendall(b"GET / HTTP/1.1\r\n" + headers(page_server.MAX_HEADERS + 1))
-    assert answer(sock)[0] == 431  # before the blank line came
+    assert probe.http_answer(sock)[0] == 431  # before the blank line came
 
 
 def test_idle_and_trickling_connections_are_closed_at_the_deadline(view, monkeypatch):
@@ -95,8 +75,8 @@ def test_idle_and_trickling_connections_are_closed_at_the_deadline(view, monkeyp
         except OSError:
             break  # closed by the server
         time.sleep(0.1)
-    assert answer(trickle)[0] == 408
-    assert answer(idle) == (None, b"")  # nothing said: closed
+    assert probe.http_answer(trickle)[0] == 408
+    assert probe.http_answer(idle) == (None, b"")  # nothing said: closed
     assert time.monotonic() - started < 15  # at HEAD_S, not at the socket's 30 s
 
 
@@ -108,11 +88,11 @@ def test_connections_per_address_and_the_next_gets_503(view, monkeypatch):
     while sum(shares.connections.values()) < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
     extra = connect(view)
-    code, head = answer(extra)
+    code, head = probe.http_answer(extra)
     assert code == 503 and b"Retry-After: %d" % page_server.RETRY_AFTER_S in head
     other = connect(view, "127.0.0.2")  # another client still gets in
     other.sendall(b"GET /boards.json HTTP/1.1\r\nHost: x\r\n\r\n")
-    assert answer(other)[0] == 200
+    assert probe.http_answer(other)[0] == 200
     for sock in held + [extra, other]:
         sock.close()
     time.sleep(0.1)
@@ -121,7 +101,7 @@ def test_connections_per_address_and_the_next_gets_503(view, monkeypatch):
 def open_stream(view, source):
     sock = connect(view, source)
     sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-    return sock, answer(sock)
+    return sock, probe.http_answer(sock)
 
 
 def test_a_full_pool_of_streams_makes_room_for_a_new_client(view, monkeypatch):
@@ -206,7 +186,7 @@ def test_the_view_prints_the_page_on_the_halls_network(tmp_path):
         port = int(url.rstrip("/").rsplit(":", 1)[1])
         with socket.create_connection((address, port), timeout=5) as sock:
             sock.sendall(b"GET /boards.json HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert answer(sock)[0] == 200
+            assert probe.http_answer(sock)[0] == 200
         with pytest.raises(OSError):  # not on loopback: on the hall's network only
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
     finally:
@@ -229,6 +209,6 @@ def test_every_connection_sends_without_delay(view, monkeypatch):
     monkeypatch.setattr(hall.view._Handler, "answer", answer_noting)
     sock = connect(view, "127.0.0.5")
     sock.sendall(b"GET /hall HTTP/1.1\r\nHost: x\r\n\r\n")
-    status, _ = answer(sock)
+    status, _ = probe.http_answer(sock)
     sock.close()
     assert status is not None and seen and seen[0] != 0

@@ -9,16 +9,16 @@ import tracemalloc
 
 import pytest
 
-from bench import hall_probe
 from firmware import flat_json, hall_decode, hall_message
 from hall.boards import BURST, Board
 from hall.pgn import ClockHistory
 from hall.view import HallView
+from tests.mpy import hall_messages
 
 
 @functools.lru_cache(maxsize=1)
 def probe_line():
-    return hall_probe.lines()[0]  # board 12, seq 7, running
+    return hall_messages.lines()[0]  # board 12, seq 7, running
 
 
 def good(**changes):

@@ -8,14 +8,14 @@ import time
 import paho.mqtt.client as paho
 import pytest
 
-from bench import hall_probe
 from hall.broker import Broker
 from hall.view import HallView
 from tests.hall_helpers import need_broker, worker_port
+from tests.mpy import hall_messages
 
 
 def message(board, seq):
-    data = json.loads(hall_probe.lines()[0])
+    data = json.loads(hall_messages.lines()[0])
     data.update(board=board, seq=seq)
     return json.dumps(data, separators=(",", ":")).encode()
 

@@ -24,11 +24,10 @@ import time
 import pytest
 
 from firmware import engine, hall_message
-from hall.broker import Broker
 from hall.clock import HallClock
 from sim import machine as sim_machine
 from sim import vclock
-from tests.hall_helpers import Proxy, Recorder, need_broker, worker_port
+from tests.hall_helpers import Proxy, Recorder, running_broker
 
 # One worker plays the whole module: one broker for it.
 pytestmark = pytest.mark.xdist_group("hall-timing")
@@ -159,10 +158,8 @@ def play(hall_data, chaos=None, sockets=None):
 
 @pytest.fixture(scope="module")
 def broker():
-    need_broker()
-    running = Broker([1], port=worker_port())
-    yield running
-    running.stop()
+    with running_broker([1]) as running:
+        yield running
 
 
 def test_a_broken_network_changes_no_state_line(broker, monkeypatch):

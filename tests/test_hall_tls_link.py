@@ -9,20 +9,17 @@ import pytest
 
 from firmware import engine
 from hall import tls
-from hall.broker import Broker
 from hall.clock import HallClock
 from sim import vclock
-from tests.hall_helpers import Recorder, need_broker, worker_port
+from tests.hall_helpers import Recorder, running_broker
 
 pytestmark = pytest.mark.xdist_group("hall-tls")
 
 
 @pytest.fixture(scope="module")
 def broker():
-    need_broker()
-    running = Broker([1, 2], port=worker_port(), tls=True)
-    yield running
-    running.stop()
+    with running_broker([1, 2], tls=True) as running:
+        yield running
 
 
 def run_until(clock, predicate, step_ms=100, timeout_s=20.0):

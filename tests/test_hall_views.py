@@ -9,13 +9,12 @@ import time
 
 import pytest
 
-from bench import hall_probe
 from hall import push
 from hall import screenshot as shots
-from hall.broker import Broker
 from hall.devtools import Browser
 from hall.view import HallView
-from tests.hall_helpers import Client, need_broker, worker_port
+from tests.hall_helpers import Client, running_broker
+from tests.mpy import hall_messages
 
 pytestmark = pytest.mark.xdist_group("hall-views")
 WATCH_S = 6  # six of the old loop's losses would have come in this time (8 in 15 s)
@@ -23,10 +22,8 @@ WATCH_S = 6  # six of the old loop's losses would have come in this time (8 in 1
 
 @pytest.fixture(scope="module")
 def broker():
-    need_broker()
-    running = Broker([1], port=worker_port())
-    yield running
-    running.stop()
+    with running_broker([1]) as running:
+        yield running
 
 
 def start_view(broker, user, lines):
@@ -40,7 +37,7 @@ def losses(lines):
 
 
 def publish_moves(broker, moves):
-    message = json.loads(hall_probe.lines()[0])
+    message = json.loads(hall_messages.lines()[0])
     message.update(board=1, moves=moves, seq=moves, reason="boot" if moves == 1 else "change")
     clock = Client(broker, "clock-1")
     try:

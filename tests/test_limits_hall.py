@@ -8,14 +8,14 @@ import json
 
 import pytest
 
-from bench import hall_probe
 from firmware import claims, engine, hall_decode, hall_message, timecontrol
 from hal import mqtt
+from tests.mpy import hall_messages
 
 
 @functools.lru_cache(maxsize=1)
 def probe_line():
-    return hall_probe.lines()[0]  # a message a clock wrote: board 12, running
+    return hall_messages.lines()[0]  # a message a clock wrote: board 12, running
 
 
 def padded(size):

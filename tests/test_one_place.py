@@ -108,16 +108,14 @@ def test_the_input_pull_is_read_in_one_place():
 
 
 # bench/ holds figures: each module is reached from ``make bench`` (bench/__main__.py)
-# by an import, a section's name or a module run inside MicroPython ("bench.measure").
-# Test drivers live in tests/ (tests/mpy/ for those run inside MicroPython too).
-NOT_FIGURES = {
-    "hall_probe": "the hall message test driver (tests/test_hall_message.py): to tests/mpy/",
-    "tls_mpy_probe": "run by its path inside the unix port by bench.hall_tls_heap: to tests/mpy/",
-}
+# by an import, a section's name, a module run inside MicroPython ("bench.measure") or
+# a file run by its path ("tls_mpy_probe.py", in MicroPython's unix port). Test drivers
+# live in tests/ (tests/mpy/ for those run inside MicroPython too).
 
 
 def bench_references(source, modules):
-    """The modules of bench/ that ``source`` names: imported, or as a string."""
+    """The modules of bench/ that ``source`` names: imported, as a string, or by
+    their file's name."""
     found = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.module == "bench":
@@ -128,7 +126,7 @@ def bench_references(source, modules):
             found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("bench.")}
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             found |= set(re.findall(r"bench\.(\w+)", node.value))
-            found |= {node.value} & modules
+            found |= {node.value, node.value.removesuffix(".py")} & modules
     return found & modules
 
 
@@ -149,11 +147,13 @@ def test_every_module_of_bench_serves_a_figure():
     def read(name):
         return (ROOT / "bench" / (name + ".py")).read_text()
 
-    assert unreached_bench_modules(read) == sorted(NOT_FIGURES)
+    assert unreached_bench_modules(read) == []
 
 
-# Sections of make bench still to be given their command (files other work is changing).
-SECTIONS_WITHOUT_COMMAND = {"power"}
+def test_the_reach_follows_imports_names_and_files():
+    modules = {"a", "b", "c", "d", "e"}
+    source = 'from bench import a\nimport bench.b\nX = "bench.c"\nY = "d.py"\nZ = "f.py"\n'
+    assert bench_references(source, modules) == {"a", "b", "c", "d"}
 
 
 def section_shape(source, name):
@@ -176,7 +176,7 @@ def test_every_section_of_make_bench_has_its_rows_and_its_command():
         missing = section_shape((ROOT / "bench" / (name + ".py")).read_text(), name)
         if missing:
             lacking[name] = missing
-    assert sorted(lacking) == sorted(SECTIONS_WITHOUT_COMMAND), lacking
+    assert lacking == {}
     assert section_shape('"""Figures."""\ndef rows(f):\n    pass\n', "x") == [
         "main",
         "its command in the docstring",

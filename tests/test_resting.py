@@ -9,13 +9,11 @@ reading and every byte the clock wrote to its flash. The scenario scripts make t
 comparison across lanes (tests/test_scenarios.py).
 """
 
-import json
 import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware import files
 from firmware.journal import Journal
 from firmware.tickmath import ticks_diff
 from sim import machine as sim_machine
@@ -50,17 +48,6 @@ def _battery_u16(board, pack_mv):
     return pack_mv * numerator // denominator * 0xFFFF // board.BATTERY_ADC_FULL_SCALE_MV
 
 
-def _flash_with(control, warn, tenths):
-    folder = fresh_flash(control)
-    path = os.path.join(folder, files.SETTINGS)
-    with open(path) as handle:
-        data = json.load(handle)
-    data.update({"warn_last10": warn, "tenths": tenths})
-    with open(path, "w") as handle:
-        json.dump(data, handle)
-    return folder
-
-
 def _look(board):
     """What anyone could tell of the board now, from outside or from its parts."""
     app = board.app
@@ -88,7 +75,7 @@ def _look(board):
 def play(control, warn, tenths, events, rests, battery_drop_ms=None):
     """Play ``events`` ((gap ms, (input, held ms)), ...) on a fresh board; return what
     it showed at every probe and the files on its flash at the end."""
-    folder = _flash_with(control, warn, tenths)
+    folder = fresh_flash(control, settings={"warn_last10": warn, "tenths": tenths})
     board = SimBoard(folder, bounce_ms=2, rests=rests)
     sim_machine.set_adc(board.board.BATTERY_ADC_PIN, _battery_u16(board.board, 4_000))
     seen = []

@@ -11,8 +11,7 @@ import pytest
 
 from bench import hall_tls_heap
 from hall import tls
-from hall.broker import Broker
-from tests.hall_helpers import need_broker, worker_port
+from tests.hall_helpers import running_broker
 
 pytestmark = pytest.mark.xdist_group("hall-tls-micropython")
 
@@ -21,10 +20,8 @@ pytestmark = pytest.mark.xdist_group("hall-tls-micropython")
 def broker():
     if hall_tls_heap.micropython_unix() is None:
         pytest.skip("MicroPython's unix port is not installed: make micropython-unix")
-    need_broker()
-    running = Broker([1], port=worker_port(), tls=True)
-    yield running
-    running.stop()
+    with running_broker([1], tls=True) as running:
+        yield running
 
 
 def test_the_stream_secures_the_link_with_the_hall_files_pem_ca(broker):

@@ -25,8 +25,7 @@ def site(web_site):
 def open_clock(site, window=PHONE):
     """The page, its clock started afresh (an earlier test's tab may have kept its flash)."""
     server, browser = site
-    page = browser.page(server.url + "index.html", window)
-    page.wait_for(web_helpers.STARTED, 60)
+    page = web_helpers.open_page(browser, server.url + "index.html", window)
     assert page.evaluate("document.body.dataset.error || ''") == ""
     page.evaluate("localStorage.clear(); window.clockPage.start(null, null)")
     return page
@@ -43,23 +42,6 @@ def ms_of(text):
     return ((int(hours) * 60 + int(minutes)) * 60 + int(whole)) * 1000 + int(millis)
 
 
-# A pointer press of the button ``id`` made now, handled ``wait`` ms later (the page busy
-# meanwhile: no frame can run), released 100 ms after; its event's timeStamp, floored.
-PRESS_LATE = """
-(() => {
-  const button = document.getElementById(%r);
-  const down = new PointerEvent("pointerdown", {button: 0, pointerId: 7, bubbles: true});
-  const stamp = Math.floor(down.timeStamp);
-  const until = performance.now() + %d;
-  while (performance.now() < until) {}
-  button.dispatchEvent(down);
-  const up = new PointerEvent("pointerup", {button: 0, pointerId: 7, bubbles: true});
-  button.dispatchEvent(up);
-  return stamp;
-})()
-"""
-
-
 def state_line(page):
     return page.evaluate("window.clockPage.clock.state_line()")
 
@@ -68,9 +50,9 @@ def test_a_press_is_charged_from_its_event_timestamp_not_from_its_handling(site)
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('300', null)")
-        started = page.evaluate(PRESS_LATE % ("lever_right", 40))  # White (left) starts
+        started = web_helpers.press_late(page, "lever_right", 40)  # White (left) starts
         page.wait_for("performance.now() > %d" % (started + 400))
-        moved = page.evaluate(PRESS_LATE % ("lever_left", 60))  # handled 60 ms late
+        moved = web_helpers.press_late(page, "lever_left", 60)  # handled 60 ms late
         assert page.evaluate("window.clockPage.clock.late_ms") == 0
         line = fields(state_line(page))
         assert (line["moves"], line["running"], line["white"]) == ("1", "right", "left"), line
@@ -83,8 +65,8 @@ def test_a_press_older_than_the_boards_instant_is_charged_at_that_instant_and_sa
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('300', null)")
-        page.evaluate(PRESS_LATE % ("lever_right", 0))
-        page.wait_for("performance.now() > 300 + %d" % page.evaluate("performance.now()"))
+        web_helpers.press_late(page, "lever_right", 0)
+        web_helpers.wait_ms(page, 300)
         # the board run up to the event's own millisecond (advance leaves the millisecond
         # it is given open): still charged at it, the limit
         at_limit = """
@@ -100,7 +82,7 @@ def test_a_press_older_than_the_boards_instant_is_charged_at_that_instant_and_sa
         })()
         """
         assert page.evaluate(at_limit % 0) == 0
-        page.wait_for("performance.now() > 300 + %d" % page.evaluate("performance.now()"))
+        web_helpers.wait_ms(page, 300)
         # one millisecond past it: charged at the board's instant, 1 ms late, and said so
         at_limit = at_limit.replace("lever_left", "lever_right").replace("8", "9")
         assert page.evaluate(at_limit % 1) == 1
@@ -112,15 +94,13 @@ def test_a_closed_tab_and_a_power_cut_resume_the_game_from_the_browsers_flash(si
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('300+3', null)")
-        page.evaluate(PRESS_LATE % ("lever_right", 0))
-        page.wait_for("performance.now() > 1200 + %d" % page.evaluate("performance.now()"))
-        page.evaluate(PRESS_LATE % ("lever_left", 0))
+        web_helpers.press_late(page, "lever_right", 0)
+        web_helpers.wait_ms(page, 1200)
+        web_helpers.press_late(page, "lever_left", 0)
         page.evaluate("window.clockPage.save()")
         before = fields(state_line(page))
         assert before["moves"] == "1"
-        page.call("Page.reload")
-        page.wait_for("document.readyState === 'complete' && !!window.clockPage", 60)
-        page.wait_for(web_helpers.STARTED, 60)
+        web_helpers.reload(page)
         after = fields(state_line(page))
         # the clock booted on the kept flash: the game, not a new clock's setup
         assert (after["moves"], after["white"]) == ("1", "left"), after
@@ -141,7 +121,7 @@ def test_a_state_link_restores_the_game_in_a_fresh_tab(site):
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('600', null)")
-        page.evaluate(PRESS_LATE % ("lever_left", 0))  # Black's lever: White (right) starts
+        web_helpers.press_late(page, "lever_left", 0)  # Black's lever: White (right) starts
         page.evaluate("document.getElementById('share').click()")
         link = page.evaluate("document.getElementById('share-out').textContent")
         assert link.startswith(server.url + "index.html#state=")
@@ -163,7 +143,7 @@ def test_a_frozen_tab_catches_up_and_the_flag_falls_exactly(site):
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('1', null)")
-        started = page.evaluate(PRESS_LATE % ("lever_right", 0))
+        started = web_helpers.press_late(page, "lever_right", 0)
         page.call("Page.setWebLifecycleState", state="frozen")
         time.sleep(1.5)
         page.call("Page.setWebLifecycleState", state="active")
@@ -247,9 +227,7 @@ def test_the_page_is_installable_and_opens_offline(site):
         # chromium's own verdict: what it would refuse to install the page for
         assert page.call("Page.getInstallabilityErrors")["installabilityErrors"] == []
         assert page.call("Page.getAppManifest").get("errors") == []
-        page.call("Page.reload")
-        page.wait_for("document.readyState === 'complete' && !!document.body", 60)
-        page.wait_for(web_helpers.STARTED, 60)
+        web_helpers.reload(page)
         assert page.evaluate("navigator.serviceWorker.controller !== null")
         page.call("Network.enable")
         page.call(
@@ -259,9 +237,7 @@ def test_the_page_is_installable_and_opens_offline(site):
             downloadThroughput=-1,
             uploadThroughput=-1,
         )
-        page.call("Page.reload")
-        page.wait_for("document.readyState === 'complete' && !!document.body", 60)
-        page.wait_for(web_helpers.STARTED, 60)
+        web_helpers.reload(page)
         assert page.evaluate("document.body.dataset.error || ''") == ""
         assert page.evaluate("!!window.clockPage")
     finally:
@@ -290,7 +266,7 @@ def test_a_control_the_clock_cannot_play_is_refused_and_the_game_goes_on(site):
     page = open_clock(site)
     try:
         page.evaluate("window.clockPage.start('600', null)")
-        page.evaluate(PRESS_LATE % ("lever_right", 0))
+        web_helpers.press_late(page, "lever_right", 0)
         for bad in ("600x", "", "600 at"):  # not a control, nothing, two words
             page.evaluate(TYPE_CONTROL % bad)
             assert page.evaluate("document.getElementById('control').validationMessage")
@@ -336,7 +312,7 @@ def test_the_buzzer_plays_the_flags_pattern_at_its_tones(site):
     try:
         page.evaluate(RECORD_TONES)
         page.evaluate("window.clockPage.start('1', null)")
-        page.evaluate(PRESS_LATE % ("lever_right", 0))
+        web_helpers.press_late(page, "lever_right", 0)
         page.wait_for("window.tones.length >= 6", 10)  # 2000 Hz thrice, rests between
         # the first flag's pattern (firmware/sound.py: FIRST_FLAG), as the PWM played it
         assert page.evaluate("window.tones.slice(0, 6)") == [2000, 0, 2000, 0, 2000, 0]
@@ -356,7 +332,7 @@ def test_the_window_keys_press_the_levers_and_keys(site):
         for key, wanted in (("l", "left"), ("a", "right"), (" ", "none")):  # space: pause
             page.evaluate(KEY % ("keydown", key))
             page.evaluate(KEY % ("keyup", key))
-            page.wait_for("performance.now() > 200 + %d" % page.evaluate("performance.now()"))
+            web_helpers.wait_ms(page, 200)
             assert fields(state_line(page))["running"] == wanted, key
         assert fields(state_line(page))["state"] == "paused"
     finally:
@@ -376,8 +352,7 @@ def test_a_new_build_replaces_the_offline_copy(site, tmp_path):
         try:
             page.wait_for(web_helpers.STARTED, 60)
             web_helpers.evaluate_awaited(page, "navigator.serviceWorker.ready.then(() => 1)")
-            page.call("Page.reload")  # opened again: from the worker's copy
-            page.wait_for(web_helpers.STARTED, 60)
+            web_helpers.reload(page)  # opened again: from the worker's copy
             assert page.evaluate("navigator.serviceWorker.controller !== null")
             offline = json.loads((folder / "offline.json").read_text())
             # a new build: its page says so, its digest names a new version
@@ -391,8 +366,7 @@ def test_a_new_build_replaces_the_offline_copy(site, tmp_path):
             deadline = time.monotonic() + 60
             shown = None
             while shown != "New" and time.monotonic() < deadline:
-                page.call("Page.reload")
-                page.wait_for(web_helpers.STARTED, 60)
+                web_helpers.reload(page)
                 shown = page.evaluate("document.querySelector('h1').textContent")
                 web_helpers.evaluate_awaited(
                     page,

@@ -75,6 +75,48 @@ class SiteServer:
         self.close()
 
 
+# A pointer press of the button %r made now, handled %d ms later (the page busy
+# meanwhile: no frame can run), released at once; its event's timeStamp, floored.
+_PRESS_LATE = """
+(() => {
+  const button = document.getElementById(%r);
+  const down = new PointerEvent("pointerdown", {button: 0, pointerId: 7, bubbles: true});
+  const stamp = Math.floor(down.timeStamp);
+  const until = performance.now() + %d;
+  while (performance.now() < until) {}
+  button.dispatchEvent(down);
+  button.dispatchEvent(new PointerEvent("pointerup", {button: 0, pointerId: 7, bubbles: true}));
+  return stamp;
+})()
+"""
+
+
+def open_page(browser, url, window, timeout_s=60):
+    """The page at ``url`` in a new tab of ``window`` (width, height), once it has drawn
+    its first clock, played its script or failed to start."""
+    page = browser.page(url, window)
+    page.wait_for(STARTED, timeout_s)
+    return page
+
+
+def reload(page, timeout_s=60):
+    """The open page loaded again (from the network or its worker's copy) and started."""
+    page.call("Page.reload")
+    page.wait_for("document.readyState === 'complete' && !!document.body", timeout_s)
+    page.wait_for(STARTED, timeout_s)
+
+
+def press_late(page, button, late_ms):
+    """Press the page's ``button`` (its element's id) now and let the page handle it
+    ``late_ms`` later; the event's timeStamp, in whole ms."""
+    return page.evaluate(_PRESS_LATE % (button, late_ms))
+
+
+def wait_ms(page, ms):
+    """Return once ``ms`` of the page's own time have passed."""
+    page.wait_for("performance.now() > %d + %d" % (ms, page.evaluate("performance.now()")))
+
+
 def evaluate_awaited(page, expression):
     """The value of ``expression`` in ``page`` once its promise settles (JSON's kinds)."""
     result = page.call(

@@ -32,7 +32,6 @@ const BENCH_MODULES = [
   "boot_heap.py",
   "hall_alloc.py",
   "hall_heap.py",
-  "hall_probe.py",
   "tournament_heap.py",
   "measure.py",
 ];

@@ -1,6 +1,6 @@
 """The hall message on a simulated board, printed: the same lines on CPython and MicroPython.
 
-``node tools/mpy/run.mjs bench.hall_probe`` and ``python -m bench.hall_probe``
+``node tools/mpy/run.mjs tests.mpy.hall_messages`` and ``python -m tests.mpy.hall_messages``
 play the same short game (5 min sudden death: the left lever at 1 s starts
 the right clock, the right lever at 4 s, the play key at 5.5 s pauses) and
 print ``firmware.hall_message.encode`` at three instants, then each message
