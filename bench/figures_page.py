@@ -25,9 +25,11 @@ from bench import (
     journal,
     live_simulator,
     menu_tasks,
+    port,
     power,
     preparation,
     simulator,
+    wakeups,
 )
 from bench.figure_rows import format_value, lookup, on_page
 
@@ -53,39 +55,6 @@ the figure meets it, **✗ missed** where it does not; a goal in words is not ju
 
 
 # (heading, text under it, rows): a row is (figure, path in the JSON, unit, goal).
-def _wakeup_rows():
-    """The main loop's wake-ups a second and the CPU they imply, per board and state
-    (``bench/wakeups.py``, the model's)."""
-    from bench import wakeups
-
-    rows = []
-    for board in wakeups.BOARDS:
-        for state in wakeups.STATES:
-            cpu = board in wakeups.CPU_BOARDS
-            goal = wakeups.GOALS.get(state)
-            path = "wakeups.%s.%s." % (board, state)
-            rows.append(
-                (
-                    "wake-ups a second, `%s`, %s" % (board, state.replace("_", " ")),
-                    path + "wakes_per_s",
-                    "",
-                    "report" if goal is None else "≤ %d" % goal,
-                )
-            )
-            if not cpu:
-                continue
-            rows.append(
-                (
-                    "CPU at 48 MHz, `%s`, %s (wake-ups x the port's pass)"
-                    % (board, state.replace("_", " ")),
-                    path + "cpu_percent",
-                    "%",
-                    "report",
-                )
-            )
-    return rows
-
-
 SECTIONS = (
     (
         "The firmware inside MicroPython",
@@ -98,9 +67,10 @@ SECTIONS = (
         " (`sim/wakes.py`: until the app's next step or an input, [architecture.md]"
         "(architecture.md#how-the-board-sleeps)) and counts each wake, per state with"
         " nothing pressed (`python -m bench.wakeups`). The CPU share takes each wake"
-        " at the ~25 K cycles a pass took on the rp2 port (the old loop, measured"
-        " under rp2040js): model figures until the port's lane measures the new loop.",
-        tuple(_wakeup_rows()),
+        " at the cycles a running clock's wake-up takes on the rp2 port, measured"
+        " under rp2040js (`boards/chips/rp2040.py`); the port's own figures are under"
+        ' "The real port" below.',
+        wakeups.declared(),
     ),
     (
         "Timing and the simulator",
@@ -164,90 +134,7 @@ SECTIONS = (
         "`make port` ([port.md](port.md)): the image `make firmware BOARD=pico` builds, "
         "booted on an instruction-level RP2040 emulator with the board modelled around it. "
         "No flash wait states there: a real chip is slower.",
-        (
-            ("image size", "port.image_bytes", "B", "report"),
-            ("heap total (gc at the prompt)", "port.heap_total_bytes", "B", "report"),
-            ("heap the clock's boot takes", "port.heap_taken_by_boot_bytes", "B", "report"),
-            (
-                "preparing: CPU fraction at 48 MHz",
-                "port.states.preparing.cpu_fraction",
-                "",
-                "report",
-            ),
-            ("preparing: wake-ups a second", "port.states.preparing.wakeups_per_s", "", "report"),
-            ("standing: CPU fraction at 48 MHz", "port.states.standing.cpu_fraction", "", "≤ 0.01"),
-            ("standing: wake-ups a second", "port.states.standing.wakeups_per_s", "", "≤ 3"),
-            (
-                "first move: CPU fraction at 48 MHz",
-                "port.states.first_move.cpu_fraction",
-                "",
-                "report",
-            ),
-            ("first move: wake-ups a second", "port.states.first_move.wakeups_per_s", "", "report"),
-            ("running: CPU fraction at 48 MHz", "port.states.running.cpu_fraction", "", "≤ 0.02"),
-            ("running: wake-ups a second", "port.states.running.wakeups_per_s", "", "≤ 12"),
-            ("paused: CPU fraction at 48 MHz", "port.states.paused.cpu_fraction", "", "report"),
-            ("paused: wake-ups a second", "port.states.paused.wakeups_per_s", "", "report"),
-            ("menus: CPU fraction at 48 MHz", "port.states.menus.cpu_fraction", "", "report"),
-            ("menus: wake-ups a second", "port.states.menus.wakeups_per_s", "", "report"),
-            (
-                "longest a frame was held back in play, typical flash",
-                "port.longest_frame_delay_in_play_ms.typical",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "longest a frame was held back in play, maximum flash",
-                "port.longest_frame_delay_in_play_ms.maximum",
-                "ms",
-                "≤ 50 ms",
-            ),
-            (
-                "ring preparation, ms a block",
-                "port.ring_preparation.medianMsBetweenErases",
-                "ms",
-                "report",
-            ),
-            (
-                "ring prepared, from the boot (a start is taken meanwhile on the Pico)",
-                "port.ring_preparation.doneAtMs",
-                "ms",
-                "report",
-            ),
-            (
-                "ring preparation, erases",
-                "port.ring_preparation.erases",
-                "",
-                "report",
-            ),
-            ("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
-            ("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
-            ("scripts played on the port", "port.scripts.played", "", "report"),
-            (
-                "scripts played on the port, matching the simulator's line",
-                "port.scripts.played_and_matching",
-                "",
-                "all",
-            ),
-            (
-                "capture, DREQ as a credit: stamps per press",
-                "port.capture_by_dreq.credit.stamps_per_press",
-                "",
-                "1",
-            ),
-            (
-                "capture, DREQ as a level: stamps per press",
-                "port.capture_by_dreq.level.stamps_per_press",
-                "",
-                "1",
-            ),
-            (
-                "capture, DREQ as a level: channels re-firing without end",
-                "port.capture_by_dreq.level.channels_refiring_without_end",
-                "",
-                "0",
-            ),
-        ),
+        port.declared(),
     ),
 )
 

@@ -33,6 +33,8 @@ import json
 import os
 import sys
 
+from bench import figure_rows, results
+from bench.figure_rows import Figure
 from boards.chips import rp2040
 from sim import machine as sim_machine
 from sim.world import SimBoard, fresh_flash, remove_flash
@@ -142,35 +144,42 @@ def wakeup_figures():
     return result
 
 
-def rows(figures):
-    """The figures page's rows (bench/figures_page.py)."""
-    lines = []
-    for board_name in BOARDS:
+def declared():
+    """Per board and state, the wake-ups a second and, on the Pico, the CPU they imply
+    (bench/figure_rows.py)."""
+    figures = []
+    for board in BOARDS:
         for state in STATES:
-            entry = figures[board_name][state]
             goal = GOALS.get(state)
-            lines.append(
-                (
-                    "main-loop wake-ups a second, %s, %s (model)" % (board_name, state),
-                    entry["wakes_per_s"],
-                    "<= %d" % goal if goal is not None else "report",
+            path = "wakeups.%s.%s." % (board, state)
+            figures.append(
+                Figure(
+                    "wake-ups a second, `%s`, %s" % (board, state.replace("_", " ")),
+                    path + "wakes_per_s",
+                    "",
+                    "report" if goal is None else "≤ %d" % goal,
                 )
             )
-            if "cpu_percent" in entry:
-                lines.append(
-                    (
-                        "CPU %% at 48 MHz, %s, %s (model: wakes x the port's pass)"
-                        % (board_name, state),
-                        entry["cpu_percent"],
+            if board in CPU_BOARDS:
+                figures.append(
+                    Figure(
+                        "CPU at 48 MHz, `%s`, %s (wake-ups x the port's pass)"
+                        % (board, state.replace("_", " ")),
+                        path + "cpu_percent",
+                        "%",
                         "report",
                     )
                 )
-    return lines
+    return tuple(figures)
+
+
+def rows(figures):
+    """The section's table (``make bench``, ``python -m bench.wakeups``)."""
+    return figure_rows.table_rows(declared(), "wakeups", figures)
 
 
 def main(argv):
-    print(json.dumps(wakeup_figures(), indent=1))
-    return 0
+    return results.command("wakeups", wakeup_figures(), rows, argv)
 
 
 if __name__ == "__main__":
