@@ -117,13 +117,16 @@ class HallView:
         self.fan_out = fan_out.FanOut(self._streams, self._changes, ALIVE_S)
         # One login holds one session: a second program on this account puts this view
         # off. Each view claims its account on its own topic (``PREFIX/views/USER``,
-        # retained: a random id of this run) as it first connects; a view that comes
-        # back and finds another run's claim there steps back instead of taking the
-        # session back (``_presence``), so two programs never take turns.
+        # retained: a random id of this run) at each connection until the broker has
+        # sent the claim back (a view put off before its claim got in claims again when
+        # it comes back); a view that finds another run's claim there steps back
+        # instead of taking the session back (``_presence``), so two programs never
+        # take turns and the later one keeps the session.
         self.user = user
         self.run_id = secrets.token_hex(8).encode()
         self.presence_topic = "%s/views/%s" % (prefix, user)
         self.connections = 0
+        self.claimed = False  # the broker sent this run's claim back
         self.taken_over = False
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="hall-view")
         self.client.username_pw_set(user, password)
@@ -177,7 +180,7 @@ class HallView:
             self._broker_lost("refused: %s" % reason_code)
             return
         self.connections += 1
-        if self.connections == 1:  # before the subscription: the retained one is ours
+        if not self.claimed:  # before the subscription: the retained one is ours
             client.publish(self.presence_topic, self.run_id, qos=1, retain=True)
         client.subscribe([(self.prefix + "/board/#", 0), (self.presence_topic, 1)])
         with self.lock:
@@ -208,7 +211,10 @@ class HallView:
     def _presence(self, payload):
         """The account's claim (``PREFIX/views/USER``): another run's means another
         program logged in with this account after this view: it keeps the session."""
-        if payload == self.run_id or self.taken_over:
+        if payload == self.run_id:
+            self.claimed = True
+            return
+        if self.taken_over:
             return
         # Taking it back would start a loop of two programs each putting the other off
         # (and the red banner on every page): this view steps back and says so.

@@ -145,3 +145,46 @@ def test_the_arbiters_push_on_its_own_account_beside_a_view(broker):
         assert losses(lines) == []
     finally:
         view.close()
+
+
+class _Recorder:
+    """A stand-in for the view's MQTT client: what it was asked to publish."""
+
+    def __init__(self):
+        self.published = []
+
+    def publish(self, topic, payload, qos=0, retain=False):
+        self.published.append((topic, payload, retain))
+
+    def subscribe(self, topics):
+        pass
+
+    def disconnect(self):
+        pass
+
+
+def test_a_view_put_off_before_its_claim_got_in_claims_again_and_keeps_the_session():
+    """The later view must keep the session: one put off by the earlier one's return
+    before the broker took its claim claims again at its next connection, until the
+    broker sends the claim back; then the earlier one, finding it, steps back."""
+    import paho.mqtt.reasoncodes as codes
+
+    lines = []
+    view = HallView("127.0.0.1", 9, "view", "x", log=lines.append)  # nothing listens there
+    view.stopping.set()
+    try:
+        ok = codes.ReasonCode(codes.PacketTypes.CONNACK, identifier=0)
+        client = _Recorder()
+        view._on_connect(client, None, None, ok, None)
+        view._on_disconnect(client, None, None, ok, None)  # put off: the claim never got in
+        view._on_connect(client, None, None, ok, None)
+        claims = [item for item in client.published if item[0] == view.presence_topic]
+        assert claims == [(view.presence_topic, view.run_id, True)] * 2
+        view._presence(view.run_id)  # the broker sent it back: claimed
+        view._on_disconnect(client, None, None, ok, None)
+        view._on_connect(client, None, None, ok, None)
+        assert len([item for item in client.published if item[0] == view.presence_topic]) == 2
+        view._presence(b"another run")  # a later program's claim: this one steps back
+        assert view.taken_over
+    finally:
+        view.client.disconnect()
