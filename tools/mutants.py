@@ -451,7 +451,7 @@ MUTANTS = (
     (
         "display: a chip that lost power left in standby",
         "hal/displays.py",
-        "                command[0] = _OSCILLATOR_ON\n                device.write(command)\n",
+        "        command[0] = _OSCILLATOR_ON\n        bus.write(self.address, command)\n",
         "",
         ("tests/test_display_restore.py",),
     ),
