@@ -1,0 +1,300 @@
+"""The hall's login gate: the one listener on the hall's network, in front of Mosquitto.
+
+    python -m hall.gate --listen 0.0.0.0 --port 8883 --broker-port 18883 \\
+        --certfile broker.crt --keyfile broker.key [--user mosquitto]
+
+Debian 12's Mosquitto 2.0.11 keeps a socket that never logs in for 1.5 times its
+default keepalive (some 90 s) and answers wrong passwords as fast as they come; it has
+no option for either, and the one plugin its package ships (dynamic security) does
+neither (docs/hall.md). The gate does both, and only that:
+
+- it accepts on the hall's address(es), speaks the hall's TLS with the broker's own
+  certificate and key (a clock checks the hall's CA and name as before), and wants a
+  whole MQTT CONNECT within ``LOGIN_S`` of the TCP accept, the handshake included;
+  otherwise it closes the socket;
+- it hands the CONNECT to Mosquitto on loopback (``--broker-port``) and reads the
+  CONNACK: a login refused for its user name or password counts against the source
+  address, whose next logins then wait (``hall.gate_login.Ledger``); no other address
+  waits for it;
+- after the CONNACK it carries the bytes both ways as they come (no buffering of its
+  own: a read is written at once, TCP_NODELAY both sides) until either side closes.
+
+A plain listener (no ``--certfile``) is refused anywhere but on loopback, as the
+broker's is (``hall.broker_conf``). ``hall.gate_process`` runs it beside the broker.
+"""
+
+import argparse
+import asyncio
+import errno
+import os
+import socket
+import ssl
+import sys
+
+from hall import broker_conf, gate_login
+
+LOGIN_S = 8.0  # a Pico W's slowest TLS handshake (4.8 s, bench/hall_tls.py), then CONNECT
+ANSWER_S = 10.0  # the broker's CONNACK, on loopback
+CHUNK = 65536
+BACKLOG = 512
+READY = "hall.gate: listening"  # the first line on stdout once every address is bound
+LOOPBACK = "127.0.0.1"  # where the broker listens
+
+
+class GateError(Exception):
+    """A gate that cannot start: the message says why and what to do."""
+
+
+def _stderr_line(text):
+    print("hall.gate: " + text, file=sys.stderr, flush=True)
+
+
+def server_context(certfile, keyfile):
+    """The hall's TLS as the broker's listener spoke it: TLS 1.2 at least, its certificate."""
+    for kind, path in (("certificate", certfile), ("key", keyfile)):
+        if not os.path.isfile(path):
+            raise GateError(
+                "the broker's %s %s is missing (hall.accounts writes broker.crt and "
+                "broker.key into its folder)" % (kind, path)
+            )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as error:
+        raise GateError("cannot use %s with %s: %s" % (certfile, keyfile, error)) from error
+    return context
+
+
+def bind(address, port):
+    """A listening, non-blocking socket on ``address``:``port``; GateError if it cannot."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((address, port))
+        listener.listen(BACKLOG)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise GateError(
+                "cannot listen on %s:%d: the port is taken (another hall's gate, or a "
+                "broker listening there: its listener belongs on loopback)" % (address, port)
+            ) from error
+        raise GateError("cannot listen on %s:%d: %s" % (address, port, error)) from error
+    listener.setblocking(False)
+    return listener
+
+
+class Gate:
+    """The gate's listeners and its logins; ``serve()`` runs it until cancelled."""
+
+    def __init__(self, listeners, broker_port, context=None, login_s=LOGIN_S, ledger=None):
+        """``listeners``: bound sockets (``bind``); ``context``: the server's TLS, or None
+        (plain: loopback listeners only, else ValueError)."""
+        if context is None:
+            for listener in listeners:
+                if not broker_conf.is_loopback(listener.getsockname()[0]):
+                    raise ValueError(
+                        "a plain gate on %s: MQTT in clear only on loopback; give it the "
+                        "broker's certificate" % listener.getsockname()[0]
+                    )
+        self.listeners = listeners
+        self.broker = (LOOPBACK, broker_port)
+        self.context = context
+        self.login_s = login_s
+        self.ledger = ledger or gate_login.Ledger()
+        self._tasks = set()
+
+    async def serve(self):
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(self._accept(loop, listener) for listener in self.listeners))
+
+    async def _accept(self, loop, listener):
+        while True:
+            try:
+                sock, peer = await loop.sock_accept(listener)
+            except OSError as error:  # out of files: the ones open close by their deadline
+                _stderr_line("accept: %s" % error)
+                await asyncio.sleep(0.1)
+                continue
+            task = loop.create_task(self._serve(loop, sock, peer[0], loop.time()))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _login(self, loop, sock, accepted):
+        """The client's streams and its CONNECT, by ``accepted + login_s``; None if not."""
+        reader = asyncio.StreamReader(limit=CHUNK)
+        protocol = asyncio.StreamReaderProtocol(reader)
+        tls = {} if self.context is None else {"ssl": self.context}
+        if tls:
+            tls["ssl_handshake_timeout"] = self.login_s
+        try:
+            async with asyncio.timeout_at(accepted + self.login_s):
+                transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock, **tls)
+                writer = asyncio.StreamWriter(transport, protocol, reader, loop)
+                try:
+                    packet, header = await gate_login.read_packet(reader)
+                    level = gate_login.connect_level(packet, header)
+                except BaseException:
+                    transport.abort()
+                    raise
+        except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError):
+            sock.close()  # a no-op once the transport has it
+            return None
+        return reader, writer, packet, level
+
+    async def _serve(self, loop, sock, address, accepted):
+        login = await self._login(loop, sock, accepted)
+        if login is None:
+            return
+        reader, writer, packet, level = login
+        wait = self.ledger.begin(address, loop.time())
+        if wait is None:  # it waits already, with a login under way
+            writer.transport.abort()
+            return
+        wrong, upstream = None, None
+        try:
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not reader.at_eof():  # the client did not leave while it waited
+                upstream = await self._forward(packet, level)
+            if upstream is not None:
+                wrong = upstream[2]
+        finally:
+            self.ledger.end(address, wrong, loop.time())
+        if wrong:
+            self._tell_refusal(address, loop.time())
+        if upstream is None:
+            writer.transport.abort()
+            return
+        broker_reader, broker_writer, _, connack = upstream
+        writer.write(connack)  # a refusal too: the broker closes its side after it
+        await self._relay(reader, writer, broker_reader, broker_writer)
+
+    async def _forward(self, packet, level):
+        """``(reader, writer, wrong, connack)`` of the broker's answer to ``packet``:
+        ``wrong`` as ``Ledger.end`` takes it; None if the broker did not answer."""
+        try:
+            async with asyncio.timeout(ANSWER_S):
+                broker_reader, broker_writer = await asyncio.open_connection(*self.broker)
+                broker_writer.write(packet)
+                answer, header = await gate_login.read_packet(broker_reader, CHUNK)
+            wrong = gate_login.wrong_login(answer, header, level)
+        except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError) as error:
+            _stderr_line("the broker on %s:%d did not answer a login: %r" % (*self.broker, error))
+            return None
+        return broker_reader, broker_writer, wrong, answer
+
+    def _tell_refusal(self, address, now):
+        count = self.ledger.refusals(address, now)
+        if count >= self.ledger.free:
+            _stderr_line(
+                "%s: %d wrong logins in a row; its next login waits %.1f s"
+                % (address, count, self.ledger.wait_s(address, now))
+            )
+
+    async def _relay(self, *streams):
+        client_reader, client_writer, broker_reader, broker_writer = streams
+        pipes = [
+            asyncio.create_task(_pipe(client_reader, broker_writer)),
+            asyncio.create_task(_pipe(broker_reader, client_writer)),
+        ]
+        try:
+            await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for pipe in pipes:
+                pipe.cancel()
+            for writer in (client_writer, broker_writer):
+                writer.close()  # what is written still goes out first
+
+
+async def _pipe(reader, writer):
+    try:
+        while True:
+            data = await reader.read(CHUNK)
+            if not data:
+                return
+            writer.write(data)
+            await writer.drain()
+    except OSError:  # ConnectionError and ssl.SSLError among them
+        return
+
+
+def _raise_open_files():
+    """Two files per login: the soft open-file limit up to the hard one (LimitNOFILE)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _drop_to(user):
+    """Started as root: run on as ``user`` (its sockets and key are open already)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    import pwd
+
+    try:
+        account = pwd.getpwnam(user)
+    except KeyError as error:
+        raise GateError("no user %r to run as" % user) from error
+    os.setgroups([])
+    os.setgid(account.pw_gid)
+    os.setuid(account.pw_uid)
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="python -m hall.gate", description=__doc__.split("\n")[0])
+    p.add_argument("--listen", action="append", required=True, help="an address (repeatable)")
+    p.add_argument("--port", type=int, required=True, help="the hall's MQTT port (8883)")
+    p.add_argument("--broker-port", type=int, required=True, help="Mosquitto's, on 127.0.0.1")
+    p.add_argument("--certfile", help="the broker's certificate (TLS); none: plain, loopback")
+    p.add_argument("--keyfile", help="the broker's key")
+    p.add_argument("--user", help="run as this user once started as root (mosquitto)")
+    p.add_argument("--login-s", type=float, default=LOGIN_S, help="accept to whole CONNECT")
+    p.add_argument("--free-refusals", type=int, default=gate_login.FREE_REFUSALS)
+    p.add_argument("--first-wait-s", type=float, default=gate_login.FIRST_WAIT_S)
+    p.add_argument("--max-wait-s", type=float, default=gate_login.MAX_WAIT_S)
+    p.add_argument("--quiet-s", type=float, default=gate_login.QUIET_S)
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    listeners = []
+    try:
+        if (args.certfile is None) != (args.keyfile is None):
+            raise GateError("--certfile and --keyfile go together")
+        context = None if args.certfile is None else server_context(args.certfile, args.keyfile)
+        ledger = gate_login.Ledger(
+            args.free_refusals, args.first_wait_s, args.max_wait_s, args.quiet_s
+        )
+        if args.login_s <= 0:
+            raise GateError("--login-s must be above 0")
+        for address in args.listen:
+            listeners.append(bind(address, args.port))
+        gate = Gate(listeners, args.broker_port, context, args.login_s, ledger)
+        _raise_open_files()
+        if args.user:
+            _drop_to(args.user)
+    except (GateError, ValueError) as error:
+        for listener in listeners:
+            listener.close()
+        _stderr_line(str(error))
+        return 2
+    print(
+        "%s on %s at port %d, the broker on %s:%d"
+        % (READY, ", ".join(args.listen), args.port, LOOPBACK, args.broker_port),
+        flush=True,
+    )
+    try:
+        asyncio.run(gate.serve())
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""The login gate in front of the real Mosquitto (hall/gate.py): sockets that never log in
+are closed at its deadline, wrong passwords from one address wait and nobody else does,
+and a good client beside them logs in and is served.
+
+Each "device" of the room is a loopback address of its own (127.0.0.x): the gate counts
+wrong logins per source address.
+"""
+
+import socket
+import threading
+import time
+
+import pytest
+
+from hall import gate, gate_login, probe, tls
+from hall.broker import Broker
+from tests.hall_helpers import Client, Recorder, need_broker, worker_port
+
+FREE, FIRST_S, MAX_S, QUIET_S = 3, 0.6, 2.4, 6.0  # the back-off, scaled down for a test
+
+
+@pytest.fixture(scope="module")
+def broker():
+    need_broker()
+    options = {"free-refusals": FREE, "first-wait-s": FIRST_S, "max-wait-s": MAX_S}
+    options["quiet-s"] = QUIET_S
+    running = Broker([1, 2], port=worker_port(), tls=True, gate_options=options)
+    yield running
+    running.stop()
+
+
+def tls_socket(broker, source="127.0.0.1"):
+    raw = socket.socket()
+    raw.bind((source, 0))
+    raw.settimeout(20)
+    raw.connect((broker.host, broker.port))
+    return tls.client_context(broker.ca).wrap_socket(raw, server_hostname=broker.name)
+
+
+def read_connack(sock):
+    """The CONNACK's return (or reason) code; None if the socket closed first."""
+    data = b""
+    while len(data) < 4:
+        try:
+            chunk = sock.recv(4 - len(data))
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        data += chunk
+    assert data[0] == 0x20, data
+    return data[3]
+
+
+def login(broker, source, user, password, level=4):
+    """(code, seconds from the CONNECT to the CONNACK) of one login from ``source``."""
+    sock = tls_socket(broker, source)
+    try:
+        started = time.monotonic()
+        sock.sendall(
+            probe.connect_packet(user.encode(), user.encode(), password.encode(), level=level)
+        )
+        code = read_connack(sock)
+        return code, time.monotonic() - started
+    finally:
+        sock.close()
+
+
+def test_sockets_that_do_not_log_in_by_the_deadline_are_closed_and_one_that_does_stays(broker):
+    silent = socket.create_connection((broker.host, broker.port))  # not even TLS
+    handshaken = tls_socket(broker)  # TLS, then nothing
+    half = tls_socket(broker)
+    late = tls_socket(broker)
+    opened = time.monotonic()
+    connect = probe.connect_packet(b"clock-2", b"clock-2", broker.passwords["clock-2"].encode())
+    half.sendall(connect[: len(connect) // 2])
+    late.sendall(connect[: len(connect) // 2])
+    watch = Recorder(broker, topic="hall/board/1")  # a good client beside them all
+    clock = Client(broker, "clock-1")
+    assert clock.code == 0
+    time.sleep(max(0.0, opened + gate.LOGIN_S - 1.0 - time.monotonic()))
+    late.sendall(connect[len(connect) // 2 :])  # whole, a second before the deadline
+    assert read_connack(late) == 0
+    held = [sock for sock in (silent, handshaken, half) if not probe.closed_within(sock, 0.01)]
+    assert len(held) == 3  # not closed before the deadline
+    time.sleep(max(0.0, opened + gate.LOGIN_S + 1.5 - time.monotonic()))
+    assert [probe.closed_within(sock, 0.2) for sock in (silent, handshaken, half)] == [True] * 3
+    assert not probe.closed_within(late, 0.2)  # logged in: the deadline is behind it
+    clock.publish("hall/board/1", b"after the deadline")
+    assert watch.wait_for(lambda: watch.on("hall/board/1") == [b"after the deadline"])
+    for sock in (silent, handshaken, half, late):
+        sock.close()
+    clock.disconnect()
+    watch.close()
+
+
+def test_wrong_passwords_from_one_address_wait_more_each_time_up_to_the_cap(broker):
+    source, wrong = "127.0.0.7", "not-the-password"
+    answers = [login(broker, source, "clock-1", wrong) for _ in range(FREE + 4)]
+    assert [code for code, _ in answers] == [5] * (FREE + 4)  # each refused, by the broker
+    waits = [seconds for _, seconds in answers]
+    assert max(waits[:FREE]) < FIRST_S * 0.8  # the free ones: at once
+    expected = [min(FIRST_S * 2**n, MAX_S) for n in range(4)]  # 0.6, 1.2, 2.4, then 2.4
+    for seconds, floor in zip(waits[FREE:], expected, strict=True):
+        assert floor - 0.05 <= seconds < floor + 1.0, waits
+    assert "127.0.0.7: %d wrong logins in a row" % (FREE + 4) in broker.gate_log_text()
+    # the right password waits its turn too, then clears the address
+    code, seconds = login(broker, source, "clock-1", broker.passwords["clock-1"])
+    assert code == 0 and seconds >= MAX_S - 0.05
+    assert login(broker, source, "clock-1", wrong)[1] < FIRST_S * 0.8
+
+
+def test_a_waiting_address_delays_nobody_else(broker):
+    source = "127.0.0.8"
+    for _ in range(FREE + 3):
+        login(broker, source, "clock-2", "wrong")  # now at the cap: each of its logins waits
+    results = {}
+
+    def guess():
+        results["guess"] = login(broker, source, "clock-2", "wrong")
+
+    guesser = threading.Thread(target=guess)
+    guesser.start()
+    time.sleep(0.3)
+    second = tls_socket(broker, source)  # another login from it while the first waits
+    second.sendall(probe.connect_packet(b"x", b"clock-2", b"wrong"))
+    assert read_connack(second) is None  # closed without an answer, not queued
+    second.close()
+    others = [
+        login(broker, "127.0.0.1", "clock-1", broker.passwords["clock-1"]),  # the arbiter's
+        login(broker, "127.0.0.9", "clock-2", broker.passwords["clock-2"]),  # a clock's
+        login(broker, "127.0.0.10", "clock-1", "a first typo"),
+    ]
+    assert [code for code, _ in others] == [0, 0, 5]
+    assert max(seconds for _, seconds in others) < FIRST_S * 0.8
+    guesser.join()
+    assert results["guess"][0] == 5 and results["guess"][1] >= MAX_S - 0.05
+
+
+def test_mqtt_5_wrong_passwords_count_too_and_a_quiet_address_starts_afresh(broker):
+    source = "127.0.0.11"
+    answers = [login(broker, source, "clock-1", "wrong", level=5) for _ in range(FREE + 1)]
+    # Mosquitto 2.0.11 answers a wrong MQTT 5 password "not authorized" (0x87), as its
+    # 3.1.1 answer is 5, "not authorized", rather than 4
+    assert [code for code, _ in answers] == [0x87] * (FREE + 1)
+    assert answers[-1][1] >= FIRST_S - 0.05
+    time.sleep(QUIET_S)
+    assert login(broker, source, "clock-1", "wrong", level=5)[1] < FIRST_S * 0.8
+
+
+def test_the_broker_itself_listens_on_loopback_only_behind_the_gate(broker):
+    (listener,) = broker.listeners
+    assert listener[1] == "127.0.0.1" and listener[0] != broker.port
+    assert listener[3] is None  # plain, to the gate alone: TLS ends at the gate
+    assert broker.gate_process.process.poll() is None
+    assert gate_login.MAX_PACKET_BYTES == 2048
