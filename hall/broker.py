@@ -261,17 +261,28 @@ class Broker:
             self._start_gate()
 
     def _start_gate(self):
-        from hall import gate_process
+        """The gate on ``port``: bound here and handed over, so no other program takes the
+        port between this broker's choice of it and the gate's start."""
+        from hall import gate, gate_process
 
         certfile, keyfile = (None, None) if self.tls_files is None else self.tls_files[1:]
+        try:
+            listener = gate.bind(HOST, self.port)
+        except gate.GateError as error:
+            self.halt()
+            raise RuntimeError(str(error)) from error
         arguments = gate_process.command(
-            [HOST], self.port, self.broker_port, certfile, keyfile, self.gate_options
+            [listener], self.port, self.broker_port, certfile, keyfile, self.gate_options
         )
         try:
-            self.gate_process = gate_process.GateProcess(arguments, self._path("gate.log"))
+            self.gate_process = gate_process.GateProcess(
+                arguments, self._path("gate.log"), sockets=[listener]
+            )
         except RuntimeError:
             self.halt()
             raise
+        finally:
+            listener.close()  # the gate's now
 
     def gate_log_text(self):
         """What the gate wrote (its refusals, the addresses that wait)."""

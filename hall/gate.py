@@ -247,7 +247,14 @@ def _drop_to(user):
 
 def parser():
     p = argparse.ArgumentParser(prog="python -m hall.gate", description=__doc__.split("\n")[0])
-    p.add_argument("--listen", action="append", required=True, help="an address (repeatable)")
+    p.add_argument("--listen", action="append", default=[], help="an address (repeatable)")
+    p.add_argument(
+        "--listen-fd",
+        type=int,
+        action="append",
+        default=[],
+        help="a listening socket it was handed (hall.broker binds the port itself)",
+    )
     p.add_argument("--port", type=int, required=True, help="the hall's MQTT port (8883)")
     p.add_argument("--broker-port", type=int, required=True, help="Mosquitto's, on 127.0.0.1")
     p.add_argument("--certfile", help="the broker's certificate (TLS); none: plain, loopback")
@@ -273,8 +280,14 @@ def main(argv=None):
         )
         if args.login_s <= 0:
             raise GateError("--login-s must be above 0")
+        if not args.listen and not args.listen_fd:
+            raise GateError("--listen ADDRESS (the hall's) or --listen-fd N")
         for address in args.listen:
             listeners.append(bind(address, args.port))
+        for number in args.listen_fd:
+            listener = socket.socket(fileno=number)
+            listener.setblocking(False)
+            listeners.append(listener)
         gate = Gate(listeners, args.broker_port, context, args.login_s, ledger)
         _raise_open_files()
         if args.user:
@@ -285,8 +298,14 @@ def main(argv=None):
         _stderr_line(str(error))
         return 2
     print(
-        "%s on %s at port %d, the broker on %s:%d"
-        % (READY, ", ".join(args.listen), args.port, LOOPBACK, args.broker_port),
+        "%s on %s (port %d), the broker on %s:%d"
+        % (
+            READY,
+            ", ".join("%s:%d" % listener.getsockname()[:2] for listener in listeners),
+            args.port,
+            LOOPBACK,
+            args.broker_port,
+        ),
         flush=True,
     )
     try:

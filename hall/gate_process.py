@@ -20,10 +20,14 @@ SPARE_FILES = 64
 
 
 def command(listen, port, broker_port, certfile=None, keyfile=None, options=None, python=None):
-    """The gate's command line; ``options``: more of its flags (``{"login-s": 2}``)."""
+    """The gate's command line; ``listen``: addresses, or listening sockets to hand it
+    (``GateProcess`` passes them on); ``options``: more of its flags (``{"login-s": 2}``)."""
     line = [python or sys.executable, "-m", "hall.gate"]
-    for address in listen:
-        line += ["--listen", address]
+    for listener in listen:
+        if isinstance(listener, str):
+            line += ["--listen", listener]
+        else:
+            line += ["--listen-fd", str(listener.fileno())]
     line += ["--port", str(port), "--broker-port", str(broker_port)]
     if certfile is not None:
         line += ["--certfile", certfile, "--keyfile", keyfile]
@@ -41,11 +45,16 @@ class GateProcess:
     """A running gate; ``stop()`` ends it. RuntimeError with its own words if it cannot
     start (a port taken, a certificate missing)."""
 
-    def __init__(self, arguments, log_path, timeout_s=10.0):
+    def __init__(self, arguments, log_path, timeout_s=10.0, sockets=()):
+        """``sockets``: the listening sockets ``arguments`` names by number (``--listen-fd``)."""
         self.log_path = log_path
         self.log = open(log_path, "ab")
         self.process = subprocess.Popen(
-            arguments, cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log
+            arguments,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            pass_fds=[sock.fileno() for sock in sockets],
         )
         deadline = time.monotonic() + timeout_s
         line = b""

@@ -53,7 +53,8 @@ def read_connack(sock):
 
 
 def login(broker, source, user, password, level=4):
-    """(code, seconds from the CONNECT to the CONNACK) of one login from ``source``."""
+    """(code, seconds from the CONNECT to the CONNACK, the CONNACK's instant) of one login
+    from ``source``."""
     sock = tls_socket(broker, source)
     try:
         started = time.monotonic()
@@ -61,9 +62,20 @@ def login(broker, source, user, password, level=4):
             probe.connect_packet(user.encode(), user.encode(), password.encode(), level=level)
         )
         code = read_connack(sock)
-        return code, time.monotonic() - started
+        answered = time.monotonic()
+        return code, answered - started, answered
     finally:
         sock.close()
+
+
+def waited(answers, index):
+    """Seconds between the CONNACK of login ``index - 1`` and that of ``index``: the gate
+    counts an address's wait from its last refusal (its own handshake and CONNECT go
+    inside it, however long they take on a loaded machine)."""
+    return answers[index][2] - answers[index - 1][2]
+
+
+SLACK_S = 0.1  # a refusal's way from the gate to the client, on a loaded machine
 
 
 def test_sockets_that_do_not_log_in_by_the_deadline_are_closed_and_one_that_does_stays(broker):
@@ -97,23 +109,23 @@ def test_sockets_that_do_not_log_in_by_the_deadline_are_closed_and_one_that_does
 def test_wrong_passwords_from_one_address_wait_more_each_time_up_to_the_cap(broker):
     source, wrong = "127.0.0.7", "not-the-password"
     answers = [login(broker, source, "clock-1", wrong) for _ in range(FREE + 4)]
-    assert [code for code, _ in answers] == [5] * (FREE + 4)  # each refused, by the broker
-    waits = [seconds for _, seconds in answers]
-    assert max(waits[:FREE]) < FIRST_S * 0.8  # the free ones: at once
+    assert [answer[0] for answer in answers] == [5] * (FREE + 4)  # each refused, by the broker
+    assert max(answer[1] for answer in answers[:FREE]) < FIRST_S * 0.8  # the free ones: at once
     expected = [min(FIRST_S * 2**n, MAX_S) for n in range(4)]  # 0.6, 1.2, 2.4, then 2.4
-    for seconds, floor in zip(waits[FREE:], expected, strict=True):
-        assert floor - 0.05 <= seconds < floor + 1.0, waits
+    waits = [waited(answers, index) for index in range(FREE, FREE + 4)]
+    for seconds, floor in zip(waits, expected, strict=True):
+        assert floor - SLACK_S <= seconds < floor + 1.5, waits
     assert "127.0.0.7: %d wrong logins in a row" % (FREE + 4) in broker.gate_log_text()
     # the right password waits its turn too, then clears the address
-    code, seconds = login(broker, source, "clock-1", broker.passwords["clock-1"])
-    assert code == 0 and seconds >= MAX_S - 0.05
+    answers.append(login(broker, source, "clock-1", broker.passwords["clock-1"]))
+    assert answers[-1][0] == 0 and waited(answers, len(answers) - 1) >= MAX_S - SLACK_S
     assert login(broker, source, "clock-1", wrong)[1] < FIRST_S * 0.8
 
 
 def test_a_waiting_address_delays_nobody_else(broker):
     source = "127.0.0.8"
     for _ in range(FREE + 3):
-        login(broker, source, "clock-2", "wrong")  # now at the cap: each of its logins waits
+        last = login(broker, source, "clock-2", "wrong")  # at the cap: each login waits
     results = {}
 
     def guess():
@@ -131,10 +143,11 @@ def test_a_waiting_address_delays_nobody_else(broker):
         login(broker, "127.0.0.9", "clock-2", broker.passwords["clock-2"]),  # a clock's
         login(broker, "127.0.0.10", "clock-1", "a first typo"),
     ]
-    assert [code for code, _ in others] == [0, 0, 5]
-    assert max(seconds for _, seconds in others) < FIRST_S * 0.8
+    assert [answer[0] for answer in others] == [0, 0, 5]
+    assert max(answer[1] for answer in others) < FIRST_S * 0.8
     guesser.join()
-    assert results["guess"][0] == 5 and results["guess"][1] >= MAX_S - 0.05
+    assert results["guess"][0] == 5
+    assert waited([last, results["guess"]], 1) >= MAX_S - SLACK_S
 
 
 def test_mqtt_5_wrong_passwords_count_too_and_a_quiet_address_starts_afresh(broker):
@@ -142,8 +155,8 @@ def test_mqtt_5_wrong_passwords_count_too_and_a_quiet_address_starts_afresh(brok
     answers = [login(broker, source, "clock-1", "wrong", level=5) for _ in range(FREE + 1)]
     # Mosquitto 2.0.11 answers a wrong MQTT 5 password "not authorized" (0x87), as its
     # 3.1.1 answer is 5, "not authorized", rather than 4
-    assert [code for code, _ in answers] == [0x87] * (FREE + 1)
-    assert answers[-1][1] >= FIRST_S - 0.05
+    assert [answer[0] for answer in answers] == [0x87] * (FREE + 1)
+    assert waited(answers, FREE) >= FIRST_S - SLACK_S
     time.sleep(QUIET_S)
     assert login(broker, source, "clock-1", "wrong", level=5)[1] < FIRST_S * 0.8
 
