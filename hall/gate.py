@@ -118,7 +118,7 @@ class Gate:
                 _stderr_line("accept: %s" % error)
                 await asyncio.sleep(0.1)
                 continue
-            task = loop.create_task(self._serve(loop, sock, peer[0], loop.time()))
+            task = loop.create_task(self._guarded(loop, sock, peer[0], loop.time()))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -143,6 +143,14 @@ class Gate:
             sock.close()  # a no-op once the transport has it
             return None
         return reader, writer, packet, level
+
+    async def _guarded(self, loop, sock, address, accepted):
+        """One client's whole connection; whatever goes wrong ends it alone."""
+        try:
+            await self._serve(loop, sock, address, accepted)
+        except Exception as error:  # noqa: BLE001 - one client's fault, the gate goes on
+            _stderr_line("%s: connection ended: %r" % (address, error))
+            sock.close()
 
     async def _serve(self, loop, sock, address, accepted):
         login = await self._login(loop, sock, accepted)
