@@ -87,9 +87,10 @@ class GateProcess:
 
 SERVICE = """[Unit]
 Description=The tournament hall's login gate (hall.gate, %(out)s)
-# started with the broker (its unit wants this one), stopped with it
+# started with the broker (its unit wants this one), stopped and restarted with it
 BindsTo=hall-broker.service
 After=hall-broker.service
+PartOf=hall-broker.service
 
 [Service]
 WorkingDirectory=%(root)s
