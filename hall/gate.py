@@ -183,6 +183,7 @@ class Gate:
     async def _forward(self, packet, level):
         """``(reader, writer, wrong, connack)`` of the broker's answer to ``packet``:
         ``wrong`` as ``Ledger.end`` takes it; None if the broker did not answer."""
+        broker_writer = None
         try:
             async with asyncio.timeout(ANSWER_S):
                 broker_reader, broker_writer = await asyncio.open_connection(*self.broker)
@@ -191,6 +192,8 @@ class Gate:
             wrong = gate_login.wrong_login(answer, header, level)
         except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError) as error:
             _stderr_line("the broker on %s:%d did not answer a login: %r" % (*self.broker, error))
+            if broker_writer is not None:
+                broker_writer.transport.abort()
             return None
         return broker_reader, broker_writer, wrong, answer
 

@@ -169,3 +169,27 @@ def test_the_broker_itself_listens_on_loopback_only_behind_the_gate(broker):
     assert listener[3] is None  # plain, to the gate alone: TLS ends at the gate
     assert broker.gate_process.process.poll() is None
     assert gate_login.MAX_PACKET_BYTES == 2048
+
+
+def test_a_gate_without_its_broker_closes_logins_and_stops_and_starts_with_it():
+    need_broker()
+    broker = Broker([1], port=worker_port(), gate=True)  # plain, on loopback
+    try:
+        sock, code = probe.session(broker, "clock-1", "clock-1")
+        assert code == 0
+        broker.process.terminate()  # Mosquitto alone goes: its clients' links end
+        broker.process.wait(10)
+        assert probe.closed_within(sock, 5)
+        sock.close()
+        with pytest.raises(OSError, match="no CONNACK"):
+            probe.session(broker, "clock-1", "clock-1")  # taken by the gate, then closed
+        assert "did not answer a login" in broker.gate_log_text()
+        broker.halt()  # the gate stops with the broker
+        with pytest.raises(OSError):
+            socket.create_connection((broker.host, broker.port), timeout=2)
+        broker.start()
+        sock, code = probe.session(broker, "clock-1", "clock-1")
+        assert code == 0
+        sock.close()
+    finally:
+        broker.stop()
