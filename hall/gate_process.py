@@ -8,6 +8,7 @@ systemd unit ``hall.accounts`` writes for a hall's host, bound to the broker's u
 
 import os
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -110,6 +111,6 @@ def service_text(out, arguments, connections):
     return SERVICE % {
         "out": os.path.abspath(out),
         "root": ROOT,
-        "command": " ".join(arguments),
+        "command": shlex.join(arguments),  # systemd splits it as a shell would
         "files": open_file_limit(connections),
     }
