@@ -16,8 +16,8 @@ neither (docs/hall.md). The gate does both, and only that:
   CONNACK: a login refused for its user name or password counts against the source
   address, whose next logins then wait (``hall.gate_login.Ledger``); no other address
   waits for it;
-- after the CONNACK it carries the bytes both ways as they come (no buffering of its
-  own: a read is written at once, TCP_NODELAY both sides) until either side closes.
+- after the CONNACK it carries the bytes both ways as they come (``hall.gate_relay``:
+  a read is written at once, TCP_NODELAY both sides) until either side closes.
 
 A plain listener (no ``--certfile``) is refused anywhere but on loopback, as the
 broker's is (``hall.broker_conf``). ``hall.gate_process`` runs it beside the broker.
@@ -31,7 +31,7 @@ import socket
 import ssl
 import sys
 
-from hall import broker_conf, gate_login
+from hall import broker_conf, gate_login, gate_relay
 
 LOGIN_S = 8.0  # a Pico W's slowest TLS handshake (4.8 s, bench/hall_tls.py), then CONNECT
 ANSWER_S = 10.0  # the broker's CONNACK, on loopback
@@ -123,26 +123,25 @@ class Gate:
             task.add_done_callback(self._tasks.discard)
 
     async def _login(self, loop, sock, accepted):
-        """The client's streams and its CONNECT, by ``accepted + login_s``; None if not."""
-        reader = asyncio.StreamReader(limit=CHUNK)
-        protocol = asyncio.StreamReaderProtocol(reader)
+        """The client's side (``gate_relay.FirstPacket``) and the level of its CONNECT,
+        by ``accepted + login_s``; None if not."""
         tls = {} if self.context is None else {"ssl": self.context}
         if tls:
             tls["ssl_handshake_timeout"] = self.login_s
+        client = None
         try:
             async with asyncio.timeout_at(accepted + self.login_s):
-                transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock, **tls)
-                writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-                try:
-                    packet, header = await gate_login.read_packet(reader)
-                    level = gate_login.connect_level(packet, header)
-                except BaseException:
-                    transport.abort()
-                    raise
-        except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError):
-            sock.close()  # a no-op once the transport has it
+                _, client = await loop.connect_accepted_socket(
+                    lambda: gate_relay.FirstPacket(gate_login.MAX_PACKET_BYTES), sock, **tls
+                )
+                packet, header = await client.first
+            level = gate_login.connect_level(packet, header)
+        except (TimeoutError, ValueError, OSError):
+            if client is not None:
+                client.transport.abort()
+            sock.close()  # a no-op once a transport has it
             return None
-        return reader, writer, packet, level
+        return client, packet, level
 
     async def _guarded(self, loop, sock, address, accepted):
         """One client's whole connection; whatever goes wrong ends it alone."""
@@ -156,46 +155,45 @@ class Gate:
         login = await self._login(loop, sock, accepted)
         if login is None:
             return
-        reader, writer, packet, level = login
+        client, packet, level = login
         wait = self.ledger.begin(address, loop.time())
         if wait is None:  # it waits already, with a login under way
-            writer.transport.abort()
+            client.transport.abort()
             return
-        wrong, upstream = None, None
+        wrong, broker = None, None
         try:
             if wait > 0:
                 await asyncio.sleep(wait)
-            if not reader.at_eof():  # the client did not leave while it waited
-                upstream = await self._forward(packet, level)
-            if upstream is not None:
-                wrong = upstream[2]
+            if not client.ended:  # the client did not leave while it waited
+                broker, wrong = await self._forward(packet, level)
         finally:
             self.ledger.end(address, wrong, loop.time())
         if wrong:
             self._tell_refusal(address, loop.time())
-        if upstream is None:
-            writer.transport.abort()
+        if broker is None:
+            client.transport.abort()
             return
-        broker_reader, broker_writer, _, connack = upstream
-        writer.write(connack)  # a refusal too: the broker closes its side after it
-        await self._relay(reader, writer, broker_reader, broker_writer)
+        await gate_relay.splice(client, broker)  # the CONNACK first: a refusal's too
 
     async def _forward(self, packet, level):
-        """``(reader, writer, wrong, connack)`` of the broker's answer to ``packet``:
-        ``wrong`` as ``Ledger.end`` takes it; None if the broker did not answer."""
-        broker_writer = None
+        """``(broker, wrong)``: the broker's side (its CONNACK first in its ``buffer``) and
+        ``wrong`` as ``Ledger.end`` takes it; ``(None, None)`` if it did not answer."""
+        broker = None
         try:
             async with asyncio.timeout(ANSWER_S):
-                broker_reader, broker_writer = await asyncio.open_connection(*self.broker)
-                broker_writer.write(packet)
-                answer, header = await gate_login.read_packet(broker_reader, CHUNK)
+                _, broker = await asyncio.get_running_loop().create_connection(
+                    lambda: gate_relay.FirstPacket(CHUNK), *self.broker
+                )
+                broker.transport.write(packet)
+                answer, header = await broker.first
             wrong = gate_login.wrong_login(answer, header, level)
-        except (TimeoutError, ValueError, OSError, asyncio.IncompleteReadError) as error:
+        except (TimeoutError, ValueError, OSError) as error:
             _stderr_line("the broker on %s:%d did not answer a login: %r" % (*self.broker, error))
-            if broker_writer is not None:
-                broker_writer.transport.abort()
-            return None
-        return broker_reader, broker_writer, wrong, answer
+            if broker is not None:
+                broker.transport.abort()
+            return None, None
+        broker.buffer[:0] = answer  # the client gets it first, as the broker sent it
+        return broker, wrong
 
     def _tell_refusal(self, address, now):
         count = self.ledger.refusals(address, now)
@@ -204,32 +202,6 @@ class Gate:
                 "%s: %d wrong logins in a row; its next login waits %.1f s"
                 % (address, count, self.ledger.wait_s(address, now))
             )
-
-    async def _relay(self, *streams):
-        client_reader, client_writer, broker_reader, broker_writer = streams
-        pipes = [
-            asyncio.create_task(_pipe(client_reader, broker_writer)),
-            asyncio.create_task(_pipe(broker_reader, client_writer)),
-        ]
-        try:
-            await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for pipe in pipes:
-                pipe.cancel()
-            for writer in (client_writer, broker_writer):
-                writer.close()  # what is written still goes out first
-
-
-async def _pipe(reader, writer):
-    try:
-        while True:
-            data = await reader.read(CHUNK)
-            if not data:
-                return
-            writer.write(data)
-            await writer.drain()
-    except OSError:  # ConnectionError and ssl.SSLError among them
-        return
 
 
 def _raise_open_files():

@@ -1,8 +1,9 @@
 """What the hall's login gate (``hall.gate``) reads of MQTT, and which addresses it makes wait.
 
-- ``read_packet``: one whole MQTT packet from a stream (its type byte, its remaining
-  length of 1 to 4 bytes, its body: MQTT 3.1.1 section 2.2, MQTT 5 section 2.1), never
-  more than the broker's largest packet (``hall.broker_conf.MAX_PACKET_BYTES``);
+- ``split_packet``: one whole MQTT packet off the front of the bytes come so far (its
+  type byte, its remaining length of 1 to 4 bytes, its body: MQTT 3.1.1 section 2.2,
+  MQTT 5 section 2.1), never more than the broker's largest packet
+  (``hall.broker_conf.MAX_PACKET_BYTES``);
 - ``connect_level``: the protocol level of a CONNECT (3, 4 or 5; a Mosquitto bridge's
   0x80 bit set aside); ValueError for any other packet;
 - ``wrong_login``: what the broker's CONNACK says of the login: refused for its user name
@@ -32,24 +33,29 @@ QUIET_S = 600.0
 _PRUNE_AT = 1024  # addresses in the ledger before the old ones are swept out
 
 
-async def read_packet(reader, limit=MAX_PACKET_BYTES):
-    """``(packet, header_bytes)``: the next whole packet ``reader`` gives. ValueError for
-    a remaining length over 4 bytes or a packet over ``limit``; the stream's own errors
-    (``IncompleteReadError`` at its end) pass through."""
-    header = bytearray(await reader.readexactly(1))
-    length, shift = 0, 0
+def split_packet(buffer, limit=MAX_PACKET_BYTES):
+    """``(packet, header_bytes)`` taken off the front of ``buffer`` (a bytearray) once
+    the packet is whole there, else None. ValueError as soon as its remaining length runs
+    over 4 bytes or says a packet over ``limit``: nothing more needs to come first."""
+    length, shift, index = 0, 0, 1
     while True:
-        byte = (await reader.readexactly(1))[0]
-        header.append(byte)
+        if index >= len(buffer):
+            return None
+        byte = buffer[index]
         length |= (byte & 0x7F) << shift
+        index += 1
         if not byte & 0x80:
             break
         shift += 7
         if shift > 21:
             raise ValueError("a remaining length of more than 4 bytes")
-    if len(header) + length > limit:
-        raise ValueError("a packet of %d bytes, over %d" % (len(header) + length, limit))
-    return bytes(header) + await reader.readexactly(length), len(header)
+    if index + length > limit:
+        raise ValueError("a packet of %d bytes, over %d" % (index + length, limit))
+    if len(buffer) < index + length:
+        return None
+    packet = bytes(buffer[: index + length])
+    del buffer[: index + length]
+    return packet, index
 
 
 def connect_level(packet, header_bytes):

@@ -193,3 +193,27 @@ def test_a_gate_without_its_broker_closes_logins_and_stops_and_starts_with_it():
         sock.close()
     finally:
         broker.stop()
+
+
+def test_packets_sent_with_the_connect_reach_the_broker_after_it(broker):
+    """A client may send its SUBSCRIBE and PUBLISH before the CONNACK comes (the gate
+    holds them while the login goes to the broker), and is then served as usual."""
+    sock = tls_socket(broker, "127.0.0.12")
+    password = broker.passwords["watch-4"].encode()
+    body = b"\x00\x01" + probe._text(b"hall/board/2") + b"\x00"
+    subscribe = b"\x82" + probe._length(len(body)) + body
+    sock.sendall(probe.connect_packet(b"watch-4", b"watch-4", password) + subscribe)
+    assert read_connack(sock) == 0
+    assert sock.recv(5)[:1] == b"\x90"  # the SUBACK
+    clock = tls_socket(broker, "127.0.0.13")
+    password = broker.passwords["clock-2"].encode()
+    publish = probe.publish_packet(b"hall/board/2", b"with its login")
+    clock.sendall(probe.connect_packet(b"clock-2", b"clock-2", password) + publish)
+    assert read_connack(clock) == 0
+    data = b""
+    while b"with its login" not in data:
+        chunk = sock.recv(4096)
+        assert chunk, "the watcher's connection ended"
+        data += chunk
+    for each in (sock, clock):
+        each.close()

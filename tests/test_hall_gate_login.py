@@ -2,7 +2,6 @@
 and the gate's refusals to start (hall/gate.py): a port taken, a certificate missing,
 plain MQTT off loopback."""
 
-import asyncio
 import socket
 
 import pytest
@@ -11,13 +10,9 @@ from hall import broker_conf, gate, gate_login, gate_process, probe
 
 
 def read(data, limit=gate_login.MAX_PACKET_BYTES):
-    async def run():
-        reader = asyncio.StreamReader()
-        reader.feed_data(data)
-        reader.feed_eof()
-        return await gate_login.read_packet(reader, limit)
-
-    return asyncio.run(run())
+    """The first packet of ``data``, and what is left after it."""
+    buffer = bytearray(data)
+    return gate_login.split_packet(buffer, limit), bytes(buffer)
 
 
 def packet_of(size):
@@ -27,21 +22,27 @@ def packet_of(size):
 
 def test_a_packet_of_the_brokers_largest_size_is_read_and_one_byte_more_is_refused():
     whole = packet_of(broker_conf.MAX_PACKET_BYTES)
-    assert read(whole + b"next") == (whole, 3)
+    assert read(whole + b"next") == ((whole, 3), b"next")
     with pytest.raises(ValueError, match="2049 bytes, over 2048"):
         read(packet_of(broker_conf.MAX_PACKET_BYTES + 1))
+    with pytest.raises(ValueError, match="over 2048"):  # said by its length: refused at once
+        read(b"\x30\xff\x7f")
 
 
 def test_a_remaining_length_of_four_bytes_is_read_and_of_five_refused():
-    assert read(b"\x30\x80\x80\x80\x00", limit=10) == (b"\x30\x80\x80\x80\x00", 5)
+    assert read(b"\x30\x80\x80\x80\x00", limit=10) == ((b"\x30\x80\x80\x80\x00", 5), b"")
     with pytest.raises(ValueError, match="more than 4 bytes"):
         read(b"\x30\x80\x80\x80\x80\x00")
 
 
-def test_half_a_packet_is_no_packet():
+def test_half_a_packet_is_no_packet_yet_and_its_rest_makes_it_whole():
     connect = probe.connect_packet(b"c", b"clock-1", b"secret")
-    with pytest.raises(asyncio.IncompleteReadError):
-        read(connect[: len(connect) // 2])
+    buffer = bytearray()
+    for cut in (1, 2, len(connect) // 2, len(connect) - 1):
+        buffer[:] = connect[:cut]
+        assert gate_login.split_packet(buffer) is None and buffer == connect[:cut]
+    buffer += connect[len(connect) - 1 :]
+    assert gate_login.split_packet(buffer) == (connect, 2) and buffer == b""
 
 
 @pytest.mark.parametrize(
