@@ -11,7 +11,8 @@ neither (docs/hall.md). The gate does both, and only that:
 - it accepts on the hall's address(es), speaks the hall's TLS with the broker's own
   certificate and key (a clock checks the hall's CA and name as before), and wants a
   whole MQTT CONNECT within ``LOGIN_S`` of the TCP accept, the handshake included;
-  otherwise it closes the socket;
+  otherwise it closes the socket. One address has at most ``UNLOGGED_PER_ADDRESS``
+  sockets that have not logged in yet: one more is closed at once;
 - it hands the CONNECT to Mosquitto on loopback (``--broker-port``) and reads the
   CONNACK: a login refused for its user name or password counts against the source
   address, whose next logins then wait (``hall.gate_login.Ledger``); no other address
@@ -35,6 +36,7 @@ from hall import broker_conf, gate_login, gate_relay
 
 LOGIN_S = 8.0  # a Pico W's slowest TLS handshake (4.8 s, bench/hall_tls.py), then CONNECT
 ANSWER_S = 10.0  # the broker's CONNACK, on loopback
+UNLOGGED_PER_ADDRESS = 8  # sockets of one address before their login (a clock needs one)
 CHUNK = 65536
 BACKLOG = 512
 READY = "hall.gate: listening"  # the first line on stdout once every address is bound
@@ -105,6 +107,7 @@ class Gate:
         self.login_s = login_s
         self.ledger = ledger or gate_login.Ledger()
         self._tasks = set()
+        self._unlogged = {}  # address -> its sockets not logged in yet
 
     async def serve(self):
         loop = asyncio.get_running_loop()
@@ -118,6 +121,10 @@ class Gate:
                 _stderr_line("accept: %s" % error)
                 await asyncio.sleep(0.1)
                 continue
+            if self._unlogged.get(peer[0], 0) >= UNLOGGED_PER_ADDRESS:
+                sock.close()  # one address's idle sockets never fill the gate's files
+                continue
+            self._unlogged[peer[0]] = self._unlogged.get(peer[0], 0) + 1
             task = loop.create_task(self._guarded(loop, sock, peer[0], loop.time()))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -152,7 +159,14 @@ class Gate:
             sock.close()
 
     async def _serve(self, loop, sock, address, accepted):
-        login = await self._login(loop, sock, accepted)
+        try:  # counted in _accept, from the accept on
+            login = await self._login(loop, sock, accepted)
+        finally:
+            left = self._unlogged[address] - 1
+            if left:
+                self._unlogged[address] = left
+            else:
+                del self._unlogged[address]
         if login is None:
             return
         client, packet, level = login

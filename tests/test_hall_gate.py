@@ -217,3 +217,30 @@ def test_packets_sent_with_the_connect_reach_the_broker_after_it(broker):
         data += chunk
     for each in (sock, clock):
         each.close()
+
+
+def test_one_address_holds_at_most_its_share_of_sockets_before_their_login(broker):
+    """A laptop's idle sockets: the gate keeps 8 of one address until their deadline and
+    closes a ninth at once; a clock at another address logs in beside them, and the
+    address gets its places back as its sockets log in."""
+    raw = socket.socket()
+    raw.bind(("127.0.0.14", 0))
+    raw.connect((broker.host, broker.port))
+    held = [raw]
+    for _ in range(gate.UNLOGGED_PER_ADDRESS - 1):
+        sock = socket.socket()
+        sock.bind(("127.0.0.14", 0))
+        sock.connect((broker.host, broker.port))
+        held.append(sock)
+    time.sleep(0.3)  # the gate has accepted them all
+    assert not any(probe.closed_within(sock, 0.01) for sock in held)  # at the share: kept
+    past = socket.socket()
+    past.bind(("127.0.0.14", 0))
+    past.connect((broker.host, broker.port))
+    assert probe.closed_within(past, 2)  # one past it: closed at once
+    assert login(broker, "127.0.0.15", "clock-1", broker.passwords["clock-1"])[0] == 0
+    held.pop().close()  # a place of its own again
+    time.sleep(0.3)
+    assert login(broker, "127.0.0.14", "clock-1", broker.passwords["clock-1"])[0] == 0
+    for sock in held + [past]:
+        sock.close()
