@@ -1,6 +1,6 @@
 """The hall's figures: 200 clocks on one broker, lever edge to page update, CPU, bytes, heap.
 
-    python -m bench.hall [--clocks 200] [--seconds 20]
+    python -m bench.hall [--clocks 200] [--seconds 20] [--gate]   # --gate: through hall.gate
     python -m bench.hall --scale [--write]   # 1,000 and 2,000 clocks, 1 and 16 pages, 5 venues
     python -m bench.hall --tls [--write]     # the TLS handshake per hall board (bench/hall_tls.py)
     python -m bench.hall --guard [--write]   # takeovers, sizes, sessions (bench/hall_guard.py)
@@ -55,15 +55,19 @@ def _resident_kib(pid):
     return None
 
 
-def _brokers(clocks, venues):
+def _brokers(clocks, venues, gate=False):
     """The brokers: one for all the clocks, or a central one and ``venues`` bridged to it.
-    (the view's broker, every broker, the broker of each board)."""
+    (the view's broker, every broker, the broker of each board). ``gate``: the one broker
+    behind its login gate (``hall.gate``), as a hall's is (plain on loopback here: the
+    clocks' TLS is bench/hall_tls.py's)."""
     from hall import bridge
     from hall.broker import Broker
 
     numbers = list(range(1, clocks + 1))
+    if gate and venues:
+        raise ValueError("the gate's run is of one broker, without venues")
     if not venues:
-        broker = Broker(numbers)
+        broker = Broker(numbers, gate=gate)
         return broker, [broker], {number: broker for number in numbers}
     plan = {}
     for index in range(venues):
@@ -149,15 +153,24 @@ def _flood(broker, board, count):
 
 
 def hall_figures(
-    clocks=200, seconds=20.0, seed=2026, venues=0, flood=0, pages=1, group=hall_clocks.GROUP
+    clocks=200,
+    seconds=20.0,
+    seed=2026,
+    venues=0,
+    flood=0,
+    pages=1,
+    group=hall_clocks.GROUP,
+    gate=False,
 ):
     """Run the hall with ``clocks`` clocks for ``seconds``; the figures as a dict, the
     latency over every one of ``pages`` open event streams (pages). With
     ``venues``, the clocks are split over that many brokers bridged to a central one,
     which the view reads (``hall.bridge``). The clocks are driven by
-    processes of ``group`` (CLOCK_MONOTONIC is the same instant in all of them)."""
+    processes of ``group`` (CLOCK_MONOTONIC is the same instant in all of them). With
+    ``gate``, every clock and the view reach the broker through its login gate."""
     numbers = list(range(1, clocks + 1))
-    broker, brokers, of_board = _brokers(clocks, venues)
+    broker, brokers, of_board = _brokers(clocks, venues, gate)
+    gates = [b.gate_process.process.pid for b in brokers if b.gate_process is not None]
     view = None
     try:
         account = os.path.join(broker.folder, "view.json")
@@ -188,7 +201,11 @@ def hall_figures(
         baseline = threading.Timer(
             max(0.0, begin - time.monotonic()),
             lambda: cpu.extend(
-                [_cpu_seconds(view.pid), sum(_cpu_seconds(b.process.pid) for b in brokers)]
+                [
+                    _cpu_seconds(view.pid),
+                    sum(_cpu_seconds(b.process.pid) for b in brokers),
+                    sum(map(_cpu_seconds, gates)),
+                ]
             ),
         )
         cpu = []
@@ -199,7 +216,7 @@ def hall_figures(
             halls, seconds, seed, begin, group
         )
         baseline.join()
-        view_cpu, broker_cpu = cpu
+        view_cpu, broker_cpu, gate_cpu = cpu
         wall = time.monotonic() - begin
         view_cpu = _cpu_seconds(view.pid) - view_cpu
         broker_cpu = sum(_cpu_seconds(b.process.pid) for b in brokers) - broker_cpu
@@ -253,6 +270,10 @@ def hall_figures(
             "driver_lag_ms_p99": round(percentile(lags, 0.99), 1) if lags else None,
             "view_cpu_percent": round(100 * view_cpu / wall, 1),
             "broker_cpu_percent": round(100 * broker_cpu / wall, 1),
+            "through_the_gate": bool(gates),
+            "gate_cpu_percent": round(100 * (sum(map(_cpu_seconds, gates)) - gate_cpu) / wall, 1)
+            if gates
+            else None,
             "bytes_per_message_payload": round(payload),
             # MQTT PUBLISH, QoS 0: fixed header (2-3 bytes), topic length (2), topic, payload.
             "bytes_per_message_mqtt": round(payload + 2 + 2 + topic + (1 if payload > 125 else 0)),
@@ -363,6 +384,11 @@ def main(argv=None):
     )
     parser.add_argument("--pages", type=int, default=1, help="open event streams (pages)")
     parser.add_argument(
+        "--gate",
+        action="store_true",
+        help="every clock and the view through the broker's login gate (hall.gate); print only",
+    )
+    parser.add_argument(
         "--group",
         type=int,
         default=hall_clocks.GROUP,
@@ -411,6 +437,7 @@ def main(argv=None):
         or args.flood
         or args.pages != 1
         or args.group != hall_clocks.GROUP
+        or args.gate
     ):
         # a large open, several venues or pages: figures printed, bench/latest.json left alone
         figures = hall_figures(
@@ -420,6 +447,7 @@ def main(argv=None):
             flood=args.flood,
             pages=args.pages,
             group=args.group,
+            gate=args.gate,
         )
         print(json.dumps(figures, indent=1))
         return 0

@@ -2,13 +2,14 @@
 
     python -m hall [--clocks 8] [--speed 1] [--seconds S] [--port 8080]
 
-Starts Mosquitto on 127.0.0.1 with the hall's accounts (``hall.broker``),
-runs each clock in a process of its own (``python -m hall.clock``: the
-firmware on a simulated Pico W, connected through a real socket), serves the
-view (``hall.view``) and prints the page's address. Board 1 plays a 20 s
-game so that a flag falls soon; the others play 5 min + 2 s. It also writes
-a hall file for one more board, with which the desktop simulator joins the
-same hall, and the arbiter's account for ``python -m hall.push``. Ctrl-C
+Starts Mosquitto on 127.0.0.1 with the hall's accounts, behind its login gate
+as a hall's is (``hall.broker``, ``hall.gate``), runs each clock in a process
+of its own (``python -m hall.clock``: the firmware on a simulated Pico W,
+connected through a real socket), serves the view (``hall.view``) and prints
+the page's address. Board 1 plays a 20 s game so that a flag falls soon; the
+others play 5 min + 2 s. It also writes a hall file for one more board, with
+which the desktop simulator joins the same hall, and the arbiter's account
+for ``python -m hall.push``. Ctrl-C
 (or ``--seconds``) stops everything it started.
 """
 
@@ -39,7 +40,7 @@ def main(argv=None):
     if not 1 <= args.clocks <= 500:
         parser.error("--clocks must be 1..500")
     numbers = list(range(1, args.clocks + 2))  # the last one for the desktop simulator
-    broker = Broker(numbers)
+    broker = Broker(numbers, gate=True)  # as a hall runs it: its login gate in front
     processes = []
     view = None
     try:

@@ -11,10 +11,13 @@ writes into ``--out`` (a new folder, readable by its owner alone):
   alone writes the settings), each clock with a password of its own;
 - ``ca.crt``/``ca.key`` (the hall's own certificate authority, ``hall.tls``) and
   ``broker.crt``/``broker.key`` (the broker's certificate for ``--broker``);
-- ``mosquitto.conf`` (``hall.broker_conf``): a TLS listener on ``--listen`` at
-  ``--port`` (8883), the client id bound to the login, the size and connection
+- ``mosquitto.conf`` (``hall.broker_conf``): a plain listener on 127.0.0.1 at
+  ``--broker-port`` (18883), the client id bound to the login, the size and connection
   limits; ``hall-broker.service``, a systemd unit that runs it with its open-file
-  limit;
+  limit; ``hall-gate.service``, the login gate (``hall.gate``) that the broker's unit
+  starts and stops with it: the hall's one listener, TLS on ``--listen`` at ``--port``
+  (8883), which closes sockets that do not log in within seconds and makes repeated
+  wrong passwords wait (what Mosquitto 2.0.11 cannot do);
 - ``hall-board-N.json`` for every board (with the CA), flashed with
   ``make hall-flash HALL_FILE=hall-setup/hall-board-N.json PORT=...``;
 - ``view.json``, ``view-2.json``, ``view-3.json`` (``--views``) and
@@ -50,8 +53,9 @@ import subprocess
 import sys
 
 from firmware import hall_settings
-from hall import bridge, firewall
+from hall import bridge, firewall, gate_login
 from hall import broker as broker_module
+from hall import gate as gate_module
 
 
 def board_numbers(text):
@@ -99,6 +103,8 @@ SERVICE = """[Unit]
 Description=The tournament hall's broker (Mosquitto, %(out)s)
 After=network-online.target
 Wants=network-online.target
+# the hall's listener is its login gate (hall-gate.service): started and stopped with it
+Wants=hall-gate.service
 
 [Service]
 ExecStart=%(mosquitto)s -c %(conf)s
@@ -112,6 +118,7 @@ RestartSec=2
 WantedBy=multi-user.target
 """
 TLS_PORT = 8883
+BROKER_PORT = 18883  # Mosquitto's own listener, on loopback behind the gate
 PLAN = "boards.json"  # account -> board, for --renumber
 
 
@@ -138,15 +145,19 @@ def write_setup(
     ca=None,
     views=3,
     arbiters=2,
+    broker_port=BROKER_PORT,
 ):
     """Write one broker's folder; its accounts' passwords. ``extra_*``: the bridge's
     accounts, ACL lines and configuration (``hall.bridge``); ``view_boards``: the boards
     the view shows (default ``boards``); ``ca``: the CA's (certificate, key) files (an
     event's, shared by its brokers), else one is made in ``out``; ``views`` and
     ``arbiters``: how many view accounts and arbiter's tool accounts (one per program:
-    one login holds one session)."""
-    from hall import broker_conf, tls
+    one login holds one session); ``broker_port``: Mosquitto's, on loopback behind the
+    login gate, which listens on ``listen`` at ``port``."""
+    from hall import broker_conf, gate_process, tls
 
+    if broker_port == port:
+        raise ValueError("--broker-port %d is the gate's --port: give it another" % port)
     hall_settings.check_prefix(prefix)
     account = broker_account()
     if account is not None:
@@ -177,14 +188,9 @@ def write_setup(
     if ca is None:
         ca = tls.make_ca(out)
     certfile, keyfile = tls.make_server(out, ca[0], ca[1], broker)
-    listeners = [
-        (
-            port,
-            listen,
-            broker_conf.connection_limit(len(passwords)),
-            (os.path.abspath(ca[0]), os.path.abspath(certfile), os.path.abspath(keyfile)),
-        )
-    ]
+    connections = broker_conf.connection_limit(len(passwords))
+    # TLS ends at the gate; Mosquitto speaks plain MQTT on loopback, to the gate alone
+    listeners = [(broker_port, broker_module.HOST, connections, None)]
     conf = _private(
         out,
         "mosquitto.conf",
@@ -202,6 +208,15 @@ def write_setup(
             "files": broker_conf.open_file_limit(listeners),
         },
     )
+    gate = gate_process.command(
+        [listen],
+        port,
+        broker_port,
+        os.path.abspath(certfile),
+        os.path.abspath(keyfile),
+        None if account is None else {"user": account.pw_name},
+    )
+    _private(out, "hall-gate.service", gate_process.service_text(out, gate, connections))
     # what the broker cannot do itself, per address, at the host (hall.firewall)
     _private(out, "hall-firewall.nft", firewall.ruleset(port))
     with open(ca[0]) as handle:
@@ -306,7 +321,17 @@ def program_files(views, arbiters):
 
 
 def write_event(
-    out, venues, central, port, ssid, wifi_password, prefix, listen, views=3, arbiters=2
+    out,
+    venues,
+    central,
+    port,
+    ssid,
+    wifi_password,
+    prefix,
+    listen,
+    views=3,
+    arbiters=2,
+    broker_port=BROKER_PORT,
 ):
     """An event in several venues: ``out/central`` (the central broker, the view's and
     the arbiter's accounts) and ``out/NAME`` per venue, its broker bridged to the
@@ -335,12 +360,21 @@ def write_event(
         ca=ca,
         views=views,
         arbiters=arbiters,
+        broker_port=broker_port,
     )
     for name, host, boards in venues:
         link = bridge.venue_bridge(
             name, central, port, passwords[bridge.venue_user(name)], prefix, os.path.abspath(ca[0])
         )
-        write_setup(os.path.join(out, name), boards, host, *shared, extra_conf=link, ca=ca)
+        write_setup(
+            os.path.join(out, name),
+            boards,
+            host,
+            *shared,
+            extra_conf=link,
+            ca=ca,
+            broker_port=broker_port,
+        )
 
 
 def main(argv=None):
@@ -352,7 +386,15 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=TLS_PORT, help="the broker's TLS port")
     parser.add_argument("--ssid", default="", help="the hall's Wi-Fi (empty: none to join)")
     parser.add_argument("--prefix", default="hall")
-    parser.add_argument("--listen", default="0.0.0.0", help="the broker's listening address")
+    parser.add_argument(
+        "--listen", default="0.0.0.0", help="the hall's listening address (the login gate's)"
+    )
+    parser.add_argument(
+        "--broker-port",
+        type=int,
+        default=BROKER_PORT,
+        help="Mosquitto's own port, on 127.0.0.1 behind the gate (default %(default)s)",
+    )
     parser.add_argument("--one-password", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", required=True, help="a new folder for the files")
     parser.add_argument("--renumber", help="OLD=NEW[,...]: clocks moved in --out's hall")
@@ -407,7 +449,7 @@ def main(argv=None):
     if not (1 <= args.views <= MAX_PROGRAMS and 1 <= args.arbiters <= MAX_PROGRAMS):
         parser.error("--views and --arbiters: 1 to %d each" % MAX_PROGRAMS)
     common = (args.port, args.ssid, wifi_password, args.prefix, args.listen)
-    programs = {"views": args.views, "arbiters": args.arbiters}
+    programs = {"views": args.views, "arbiters": args.arbiters, "broker_port": args.broker_port}
     try:
         if args.venue:
             write_event(args.out, venues, args.central, *common, **programs)
@@ -425,7 +467,7 @@ def main(argv=None):
     else:
         print(
             "wrote %s: passwd, acl, the CA and the broker's certificate, mosquitto.conf, "
-            "hall-broker.service, hall-firewall.nft, %d hall files, %s"
+            "hall-broker.service, hall-gate.service, hall-firewall.nft, %d hall files, %s"
             % (args.out, len(boards), ", ".join(program_files(args.views, args.arbiters)))
         )
     if not args.venue:
@@ -435,6 +477,13 @@ def main(argv=None):
             "the arbiter's phones, once each (the page keeps the key): "
             "http://VIEW-ADDRESS:PORT/#key=%s (hall.view prints it with its address)" % key
         )
+    print(
+        "on the broker's host, as root: cp hall-broker.service hall-gate.service "
+        "/etc/systemd/system/ && systemctl enable --now hall-broker (its login gate, "
+        "hall.gate, listens on %s:%d: a socket without a login is closed after %d s, and "
+        "an address's repeated wrong passwords wait up to %d s)"
+        % (args.listen, args.port, gate_module.LOGIN_S, gate_login.MAX_WAIT_S)
+    )
     print(
         "on the broker's host, as root: nft -f hall-firewall.nft (per address, %d "
         "connections at once and %d new ones a minute: idle sockets and password guesses)"

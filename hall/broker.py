@@ -16,7 +16,11 @@ on 127.0.0.1 at a free port; never the system's service. The accounts
 
 Its configuration is a hall's (``hall.broker_conf``: the client id bound to the login,
 ``max_packet_size``, ``max_connections`` and the open-file limit), on a plain loopback
-listener, or a TLS one with ``tls=True`` (the hall's own CA: ``hall.tls``).
+listener, or a TLS one with ``tls=True`` (the hall's own CA: ``hall.tls``). As in a
+hall, a TLS broker is reached through the login gate (``hall.gate``: TLS, the login's
+deadline, the wrong passwords' back-off) at ``port``, Mosquitto itself on a loopback
+port of its own (``broker_port``); ``gate=True`` puts the gate in front of a plain one
+too, ``gate=False`` leaves it out.
 
 A forbidden publish is dropped by the broker without a word: tests check
 what a subscriber receives.
@@ -142,12 +146,15 @@ class Broker:
         signed_by=None,
         name=HOST,
         passwords_of=None,
+        gate=None,
+        gate_options=None,
     ):
         """``accounts``, ``acl`` and ``conf``: more user names (their passwords are
         generated), ACL lines and configuration lines (``hall.bridge``); ``tls``: the
         listener speaks TLS with a certificate of a CA made for it (``self.ca``), or of
         ``signed_by`` (another broker: its CA), for ``name``; ``passwords_of``: another
-        broker whose passwords it takes too (a rogue's, in the tests)."""
+        broker whose passwords it takes too (a rogue's, in the tests); ``gate``: the login gate
+        in front (default: with ``tls``), ``gate_options`` its flags (``hall.gate``)."""
         self.signed_by = signed_by
         self.name = name
         missing = missing_tools()
@@ -160,6 +167,10 @@ class Broker:
         self.prefix = prefix
         self.host = HOST
         self.port = port or free_port()
+        self.gate = tls if gate is None else gate
+        self.gate_options = gate_options or {}
+        self.gate_process = None
+        self.broker_port = free_port() if self.gate else self.port  # Mosquitto's own
         self.folder = tempfile.mkdtemp(prefix="hall-broker-")
         self.passwords = {user: secrets.token_hex(8) for user in VIEWS + ARBITERS}
         for board in self.boards:
@@ -211,7 +222,9 @@ class Broker:
                 tls = (authority[0],) + tls_module.make_server(self.folder, *authority, self.name)
             self.ca = tls[0]
         connections = broker_conf.connection_limit(len(self.passwords))
-        self.listeners = [(self.port, HOST, connections, tls)]
+        self.tls_files = tls
+        # behind the gate, Mosquitto speaks plain MQTT on loopback to the gate alone
+        self.listeners = [(self.broker_port, HOST, connections, None if self.gate else tls)]
         with open(self._path("mosquitto.conf"), "w") as handle:
             handle.write(
                 broker_conf.conf_text(self._path("passwd"), self._path("acl"), self.listeners)
@@ -235,21 +248,57 @@ class Broker:
             if self.process.poll() is not None:
                 raise RuntimeError("mosquitto stopped: %s" % self.log_text())
             try:
-                socket.create_connection((HOST, self.port), timeout=0.2).close()
-                return
+                socket.create_connection((HOST, self.broker_port), timeout=0.2).close()
+                break
             except OSError:
                 time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(
-            "mosquitto did not listen on %s:%d in %.0f s" % (HOST, self.port, timeout_s)
+        else:
+            self.stop()
+            raise RuntimeError(
+                "mosquitto did not listen on %s:%d in %.0f s" % (HOST, self.broker_port, timeout_s)
+            )
+        if self.gate:
+            self._start_gate()
+
+    def _start_gate(self):
+        """The gate on ``port``: bound here and handed over, so no other program takes the
+        port between this broker's choice of it and the gate's start."""
+        from hall import gate, gate_process
+
+        certfile, keyfile = (None, None) if self.tls_files is None else self.tls_files[1:]
+        try:
+            listener = gate.bind(HOST, self.port)
+        except gate.GateError as error:
+            self.halt()
+            raise RuntimeError(str(error)) from error
+        arguments = gate_process.command(
+            [listener], self.port, self.broker_port, certfile, keyfile, self.gate_options
         )
+        try:
+            self.gate_process = gate_process.GateProcess(
+                arguments, self._path("gate.log"), sockets=[listener]
+            )
+        except RuntimeError:
+            self.halt()
+            raise
+        finally:
+            listener.close()  # the gate's now
+
+    def gate_log_text(self):
+        """What the gate wrote (its refusals, the addresses that wait)."""
+        with open(self._path("gate.log"), "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
 
     def log_text(self):
         with open(self._path("broker.log"), "rb") as handle:
             return handle.read().decode("utf-8", "replace")
 
     def halt(self):
-        """Stop the broker process (``start`` brings it back); the folder stays."""
+        """Stop the broker process and its gate (``start`` brings them back); the folder
+        stays."""
+        if self.gate_process is not None:
+            self.gate_process.stop()
+            self.gate_process = None
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:

@@ -15,7 +15,8 @@ hall's (docs/hall.md, "Identity and limits").
   the systemd unit ``hall.accounts`` writes for a hall's) is their sum and
   ``SPARE_FILES``: the ceiling that holds, at which the broker stays up. Mosquitto
   closes a socket that never sends CONNECT after 1.5 times its default keepalive
-  (60 s): ``CONNECT_DEADLINE_S``.
+  (60 s): ``CONNECT_DEADLINE_S``; in a hall such a socket never reaches it, since the
+  login gate (``hall.gate``) closes it after 8 s.
 - **No delay**: ``set_tcp_nodelay``, so each message is sent as it comes rather than
   after the ACK of the one before (a hop's delayed ACK is some 40 ms).
 - **TLS** off loopback only: a plain listener is refused anywhere but on loopback

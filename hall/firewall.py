@@ -1,11 +1,11 @@
-"""The hall host's firewall in front of the broker (nftables): what Mosquitto cannot do.
+"""The hall host's firewall in front of the broker's port (nftables), per address.
 
 Debian 12's Mosquitto 2.0.11 has no option that closes a socket which never sends
 CONNECT within seconds (it waits 1.5 times its 60 s default keepalive) nor one that
 slows repeated wrong passwords (``man mosquitto.conf``), and the one plugin the
 package ships, ``mosquitto_dynamic_security.so``, manages accounts and does neither.
-The kernel in front of it can do the next best thing for both, per address on the
-hall's network, on the broker's port only:
+The hall's login gate (``hall.gate``), its one listener, does both; the kernel in
+front of the gate adds, per address on the hall's network, on the hall's port only:
 
 - at most ``PER_ADDRESS`` connections open at once (a clock holds one; the arbiter's
   computer its views and a push): one laptop's idle sockets take at most that many of

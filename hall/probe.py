@@ -21,14 +21,17 @@ def _length(count):
             return bytes(out)
 
 
-def connect_packet(client_id, user, password, will=None, keepalive_s=30):
+def connect_packet(client_id, user, password, will=None, keepalive_s=30, level=4):
+    """A CONNECT of MQTT 3.1.1 (``level`` 4) or MQTT 5 (5: no properties)."""
     flags = 0xC2  # user name, password, clean session
     payload = _text(client_id)
     if will is not None:
         flags |= 0x24  # a will, retained, QoS 0
         payload += _text(will[0]) + _text(will[1])
     payload += _text(user) + _text(password)
-    body = _text(b"MQTT") + bytes([4, flags]) + keepalive_s.to_bytes(2, "big") + payload
+    properties = b"\x00" if level == 5 else b""
+    body = _text(b"MQTT") + bytes([level, flags]) + keepalive_s.to_bytes(2, "big") + properties
+    body += payload
     return bytes([0x10]) + _length(len(body)) + body
 
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -16,8 +17,8 @@ import pytest
 
 from firmware import hall_settings
 from hal.storage import Files, Storage
-from hall import accounts, tls
-from hall.broker import _which
+from hall import accounts, gate_process, tls
+from hall.broker import _which, free_port
 from tests.hall_helpers import need_broker, worker_port
 
 
@@ -48,6 +49,7 @@ def test_the_setup_files(open_parent):
         ["passwd", "acl", "mosquitto.conf", "boards.json"]
         + ["view.json", "view-2.json", "view-3.json", "arbiter.json", "arbiter-2.json"]
         + ["ca.crt", "ca.key", "broker.crt", "broker.key", "hall-broker.service"]
+        + ["hall-gate.service"]
         + ["hall-firewall.nft", "arbiter-key.txt"]
         + ["hall-board-%d.json" % n for n in (1, 2, 12)]
     )
@@ -79,12 +81,37 @@ def test_the_setup_files(open_parent):
     assert arbiter["user"] == "arbiter" and arbiter["password"] not in passwd
     # The broker's places: its 8 accounts (3 clocks, 3 views, 2 arbiter's tools) and 8
     # more; the unit's open files 64 above them.
+    # Mosquitto on loopback, plain, behind the gate, which alone listens on the hall's
+    # address with TLS (hall.gate).
     conf = open(os.path.join(out, "mosquitto.conf")).read()
-    assert "listener 8883 0.0.0.0\nuse_username_as_clientid true\nmax_connections 16\n" in conf
-    assert "max_packet_size 2046\n" in conf and "tls_version tlsv1.2\n" in conf
+    listener = "listener %d 127.0.0.1\nuse_username_as_clientid true\nmax_connections 16\n"
+    assert listener % accounts.BROKER_PORT in conf
+    assert "max_packet_size 2046\n" in conf and "tls_version" not in conf
+    assert "0.0.0.0" not in conf and "listener 8883" not in conf
     unit = open(os.path.join(out, "hall-broker.service")).read()
-    assert "\nLimitNOFILE=80\n" in unit
+    assert "\nLimitNOFILE=80\n" in unit and "\nWants=hall-gate.service\n" in unit
     assert "ExecStart=%s -c %s" % (_which("mosquitto"), os.path.join(out, "mosquitto.conf")) in unit
+    gate = gate_command(out)
+    assert (
+        gate[gate.index("--listen") + 1] == "0.0.0.0" and gate[gate.index("--port") + 1] == "8883"
+    )
+    assert gate[gate.index("--broker-port") + 1] == str(accounts.BROKER_PORT)
+    assert gate[gate.index("--certfile") + 1] == os.path.join(out, "broker.crt")
+    gate_unit = open(os.path.join(out, "hall-gate.service")).read()
+    assert "\nBindsTo=hall-broker.service\nAfter=hall-broker.service\n" in gate_unit
+    assert "\nLimitNOFILE=128\n" in gate_unit  # 16 logins and 16 waiting, 2 files each, 64
+
+
+def gate_command(out):
+    """The login gate's command line, as its unit runs it."""
+    unit = open(os.path.join(out, "hall-gate.service")).read()
+    (line,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    return shlex.split(line[len("ExecStart=") :])
+
+
+def start_gate(out):
+    """The gate as ``hall-gate.service`` starts it (RuntimeError if it does not listen)."""
+    return gate_process.GateProcess(gate_command(out), os.path.join(out, "gate-test.log"))
 
 
 def as_root_with_mosquitto():
@@ -108,7 +135,9 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
     as_root_with_mosquitto()
     out = os.path.join(open_parent, "hall-setup")
     port = worker_port()
-    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1")
+    accounts.write_setup(
+        out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1", broker_port=free_port()
+    )
     assert stat.S_IMODE(os.stat(out).st_mode) == 0o711
     for name in ("passwd", "acl", "broker.key"):
         info = os.stat(os.path.join(out, name))
@@ -121,16 +150,22 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
+    gate = None
     try:
         deadline = time.monotonic() + 10
+        broker_port = int(gate_command(out)[gate_command(out).index("--broker-port") + 1])
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                socket.create_connection(("127.0.0.1", broker_port), timeout=0.2).close()
                 break
             except OSError:
                 assert broker.poll() is None, broker.stdout.read().decode()
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
+        gate = start_gate(out)  # as root, it drops to Mosquitto's user once listening
+        status = open("/proc/%d/status" % gate.process.pid).read()
+        uid = [line.split()[1] for line in status.splitlines() if line.startswith("Uid:")][0]
+        assert int(uid) == accounts.broker_account().pw_uid
         client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id="clock-1")
         client.username_pw_set("clock-1", hall_file["password"])
         client.tls_set_context(tls.client_context(cadata=hall_file["ca"]))
@@ -143,6 +178,8 @@ def test_as_root_the_broker_reads_the_files_it_was_given(open_parent):
         client.disconnect()
         assert codes and not codes[0].is_failure, codes
     finally:
+        if gate is not None:
+            gate.stop()
         broker.terminate()
         broker.wait(10)
 
@@ -199,19 +236,29 @@ def test_one_password_is_refused_in_one_line(tmp_path, capsys):
     assert not (tmp_path / "s").exists()
 
 
-def _start(conf, port):
+def _start(out):
+    """Mosquitto and its gate as their units start them: (broker, gate)."""
     broker = subprocess.Popen(
-        [_which("mosquitto"), "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [_which("mosquitto"), "-c", os.path.join(out, "mosquitto.conf")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 10
+    broker_port = int(gate_command(out)[gate_command(out).index("--broker-port") + 1])
     while True:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return broker
+            socket.create_connection(("127.0.0.1", broker_port), timeout=0.2).close()
         except OSError:
             assert broker.poll() is None, broker.stdout.read().decode()
             assert time.monotonic() < deadline
             time.sleep(0.05)
+            continue
+        try:
+            return broker, start_gate(out)
+        except RuntimeError:
+            broker.terminate()
+            broker.wait(10)
+            raise
 
 
 def _login(hall_file, client_id, secure=True):
@@ -239,9 +286,11 @@ def test_a_clock_moved_to_another_board_keeps_its_password_over_tls(open_parent)
     need_broker()
     out = os.path.join(open_parent, "hall-setup")
     port = worker_port()
-    accounts.write_setup(out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1")
+    accounts.write_setup(
+        out, [1, 2], "127.0.0.1", port, "", "", "hall", "127.0.0.1", broker_port=free_port()
+    )
     board1 = json.load(open(os.path.join(out, "hall-board-1.json")))
-    broker = _start(os.path.join(out, "mosquitto.conf"), port)
+    broker, gate = _start(out)
     try:
         plain, code = _login(board1, "plain", secure=False)
         assert code is None or isinstance(code, OSError)  # no MQTT in clear on the hall's listener
@@ -278,6 +327,7 @@ def test_a_clock_moved_to_another_board_keeps_its_password_over_tls(open_parent)
         with pytest.raises(SystemExit):  # board 2's clock already writes 2
             accounts.main(["--renumber", "5=2", "--out", out])
     finally:
+        gate.stop()
         broker.terminate()
         broker.wait(10)
 
