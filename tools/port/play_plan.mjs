@@ -1,0 +1,88 @@
+// A clock script's plan (script_plan.mjs) played on the booted image: from its start on the
+// clock's tick grid, each press at its time, then, at the script's end, the clock's fields
+// read over the REPL at that instant's tick (the loop stopped by Ctrl-C) and the displays.
+
+const MS = 1_000_000;
+// The ring still being prepared at the start (an erase within this before it): the script
+// would meet PrEP, which the simulator's ideal flash never shows.
+const PREPARED_QUIET_MS = 3000;
+// After the end: the pass woken at the end's instant drawn within this, watched in slices.
+const SETTLE_LIMIT_MS = 100;
+const SETTLE_SLICE_NS = 10_000;
+
+/** Displays' frames as they change, each [ms from `startNs`, the RAM of both as text]. */
+function watchScreens(machine, displays, startNs) {
+  const screens = [];
+  let last = '';
+  for (const chip of displays) {
+    const stop = chip.stop;
+    chip.stop = () => {
+      stop();
+      const now = displays.map((c) => Array.from(c.ram.slice(0, 10)).join(',')).join('|');
+      if (now !== last) {
+        last = now;
+        screens.push([Math.round((machine.clock.nanos - startNs) / 1000) / 1000, now]);
+      }
+    };
+  }
+  return screens;
+}
+
+/** Plays `plan` on the booted clock; its figures. `board` holds the lane's parts: machine,
+ *  displays, flash, repl, press(name, holdMs, bounceMs), tickAt(nanos) (ticks_ms then),
+ *  startAtMs (the first instant on the grid at or after plan.startMs, from power-up). */
+export function playPlan(board, plan) {
+  const { machine, displays, flash, repl, press, tickAt } = board;
+  const { mcu } = machine;
+  const result = {};
+  if (machine.clock.nanos > plan.startMs * MS) {
+    throw new Error(`the clock booted at ${machine.clock.nanos / MS} ms, after the script's start`);
+  }
+  const startNs = board.startAtMs * MS;
+  machine.run(startNs - machine.clock.nanos);
+  result.startMs = board.startAtMs;
+  const lastErase = flash.erases.length ? flash.erases.at(-1) : null;
+  result.lastEraseBeforeStartMs = lastErase ? (lastErase.atNs - startNs) / MS : null;
+  result.preparedAtStart = !lastErase || startNs - lastErase.atNs >= PREPARED_QUIET_MS * MS;
+  result.ticksAtStartMs = tickAt(startNs);
+  const screens = watchScreens(machine, displays, startNs);
+  for (const [timeMs, what, name, holdMs] of plan.steps) {
+    const at = startNs + timeMs * MS;
+    if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
+    if (what === 'press') press(name, holdMs, plan.bounceMs);
+  }
+  const endNs = startNs + plan.endMs * MS;
+  if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
+  // The runner reads its board after a pass of the main loop at the script's end: here, the
+  // displays once a pass woken at that instant (ticks_ms still the end's) has drawn its
+  // frame, the core asleep again.
+  while (mcu.core.waiting && machine.clock.nanos < endNs + MS - SETTLE_SLICE_NS) {
+    machine.run(SETTLE_SLICE_NS);
+  }
+  while (!mcu.core.waiting && machine.clock.nanos < endNs + SETTLE_LIMIT_MS * MS) {
+    machine.run(SETTLE_SLICE_NS);
+  }
+  result.settledAfterEndMs = (machine.clock.nanos - endNs) / MS;
+  result.displays = displays.map((chip) => Array.from(chip.ram));
+  machine.type('\x03');
+  machine.run(300 * MS);
+  const fields = repl.exec(
+    [
+      'from firmware import engine',
+      `c = app.clock; k = app.claims; t = ${tickAt(endNs)}`,
+      's = engine.STATE_NAMES[c.state]',
+      "if k.state == 'open' and c.state == engine.PAUSED: s = 'claim'",
+      'f = c.sides',
+      "print('STATE', repr((s, c.shown_ms(0, t), c.shown_ms(1, t), c.running(), c.white,",
+      '    c.moves(), c.stage(0, t), c.stage(1, t), f[0].flagged, f[1].flagged, c.first_flag,',
+      '    k.field(), k.result)))',
+    ].join('\n'),
+  );
+  result.stateFields = fields.slice(fields.indexOf('STATE') + 6).trim();
+  // The flash's erases during the script, from its start: what could hold a key back.
+  result.erasesMs = flash.erases
+    .filter((erase) => erase.atNs >= startNs && erase.atNs <= endNs)
+    .map((erase) => [Math.round((erase.atNs - startNs) / 1000) / 1000, erase.ms]);
+  result.screens = screens;
+  return result;
+}
