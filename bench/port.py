@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import boards  # noqa: E402
-from bench import goals  # noqa: E402
+from bench import goals, port_script_figures  # noqa: E402
 
 LANE = os.path.join(ROOT, "tools", "port", "lane.mjs")
 LATEST = os.path.join(ROOT, "bench", "latest.json")
@@ -189,34 +189,6 @@ def figures(typical, maximum, presses):
     }
 
 
-# The longest script the lane plays: the emulator runs about ten times slower than the chip.
-MAX_SCRIPT_S = 60
-
-
-def script_figures(image=None, bootrom=None, board=None):
-    """The clock scripts of tests/scenarios/ the lane can express as pin edges; with an image,
-    those of them at most MAX_SCRIPT_S long played on it and compared with ``python -m sim
-    run``'s line (bench.port_script.play)."""
-    from bench import port_script
-
-    expressible, others = port_script.survey()
-    played, differing = 0, []
-    for path, plan in expressible:
-        if image is None or plan[-1][0] > MAX_SCRIPT_S * 1000:
-            continue
-        ours, simulated = port_script.play(path, image, bootrom, board)
-        played += 1
-        if ours != simulated:
-            differing.append(os.path.relpath(path, ROOT))
-    return {
-        "expressible": len(expressible),
-        "scenarios": len(expressible) + len(others),
-        "played": played,
-        "differing": differing,
-        "played_and_matching": "%d of %d" % (played - len(differing), len(expressible)),
-    }
-
-
 def rows(port):
     out = [
         ("port: image size, bytes", port["image_bytes"], "report"),
@@ -240,6 +212,7 @@ def rows(port):
     out.append(
         ("port: scripts played, matching the simulator", scripts["played_and_matching"], "all")
     )
+    out.append(("port: scripts played, seconds of real time", scripts["real_s"], "report"))
     pace = port["ring_preparation"]["medianMsBetweenErases"]
     out.append(("port: ring preparation, ms a block", pace, "report"))
     for dreq, capture in sorted(port["capture_by_dreq"].items()):
@@ -260,6 +233,7 @@ def main(argv=None):
     parser.add_argument("--image", required=True, help="the image's firmware.uf2")
     parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
     parser.add_argument("--seconds", type=int, default=WINDOW_S)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scripts at once")
     parser.add_argument("--write", action="store_true", help="store the key port")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.image):
@@ -269,7 +243,7 @@ def main(argv=None):
     bootrom = bootrom_path(args.rp2040js)
     board = lane_board(args.board)
     port = figures(*runs(args.image, bootrom, board, args.seconds))
-    port["scripts"] = script_figures(args.image, bootrom, board)
+    port["scripts"] = port_script_figures.script_figures(args.image, bootrom, board, args.jobs)
     goals.print_table(rows(port), 10)
     if args.write:
         with open(LATEST) as handle:

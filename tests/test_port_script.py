@@ -148,3 +148,14 @@ def test_the_ports_fields_make_the_simulators_state_line():
         "moves=0 left_stage=1 right_stage=1 flag=none first_flag=none claim=none result=none "
         'display="25:05|25:05"'
     )
+
+
+def test_the_figures_without_an_image_count_every_script_once():
+    from bench import port_script_figures
+
+    figures = port_script_figures.script_figures()
+    expressible, others = port_script.survey()
+    assert figures["expressible"] == len(expressible)
+    assert sum(figures["refused_by_reason"].values()) == len(others)
+    assert figures["scenarios"] == len(expressible) + len(others)
+    assert "played" not in figures

@@ -54,14 +54,18 @@ export function playPlan(board, plan) {
   const endNs = startNs + plan.endMs * MS;
   if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
   // The runner reads its board after a pass of the main loop at the script's end: here, the
-  // displays once a pass woken at that instant (ticks_ms still the end's) has drawn its
-  // frame, the core asleep again.
-  while (mcu.core.waiting && machine.clock.nanos < endNs + MS - SETTLE_SLICE_NS) {
+  // displays once the pass for the end's tick of the grid has drawn its frame. A pass under
+  // way ends; a pass woken before the grid's next tick is the end's (the loop wakes late by
+  // what the pass before it took, tens of ms at most); it ends, the core asleep again.
+  const limitNs = endNs + SETTLE_LIMIT_MS * MS;
+  const finishPass = () => {
+    while (!mcu.core.waiting && machine.clock.nanos < limitNs) machine.run(SETTLE_SLICE_NS);
+  };
+  finishPass();
+  while (mcu.core.waiting && machine.clock.nanos < endNs + plan.gridMs * MS - SETTLE_SLICE_NS) {
     machine.run(SETTLE_SLICE_NS);
   }
-  while (!mcu.core.waiting && machine.clock.nanos < endNs + SETTLE_LIMIT_MS * MS) {
-    machine.run(SETTLE_SLICE_NS);
-  }
+  finishPass();
   result.settledAfterEndMs = (machine.clock.nanos - endNs) / MS;
   result.displays = displays.map((chip) => Array.from(chip.ram));
   machine.type('\x03');
