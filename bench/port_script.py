@@ -63,6 +63,27 @@ def settings_bytes(script):
         remove_flash(folder)
 
 
+def runner_presses(script):
+    """The presses the runner makes on its board as it plays ``script`` (the keys it
+    chose from the screen included, at the virtual times it pressed them), as plan steps,
+    and the virtual ms of its end: its arbiter's sequences take virtual time the script's
+    own time leaves out. Raises NotExpressible if the runner's play stops early."""
+    from sim import vclock
+    from sim.runner import Game, Player
+
+    game = Game(script)
+    try:
+        presses = game.board.record_presses()
+        player = Player(game)
+        player.play(script.statements)
+        if not player.finished:
+            raise NotExpressible("the runner's play stops before the script's end")
+        end_ms = vclock.now_ms()
+    finally:
+        game.close()
+    return [[at, "press", name, hold] for at, name, hold in presses], end_ms
+
+
 def lane_plan(script, board_name, start_ms=START_MS):
     """What the lane's ``--plan`` takes for a parsed script (tools/port/script_plan.mjs):
     its edges, the board's settings file as the runner writes it, where it keeps it (its
@@ -74,9 +95,14 @@ def lane_plan(script, board_name, start_ms=START_MS):
     board = boards.load(board_name)
     plan = edges(script)
     data = settings_bytes(script)
+    at_ms = script.statements[-1][1] if script.statements else 0
+    steps, end_ms = [list(step) for step in plan], at_ms
+    if any(step[1] == "runner" for step in plan):
+        steps, end_ms = runner_presses(script)
     return {
-        "steps": [list(step) for step in plan],
-        "endMs": script.statements[-1][1] if script.statements else 0,
+        "steps": steps,
+        "endMs": end_ms,  # the lane's end, in the board's time
+        "atMs": at_ms,  # the state line's ``at``: the script's end in its own time
         "bounceMs": script.bounce_ms,
         "startMs": start_ms,
         "gridMs": board.TICK_MS,
@@ -88,8 +114,10 @@ def lane_plan(script, board_name, start_ms=START_MS):
 
 def edges(script):
     """The plan of a parsed script: ``(time_ms, what, argument, hold_ms)`` in order, where
-    ``what`` is ``"press"`` (argument: the input's name) or ``"read"``; raises
-    NotExpressible with the first statement the lane cannot play."""
+    ``what`` is ``"press"`` (argument: the input's name), ``"read"``, or ``"runner"``: a
+    statement whose keys the runner chooses from its board's screen (argument: the
+    statement; ``runner_presses``); raises NotExpressible with the first statement the
+    lane cannot play."""
     plan = []
     for line, time_ms, action, arguments in script.statements:
         if action == "press":
@@ -101,7 +129,7 @@ def edges(script):
         elif action in READS:
             plan.append((time_ms, "read", action, 0))
         elif action in READS_THE_SCREEN:
-            raise NotExpressible("line %d: %s reads the screen to choose its keys" % (line, action))
+            plan.append((time_ms, "runner", action, 0))
         elif action in POWER_AND_CABLES:
             raise NotExpressible("line %d: %s (power and cables are not modelled)" % (line, action))
         else:
@@ -226,7 +254,7 @@ def play(path, image, bootrom, board):
             "the ring was still being prepared at the script's start (an erase %.0f ms after)"
             % lane["lastEraseBeforeStartMs"]
         )
-    ours = state_line(plan["endMs"], lane["stateFields"], lane["displays"])
+    ours = state_line(plan["atMs"], lane["stateFields"], lane["displays"])
     simulated = (
         subprocess.run(
             [sys.executable, "-m", "sim", "run", path], stdout=subprocess.PIPE, text=True, cwd=ROOT

@@ -34,16 +34,49 @@ def test_presses_keys_and_holds_become_contacts_at_their_times():
 @pytest.mark.parametrize(
     "body, reason",
     [
-        ("at 0 press right\nat 5 pause\n", "line 3: pause reads the screen"),
-        ("at 0 press right\nat 5 claim\n", "line 3: claim reads the screen"),
         ("at 0 power off\n", "line 2: power"),
         ("at 0 unplug left\n", "line 2: unplug"),
     ],
 )
-def test_what_reads_the_screen_or_cuts_power_is_named_with_its_line(body, reason):
+def test_what_cuts_power_or_a_cable_is_named_with_its_line(body, reason):
     with pytest.raises(port_script.NotExpressible) as raised:
         port_script.edges(_parse(body))
     assert str(raised.value).startswith(reason)
+
+
+def test_pause_and_resume_press_play_where_the_runner_does():
+    """A pause of a paused clock presses nothing (docs/spec/scripts.md): the runner
+    chose from its board's state, and the lane presses what it pressed, when it did."""
+    parsed = _parse("at 0 press right\nat 2 pause\nat 3 pause\nat 4 resume\nat 5 expect moves=0\n")
+    assert [step[1] for step in port_script.edges(parsed)] == [
+        "press",
+        "runner",
+        "runner",
+        "runner",
+        "read",
+    ]
+    plan = port_script.lane_plan(parsed, "pico")
+    assert plan["steps"] == [
+        [0, "press", "lever_right", PRESS_CONTACT_MS],
+        [2000, "press", "play", PRESS_CONTACT_MS],
+        [4000, "press", "play", PRESS_CONTACT_MS],
+    ]
+    assert plan["endMs"] == plan["atMs"] == 5000
+
+
+def test_an_arbiters_keys_take_board_time_the_script_leaves_out():
+    from sim.runner import LONG_HOLD_MS, PRESS_GAP_MS
+
+    parsed = _parse("quickplay g5\nat 0 press right\nat 2 pause\nat 3 claim\nat 4 show\n")
+    plan = port_script.lane_plan(parsed, "pico")
+    assert plan["steps"][-1] == [3000, "press", "plus", LONG_HOLD_MS]  # held: a long press
+    assert plan["atMs"] == 4000
+    assert plan["endMs"] == 4000 + LONG_HOLD_MS + PRESS_GAP_MS
+
+
+def test_a_script_the_runner_stops_early_is_not_expressible():
+    with pytest.raises(port_script.NotExpressible, match="stops before"):
+        port_script.lane_plan(_parse("at 0 press right\nat 2 pause\nat 3 decide draw\n"), "pico")
 
 
 def _runner_settings(parsed):
