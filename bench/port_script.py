@@ -19,6 +19,7 @@ express and lists the others by reason (docs/port.md).
 
 import os
 import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -43,6 +44,9 @@ START_MS = 20_000
 NEAR_WRAP_TICK = 2**30 - 10_000
 
 
+_ONE_RUNNER = threading.Lock()  # one simulated board at a time in this process (its vclock)
+
+
 class NotExpressible(Exception):
     """A script the lane cannot play as edges; the message says why."""
 
@@ -54,13 +58,14 @@ def settings_bytes(script):
     from hal.storage import Files, Storage
     from sim.world import fresh_flash, remove_flash
 
-    folder = fresh_flash(
-        script.control_left, script.control_right, script.quickplay, script.edition
-    )
-    try:
-        return Storage(folder, Files()).read_bytes(names.SETTINGS)
-    finally:
-        remove_flash(folder)
+    with _ONE_RUNNER:
+        folder = fresh_flash(
+            script.control_left, script.control_right, script.quickplay, script.edition
+        )
+        try:
+            return Storage(folder, Files()).read_bytes(names.SETTINGS)
+        finally:
+            remove_flash(folder)
 
 
 def runner_presses(script):
@@ -71,16 +76,17 @@ def runner_presses(script):
     from sim import vclock
     from sim.runner import Game, Player
 
-    game = Game(script)
-    try:
-        presses = game.board.record_presses()
-        player = Player(game)
-        player.play(script.statements)
-        if not player.finished:
-            raise NotExpressible("the runner's play stops before the script's end")
-        end_ms = vclock.now_ms()
-    finally:
-        game.close()
+    with _ONE_RUNNER:  # the simulated board's time and machine are the process's own
+        game = Game(script)
+        try:
+            presses = game.board.record_presses()
+            player = Player(game)
+            player.play(script.statements)
+            if not player.finished:
+                raise NotExpressible("the runner's play stops before the script's end")
+            end_ms = vclock.now_ms()
+        finally:
+            game.close()
     return [[at, "press", name, hold] for at, name, hold in presses], end_ms
 
 

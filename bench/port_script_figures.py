@@ -39,11 +39,14 @@ def _play(path, image, bootrom, board):
     began = time.monotonic()
     try:
         ours, simulated, _lane = port_script.play(path, image, bootrom, board)
-    except port_script.NotPlayed as reason:
-        return path, "not played", str(reason), time.monotonic() - began
-    if ours == simulated:
-        return path, "match", None, time.monotonic() - began
-    return path, "differ", {"port": ours, "simulator": simulated}, time.monotonic() - began
+    except (port_script.NotPlayed, port_script.NotExpressible) as reason:
+        outcome = path, "not played", str(reason), time.monotonic() - began
+    else:
+        detail = None if ours == simulated else {"port": ours, "simulator": simulated}
+        outcome = path, "match" if detail is None else "differ", detail, time.monotonic() - began
+    name = os.path.relpath(path, ROOT)
+    print("%s: %s (%.0f s)" % (name, outcome[1], outcome[3]), file=sys.stderr)
+    return outcome
 
 
 def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MAX_SCRIPT_S):
