@@ -220,8 +220,9 @@ if (plan) {
   const shiftMs = gridShiftMs(tickAt(plan.startMs * MS), gridTick, plan.gridMs);
   const lane = { machine, displays, flash, repl, press, tickAt, startAtMs: plan.startMs + shiftMs };
   Object.assign(result, playPlan(lane, plan));
-  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
-  process.exit(0);
+  // Past a pipe's 64 KiB the write completes later: the lane ends once it has.
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n', () => process.exit(0));
+  await new Promise(() => {});
 }
 if (options['presses-only']) {
   // The capture under this DREQ semantics: two lever presses while the clock stands, the DMA's

@@ -9,8 +9,10 @@ const PREPARED_QUIET_MS = 3000;
 // After the end: the pass woken at the end's instant drawn within this, watched in slices.
 const SETTLE_LIMIT_MS = 100;
 const SETTLE_SLICE_NS = 10_000;
+// The displays' last changes kept in the lane's document (a game of hours has thousands).
+const SCREENS_KEPT = 200;
 
-/** Displays' frames as they change, each [ms from `startNs`, the RAM of both as text]. */
+/** The displays as they change, each [ms from `startNs`, the RAM of both as text]. */
 function watchScreens(machine, displays, startNs) {
   const screens = [];
   let last = '';
@@ -87,6 +89,6 @@ export function playPlan(board, plan) {
   result.erasesMs = flash.erases
     .filter((erase) => erase.atNs >= startNs && erase.atNs <= endNs)
     .map((erase) => [Math.round((erase.atNs - startNs) / 1000) / 1000, erase.ms]);
-  result.screens = screens;
+  result.screens = screens.slice(-SCREENS_KEPT);
   return result;
 }
