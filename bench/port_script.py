@@ -36,8 +36,9 @@ POWER_AND_CABLES = ("power", "unplug", "plug")
 # Where each script starts, in simulated ms from the image's power-up: after the boot and
 # the journal's ring prepared whole (about 10 s of erases on the port for the default
 # control), so the script meets the board a player finds, as the simulator's ideal flash
-# gives it at once. The same for every script, so that the timer can be set at power-up
-# for a script's ticks near their wrap (the lane refuses a board not ready by then).
+# gives it at once; later if the ring is still being prepared then (the lane waits for
+# it). Known before the boot, so that the timer can be set at power-up for a script's
+# ticks near their wrap.
 START_MS = 20_000
 # The ticks at the start of a ``ticks near-wrap`` script: the runner's board's at its boot
 # (sim/vclock.py: 10 s before the 2**30 ms wrap).

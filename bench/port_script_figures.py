@@ -38,11 +38,15 @@ def _play(path, image, bootrom, board):
     lines) or ``not played`` (detail: why)."""
     began = time.monotonic()
     try:
-        ours, simulated, _lane = port_script.play(path, image, bootrom, board)
+        ours, simulated, lane = port_script.play(path, image, bootrom, board)
     except (port_script.NotPlayed, port_script.NotExpressible) as reason:
         outcome = path, "not played", str(reason), time.monotonic() - began
     else:
-        detail = None if ours == simulated else {"port": ours, "simulator": simulated}
+        # Erases in the script: a new control's ring prepared (PrEP, a start refused), which
+        # the runner's ideal flash does at once.
+        erases = len(lane["erasesMs"])
+        detail = {"port": ours, "simulator": simulated, "erases_during_script": erases}
+        detail = None if ours == simulated else detail
         outcome = path, "match" if detail is None else "differ", detail, time.monotonic() - began
     name = os.path.relpath(path, ROOT)
     print("%s: %s (%.0f s)" % (name, outcome[1], outcome[3]), file=sys.stderr)

@@ -18,13 +18,7 @@ import { pressEdges } from './inputs.mjs';
 import { Machine, Meter } from './machine.mjs';
 import { playPlan } from './play_plan.mjs';
 import { RawRepl } from './repl.mjs';
-import {
-  gridShiftMs,
-  nearWrapAtPowerUpUs,
-  readPlan,
-  settingsCode,
-  TICKS_PERIOD,
-} from './script_plan.mjs';
+import { nearWrapAtPowerUpUs, readPlan, settingsCode, TICKS_PERIOD } from './script_plan.mjs';
 import { setTimer, TIMER_BASE, writableTimer } from './timer.mjs';
 
 const MS = 1_000_000;
@@ -217,8 +211,7 @@ if (plan) {
   // A clock script (bench/port_script.py), started on the clock's tick grid (hal.ticker,
   // started at its boot) as the runner's board, which boots at the script's 0, steps on a
   // grid through it.
-  const shiftMs = gridShiftMs(tickAt(plan.startMs * MS), gridTick, plan.gridMs);
-  const lane = { machine, displays, flash, repl, press, tickAt, startAtMs: plan.startMs + shiftMs };
+  const lane = { machine, displays, flash, repl, press, tickAt, gridTick };
   Object.assign(result, playPlan(lane, plan));
   // Past a pipe's 64 KiB the write completes later: the lane ends once it has.
   process.stdout.write(JSON.stringify(result, null, 1) + '\n', () => process.exit(0));

@@ -2,10 +2,15 @@
 // clock's tick grid, each press at its time, then, at the script's end, the clock's fields
 // read over the REPL at that instant's tick (the loop stopped by Ctrl-C) and the displays.
 
+import { gridShiftMs } from './script_plan.mjs';
+
 const MS = 1_000_000;
 // The ring still being prepared at the start (an erase within this before it): the script
-// would meet PrEP, which the simulator's ideal flash never shows.
+// would meet PrEP, which the simulator's ideal flash never shows; the start waits.
 const PREPARED_QUIET_MS = 3000;
+// How much later than planned a script may start, waiting for the ring, looked at this often.
+const PREPARATION_LIMIT_MS = 240_000;
+const PREPARED_STEP_MS = 100;
 // After the end: the pass woken at the end's instant drawn within this, watched in slices.
 const SETTLE_LIMIT_MS = 100;
 const SETTLE_SLICE_NS = 10_000;
@@ -32,7 +37,8 @@ function watchScreens(machine, displays, startNs) {
 
 /** Plays `plan` on the booted clock; its figures. `board` holds the lane's parts: machine,
  *  displays, flash, repl, press(name, holdMs, bounceMs), tickAt(nanos) (ticks_ms then),
- *  startAtMs (the first instant on the grid at or after plan.startMs, from power-up). */
+ *  gridTick (a tick of the clock's grid). The script starts at plan.startMs from power-up,
+ *  or once the ring is prepared if later, on the grid. */
 export function playPlan(board, plan) {
   const { machine, displays, flash, repl, press, tickAt } = board;
   const { mcu } = machine;
@@ -40,12 +46,19 @@ export function playPlan(board, plan) {
   if (machine.clock.nanos > plan.startMs * MS) {
     throw new Error(`the clock booted at ${machine.clock.nanos / MS} ms, after the script's start`);
   }
-  const startNs = board.startAtMs * MS;
+  machine.run(plan.startMs * MS - machine.clock.nanos);
+  // A ring still being prepared then (a control of many hours): the start waits for it.
+  const lastEraseNs = () => (flash.erases.length ? flash.erases.at(-1).atNs : -Infinity);
+  const waitUntilNs = (plan.startMs + PREPARATION_LIMIT_MS) * MS;
+  const preparing = () => machine.clock.nanos - lastEraseNs() < PREPARED_QUIET_MS * MS;
+  while (preparing() && machine.clock.nanos < waitUntilNs) machine.run(PREPARED_STEP_MS * MS);
+  const fromMs = Math.ceil(machine.clock.nanos / MS);
+  const startMs = fromMs + gridShiftMs(tickAt(fromMs * MS), board.gridTick, plan.gridMs);
+  const startNs = startMs * MS;
   machine.run(startNs - machine.clock.nanos);
-  result.startMs = board.startAtMs;
-  const lastErase = flash.erases.length ? flash.erases.at(-1) : null;
-  result.lastEraseBeforeStartMs = lastErase ? (lastErase.atNs - startNs) / MS : null;
-  result.preparedAtStart = !lastErase || startNs - lastErase.atNs >= PREPARED_QUIET_MS * MS;
+  result.startMs = startMs;
+  result.lastEraseBeforeStartMs = flash.erases.length ? (lastEraseNs() - startNs) / MS : null;
+  result.preparedAtStart = startNs - lastEraseNs() >= PREPARED_QUIET_MS * MS;
   result.ticksAtStartMs = tickAt(startNs);
   const screens = watchScreens(machine, displays, startNs);
   for (const [timeMs, what, name, holdMs] of plan.steps) {
