@@ -14,17 +14,22 @@ const PREPARED_STEP_MS = 100;
 // After the end: the pass woken at the end's instant drawn within this, watched in slices.
 const SETTLE_LIMIT_MS = 100;
 const SETTLE_SLICE_NS = 10_000;
+// A sleep at least this long ends a pass: the core's waits inside one (I2C, the flash) are
+// shorter.
+const PASS_GAP_NS = 1_000_000;
 // The displays' last changes kept in the lane's document (a game of hours has thousands).
 const SCREENS_KEPT = 200;
 
-/** The displays as they change, each [ms from `startNs`, the RAM of both as text]. */
-function watchScreens(machine, displays, startNs) {
+/** The displays as they change, each [ms from `startNs`, the RAM of both as text]; each
+ *  I2C transfer's end to them told to `onStop`. */
+function watchScreens(machine, displays, startNs, onStop) {
   const screens = [];
   let last = '';
   for (const chip of displays) {
     const stop = chip.stop;
     chip.stop = () => {
       stop();
+      onStop();
       const now = displays.map((c) => Array.from(c.ram.slice(0, 10)).join(',')).join('|');
       if (now !== last) {
         last = now;
@@ -60,29 +65,38 @@ export function playPlan(board, plan) {
   result.lastEraseBeforeStartMs = flash.erases.length ? (lastEraseNs() - startNs) / MS : null;
   result.preparedAtStart = startNs - lastEraseNs() >= PREPARED_QUIET_MS * MS;
   result.ticksAtStartMs = tickAt(startNs);
-  const screens = watchScreens(machine, displays, startNs);
+  const endNs = startNs + plan.endMs * MS;
+  // The runner reads its board after a pass of the main loop at the script's last instant.
+  // On the port a pass wakes at its tick of the grid and draws up to tens of ms later: the
+  // displays read are as the frames of passes woken before the grid's next tick after the
+  // end left them, watched for SETTLE_LIMIT_MS; frames of later passes are the board's
+  // later time. The loop is stopped (Ctrl-C) once asleep after that, the end's pass done.
+  const nextTickNs = endNs + plan.gridMs * MS;
+  let wokeNs = -Infinity; // when the pass under way woke
+  let atEnd = null; // the displays' RAM as the end's passes left them
+  const screens = watchScreens(machine, displays, startNs, () => {
+    if (machine.clock.nanos >= endNs && wokeNs < nextTickNs) {
+      atEnd = displays.map((chip) => Array.from(chip.ram));
+    }
+  });
   for (const [timeMs, what, name, holdMs] of plan.steps) {
     const at = startNs + timeMs * MS;
     if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
     if (what === 'press') press(name, holdMs, plan.bounceMs);
   }
-  const endNs = startNs + plan.endMs * MS;
   if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
-  // The runner reads its board after a pass of the main loop at the script's end: here, the
-  // displays once the pass for the end's tick of the grid has drawn its frame. A pass under
-  // way ends; a pass woken before the grid's next tick is the end's (the loop wakes late by
-  // what the pass before it took, tens of ms at most); it ends, the core asleep again.
+  atEnd = displays.map((chip) => Array.from(chip.ram));
+  wokeNs = mcu.core.waiting ? -Infinity : endNs - 1; // a pass under way woke before the end
+  let asleepNs = 0;
   const limitNs = endNs + SETTLE_LIMIT_MS * MS;
-  const finishPass = () => {
-    while (!mcu.core.waiting && machine.clock.nanos < limitNs) machine.run(SETTLE_SLICE_NS);
-  };
-  finishPass();
-  while (mcu.core.waiting && machine.clock.nanos < endNs + plan.gridMs * MS - SETTLE_SLICE_NS) {
+  while (machine.clock.nanos < limitNs || !mcu.core.waiting) {
+    const wasAsleep = mcu.core.waiting;
     machine.run(SETTLE_SLICE_NS);
+    if (!mcu.core.waiting && wasAsleep && asleepNs >= PASS_GAP_NS) wokeNs = machine.clock.nanos;
+    asleepNs = mcu.core.waiting ? asleepNs + SETTLE_SLICE_NS : 0;
+    if (machine.clock.nanos > limitNs + SETTLE_LIMIT_MS * MS) break; // a pass that never ends
   }
-  finishPass();
-  result.settledAfterEndMs = (machine.clock.nanos - endNs) / MS;
-  result.displays = displays.map((chip) => Array.from(chip.ram));
+  result.displays = atEnd;
   machine.type('\x03');
   machine.run(300 * MS);
   const fields = repl.exec(
