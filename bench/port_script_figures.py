@@ -49,7 +49,7 @@ def _play(path, image, bootrom, board):
         detail = None if ours == simulated else detail
         outcome = path, "match" if detail is None else "differ", detail, time.monotonic() - began
     name = os.path.relpath(path, ROOT)
-    print("%s: %s (%.0f s)" % (name, outcome[1], outcome[3]), file=sys.stderr)
+    print("%s: %s (%.0f s) %s" % (name, outcome[1], outcome[3], outcome[2] or ""), file=sys.stderr)
     return outcome
 
 
