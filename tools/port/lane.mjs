@@ -211,7 +211,7 @@ if (plan) {
   // A clock script (bench/port_script.py), started on the clock's tick grid (hal.ticker,
   // started at its boot) as the runner's board, which boots at the script's 0, steps on a
   // grid through it.
-  const lane = { machine, displays, flash, repl, press, tickAt, gridTick };
+  const lane = { machine, displays, flash, repl, inputs: board.inputs, tickAt, gridTick };
   Object.assign(result, playPlan(lane, plan));
   // Past a pipe's 64 KiB the write completes later: the lane ends once it has.
   process.stdout.write(JSON.stringify(result, null, 1) + '\n', () => process.exit(0));

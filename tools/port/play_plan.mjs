@@ -2,6 +2,7 @@
 // clock's tick grid, each press at its time, then, at the script's end, the clock's fields
 // read over the REPL at that instant's tick (the loop stopped by Ctrl-C) and the displays.
 
+import { pressEdges } from './inputs.mjs';
 import { gridShiftMs } from './script_plan.mjs';
 
 const MS = 1_000_000;
@@ -19,6 +20,20 @@ const SETTLE_SLICE_NS = 10_000;
 const PASS_GAP_NS = 1_000_000;
 // The displays' last changes kept in the lane's document (a game of hours has thousands).
 const SCREENS_KEPT = 200;
+
+/** Every edge of the plan's presses, [ns, GPIO, high], in time order: presses that overlap
+ *  (a key held while a lever is pressed) interleave their edges, each contact chattering
+ *  for the plan's bounce at its press and its release. */
+export function planEdges(plan, startNs, inputs) {
+  const edges = [];
+  for (const [timeMs, what, name, holdMs] of plan.steps) {
+    if (what !== 'press') continue;
+    for (const [ns, high] of pressEdges(startNs + timeMs * MS, holdMs, plan.bounceMs)) {
+      edges.push([ns, inputs[name], high]);
+    }
+  }
+  return edges.sort((a, b) => a[0] - b[0]); // stable: one contact's edges keep their order
+}
 
 /** The displays as they change, each [ms from `startNs`, the RAM of both as text]; each
  *  I2C transfer's end to them told to `onStop`. */
@@ -41,11 +56,11 @@ function watchScreens(machine, displays, startNs, onStop) {
 }
 
 /** Plays `plan` on the booted clock; its figures. `board` holds the lane's parts: machine,
- *  displays, flash, repl, press(name, holdMs, bounceMs), tickAt(nanos) (ticks_ms then),
+ *  displays, flash, repl, inputs (the board's GPIO of each input), tickAt(nanos) (ticks_ms then),
  *  gridTick (a tick of the clock's grid). The script starts at plan.startMs from power-up,
  *  or once the ring is prepared if later, on the grid. */
 export function playPlan(board, plan) {
-  const { machine, displays, flash, repl, press, tickAt } = board;
+  const { machine, displays, flash, repl, inputs, tickAt } = board;
   const { mcu } = machine;
   const result = {};
   if (machine.clock.nanos > plan.startMs * MS) {
@@ -79,10 +94,9 @@ export function playPlan(board, plan) {
       atEnd = displays.map((chip) => Array.from(chip.ram));
     }
   });
-  for (const [timeMs, what, name, holdMs] of plan.steps) {
-    const at = startNs + timeMs * MS;
-    if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
-    if (what === 'press') press(name, holdMs, plan.bounceMs);
+  for (const [ns, pin, high] of planEdges(plan, startNs, inputs)) {
+    if (ns > machine.clock.nanos) machine.run(ns - machine.clock.nanos);
+    machine.drive(pin, high);
   }
   if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
   atEnd = displays.map((chip) => Array.from(chip.ram));
