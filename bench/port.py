@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import boards  # noqa: E402
-from bench import figure_rows, goals  # noqa: E402
+from bench import figure_rows, goals, port_script_figures  # noqa: E402
 from bench.figure_rows import Figure  # noqa: E402
 
 LANE = os.path.join(ROOT, "tools", "port", "lane.mjs")
@@ -199,34 +199,6 @@ def figures(typical, maximum, presses):
     }
 
 
-# The longest script the lane plays: the emulator runs about ten times slower than the chip.
-MAX_SCRIPT_S = 60
-
-
-def script_figures(image=None, bootrom=None, board=None):
-    """The clock scripts of tests/scenarios/ the lane can express as pin edges; with an image,
-    those of them at most MAX_SCRIPT_S long played on it and compared with ``python -m sim
-    run``'s line (bench.port_script.play)."""
-    from bench import port_script
-
-    expressible, others = port_script.survey()
-    played, differing = 0, []
-    for path, plan in expressible:
-        if image is None or plan[-1][0] > MAX_SCRIPT_S * 1000:
-            continue
-        ours, simulated = port_script.play(path, image, bootrom, board)
-        played += 1
-        if ours != simulated:
-            differing.append(os.path.relpath(path, ROOT))
-    return {
-        "expressible": len(expressible),
-        "scenarios": len(expressible) + len(others),
-        "played": played,
-        "differing": differing,
-        "played_and_matching": "%d of %d" % (played - len(differing), len(expressible)),
-    }
-
-
 _STATE_NAMES = {
     "preparing": "preparing",
     "standing": "standing",
@@ -279,6 +251,7 @@ def declared():
         Figure("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
         Figure("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
         Figure("scripts played on the port", "port.scripts.played", "", "report"),
+        Figure("scripts played: real time", "port.scripts.real_s", "s", "report", False),
         Figure(
             "scripts played on the port, matching the simulator's line",
             "port.scripts.played_and_matching",
@@ -321,6 +294,7 @@ def main(argv=None):
     parser.add_argument("--image", required=True, help="the image's firmware.uf2")
     parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
     parser.add_argument("--seconds", type=int, default=WINDOW_S)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scripts at once")
     parser.add_argument("--write", action="store_true", help="store the key port")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.image):
@@ -330,7 +304,7 @@ def main(argv=None):
     bootrom = bootrom_path(args.rp2040js)
     board = lane_board(args.board)
     port = figures(*runs(args.image, bootrom, board, args.seconds))
-    port["scripts"] = script_figures(args.image, bootrom, board)
+    port["scripts"] = port_script_figures.script_figures(args.image, bootrom, board, args.jobs)
     goals.print_table(rows(port), 10)
     if args.write:
         with open(LATEST) as handle:

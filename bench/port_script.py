@@ -3,12 +3,15 @@
 A statement that moves a contact (``press``, ``key``, ``hold``) becomes that
 contact's press on the board's GPIO, at the statement's time, with the script's
 bounce; ``expect`` and ``show`` become reads of the clock's state at that time.
+The headers the runner gives its board before boot go the same way: the settings
+file ``sim.world.fresh_flash`` writes (the controls, quickplay, the edition) is
+written, those very bytes, onto the image's filesystem before the clock boots,
+and ``ticks near-wrap`` sets the RP2040's timer at power-up so that the ticks
+read at the script's start what the runner's board reads at its boot.
 What the lane cannot express is named with its reason: the runner's own
 statements that read the clock's screen to choose their keys (``pause``,
-``resume``, the arbiter's ``claim``, ``decide``, ``add``, ``setmoves``), the
-power and the displays' cables (``power``, ``unplug``, ``plug``), and the
-headers the runner sets on the simulated board before it boots (a control other
-than the board's default, quickplay, the edition, the ticks near their wrap).
+``resume``, the arbiter's ``claim``, ``decide``, ``add``, ``setmoves``), and the
+power and the displays' cables (``power``, ``unplug``, ``plug``).
 
 ``python -m bench.port_script`` counts the scripts of tests/scenarios/ the lane can
 express and lists the others by reason (docs/port.md).
@@ -16,11 +19,11 @@ express and lists the others by reason (docs/port.md).
 
 import os
 import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from firmware.settings import DEFAULT_CONTROL  # noqa: E402
 from sim import script as scripts  # noqa: E402
 from sim.world import PRESS_CONTACT_MS  # noqa: E402
 
@@ -30,20 +33,98 @@ READS = ("expect", "show")
 # reads the screen between the presses): not a fixed list of edges.
 READS_THE_SCREEN = ("pause", "resume") + scripts.ARBITER
 POWER_AND_CABLES = ("power", "unplug", "plug")
+# Where each script starts, in simulated ms from the image's power-up: after the boot and
+# the journal's ring prepared whole (about 10 s of erases on the port for the default
+# control), so the script meets the board a player finds, as the simulator's ideal flash
+# gives it at once; later if the ring is still being prepared then (the lane waits for
+# it). Known before the boot, so that the timer can be set at power-up for a script's
+# ticks near their wrap.
+START_MS = 20_000
+# The ticks at the start of a ``ticks near-wrap`` script: the runner's board's at its boot
+# (sim/vclock.py: 10 s before the 2**30 ms wrap).
+NEAR_WRAP_TICK = 2**30 - 10_000
+
+
+_ONE_RUNNER = threading.Lock()  # one simulated board at a time in this process (its vclock)
 
 
 class NotExpressible(Exception):
     """A script the lane cannot play as edges; the message says why."""
 
 
-def edges(script, default_control=DEFAULT_CONTROL):
+def settings_bytes(script):
+    """The settings file the runner writes on its board's flash before boot for ``script``
+    (``sim.world.fresh_flash``), its bytes; None where it writes none."""
+    from firmware import files as names
+    from hal.storage import Files, Storage
+    from sim.world import fresh_flash, remove_flash
+
+    with _ONE_RUNNER:
+        folder = fresh_flash(
+            script.control_left, script.control_right, script.quickplay, script.edition
+        )
+        try:
+            return Storage(folder, Files()).read_bytes(names.SETTINGS)
+        finally:
+            remove_flash(folder)
+
+
+def runner_presses(script):
+    """The presses the runner makes on its board as it plays ``script`` (the keys it
+    chose from the screen included, at the virtual times it pressed them), as plan steps,
+    and the virtual ms of its end: its arbiter's sequences take virtual time the script's
+    own time leaves out. Raises NotExpressible if the runner's play stops early."""
+    from sim import vclock
+    from sim.runner import Game, Player
+
+    with _ONE_RUNNER:  # the simulated board's time and machine are the process's own
+        game = Game(script)
+        try:
+            presses = game.board.record_presses()
+            player = Player(game)
+            player.play(script.statements)
+            if not player.finished:
+                raise NotExpressible("the runner's play stops before the script's end")
+            end_ms = vclock.now_ms()
+        finally:
+            game.close()
+    return [[at, "press", name, hold] for at, name, hold in presses], end_ms
+
+
+def lane_plan(script, board_name, start_ms=START_MS):
+    """What the lane's ``--plan`` takes for a parsed script (tools/port/script_plan.mjs):
+    its edges, the board's settings file as the runner writes it, where it keeps it (its
+    ``FLASH_ROOT``), its tick grid (``TICK_MS``), the script's start."""
+    import boards
+    from firmware import files as names
+    from hal.storage import Storage
+
+    board = boards.load(board_name)
+    plan = edges(script)
+    data = settings_bytes(script)
+    at_ms = script.statements[-1][1] if script.statements else 0
+    steps, end_ms = [list(step) for step in plan], at_ms
+    if any(step[1] == "runner" for step in plan):
+        steps, end_ms = runner_presses(script)
+    return {
+        "steps": steps,
+        "endMs": end_ms,  # the lane's end, in the board's time
+        "atMs": at_ms,  # the state line's ``at``: the script's end in its own time
+        "bounceMs": script.bounce_ms,
+        "startMs": start_ms,
+        "gridMs": board.TICK_MS,
+        "nearWrap": bool(script.near_wrap),
+        "settingsPath": Storage(board.FLASH_ROOT, None).path(names.SETTINGS) if data else None,
+        "settingsHex": data.hex() if data is not None else None,
+    }
+
+
+def edges(script):
     """The plan of a parsed script: ``(time_ms, what, argument, hold_ms)`` in order, where
-    ``what`` is ``"press"`` (argument: the input's name) or ``"read"``; raises
-    NotExpressible with the first statement the lane cannot play."""
-    if script.quickplay != "off" or script.edition != "appendix-g" or script.near_wrap:
-        raise NotExpressible("header: an event setting the runner gives the board before boot")
-    if script.control_left != default_control or script.control_right != default_control:
-        raise NotExpressible("header: a control other than the board's default")
+    ``what`` is ``"press"`` (argument: the input's name), ``"read"``, or ``"runner"``: a
+    statement whose keys the runner chooses from its board's screen (argument: the
+    statement; ``runner_presses``); raises NotExpressible with the first statement the
+    lane cannot play."""
     plan = []
     for line, time_ms, action, arguments in script.statements:
         if action == "press":
@@ -55,7 +136,7 @@ def edges(script, default_control=DEFAULT_CONTROL):
         elif action in READS:
             plan.append((time_ms, "read", action, 0))
         elif action in READS_THE_SCREEN:
-            raise NotExpressible("line %d: %s reads the screen to choose its keys" % (line, action))
+            plan.append((time_ms, "runner", action, 0))
         elif action in POWER_AND_CABLES:
             raise NotExpressible("line %d: %s (power and cables are not modelled)" % (line, action))
         else:
@@ -63,7 +144,7 @@ def edges(script, default_control=DEFAULT_CONTROL):
     return plan
 
 
-def survey(folder=SCENARIOS, default_control=DEFAULT_CONTROL):
+def survey(folder=SCENARIOS):
     """``(expressible, not_expressible)``: paths with their plans, paths with reasons."""
     expressible, others = [], []
     for base, _dirs, names in sorted(os.walk(folder)):
@@ -78,7 +159,7 @@ def survey(folder=SCENARIOS, default_control=DEFAULT_CONTROL):
                     others.append((path, "malformed on purpose: %s" % error.message))
                     continue
             try:
-                expressible.append((path, edges(parsed, default_control)))
+                expressible.append((path, edges(parsed)))
             except NotExpressible as reason:
                 others.append((path, str(reason)))
     return expressible, others
@@ -129,27 +210,58 @@ def state_line(script_end_ms, fields, displays):
     return Game.state_line(None, values)
 
 
-def play(path, image, bootrom, board):
-    """Plays the script at ``path`` on the image; ``(the port's line, the simulator's line)``."""
+class NotPlayed(Exception):
+    """A script the lane could not play to its end on the image; the message says why."""
+
+
+def _run_plan(plan, image, bootrom, board):
+    """The lane's document for ``plan`` played on the image; raises NotPlayed if it failed."""
     import json
     import subprocess
     import tempfile
 
     from bench import port
 
-    with open(path, "rb") as handle:
-        parsed = scripts.parse(handle.read())
-    plan = edges(parsed)
-    end_ms = parsed.statements[-1][1]
-    steps = [step for step in plan if step[1] == "press"]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump({"steps": steps, "endMs": end_ms, "bounceMs": parsed.bounce_ms}, handle)
+        json.dump(plan, handle)
     command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
     command += ["--board", json.dumps(board), "--dreq", "credit", "--plan", handle.name]
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
-    os.remove(handle.name)
-    lane = json.loads(done.stdout)
-    ours = state_line(end_ms, lane["stateFields"], lane["displays"])
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    finally:
+        os.remove(handle.name)
+    if done.returncode != 0:
+        raise NotPlayed("the lane failed: %s" % " ".join(done.stderr.strip().splitlines()[-1:]))
+    return json.loads(done.stdout)
+
+
+def play(path, image, bootrom, board):
+    """Plays the script at ``path`` on the image: ``(the port's line, the simulator's line,
+    the lane's document)``; raises NotPlayed if the lane failed or the board was not ready
+    (its ring still being prepared) at the script's start."""
+    import subprocess
+
+    with open(path, "rb") as handle:
+        parsed = scripts.parse(handle.read())
+    plan = lane_plan(parsed, board["name"])
+    lane = _run_plan(plan, image, bootrom, board)
+    if parsed.near_wrap and lane["startMs"] != plan["startMs"]:
+        # The script started on the clock's tick grid, later than planned: the timer was set
+        # at power-up for the planned start. Again, planned at that start (the boot is the
+        # same instruction for instruction, so is its grid), the ticks then exact.
+        plan = lane_plan(parsed, board["name"], lane["startMs"])
+        lane = _run_plan(plan, image, bootrom, board)
+    if parsed.near_wrap and lane["ticksAtStartMs"] != NEAR_WRAP_TICK:
+        raise NotPlayed(
+            "ticks near-wrap: the ticks read %d at the start, not %d"
+            % (lane["ticksAtStartMs"], NEAR_WRAP_TICK)
+        )
+    if not lane["preparedAtStart"]:
+        raise NotPlayed(
+            "the ring was still being prepared at the script's start (an erase %.0f ms after)"
+            % lane["lastEraseBeforeStartMs"]
+        )
+    ours = state_line(plan["atMs"], lane["stateFields"], lane["displays"])
     simulated = (
         subprocess.run(
             [sys.executable, "-m", "sim", "run", path], stdout=subprocess.PIPE, text=True, cwd=ROOT
@@ -157,7 +269,7 @@ def play(path, image, bootrom, board):
         .stdout.strip()
         .splitlines()[-1]
     )
-    return ours, simulated.split(": end: ", 1)[-1]
+    return ours, simulated.split(": end: ", 1)[-1], lane
 
 
 def main():

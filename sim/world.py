@@ -157,6 +157,7 @@ class SimBoard:
         self.rests = rests  # whether the app may rest (``App.rests``)
         self.latency = None  # the chip's latency model (sim.latency), or None: an ideal board
         self.latched = []  # pins whose interrupt the chip holds back until a call ends
+        self.presses = None  # (virtual ms, contact, hold ms) of each press, once recorded
         if latency is not None:
             from sim import latency as latency_module
 
@@ -237,11 +238,20 @@ class SimBoard:
             raise ValueError("the board has no key %r" % name)
         return inputs[name]
 
+    def record_presses(self):
+        """Note every ``press`` from now on; the list they go to, each press as (virtual
+        ms, contact, hold ms): the contacts a script's runner pressed, replayed elsewhere
+        (the real port's lane, bench/port_script.py)."""
+        self.presses = []
+        return self.presses
+
     def press(self, name, hold_ms=PRESS_CONTACT_MS):
         """Close the contact ``name`` now, with bounce, and open it after ``hold_ms``."""
         pin = self.pin_of(name)
         closed = 0 if self.board.ACTIVE_LOW else 1
         start = vclock.now_ms()
+        if self.presses is not None:
+            self.presses.append((start, name, hold_ms))
         self._cancel(pin)
         self._chatter(pin, start, closed)
         self._chatter(pin, start + hold_ms, 1 - closed)

@@ -50,3 +50,35 @@ def test_the_image_boots_with_the_heap_the_chip_file_gives():
     # flash took those writes (rp2040js alone drops them, and the mount would fail).
     assert at_prompt["flashAtBoot"]["erases"] >= 1
     assert at_prompt["flashAtBoot"]["programs"] >= 1
+
+
+def _play(path):
+    from bench import port_script
+
+    bootrom = bench.port.bootrom_path(os.environ["RP2040JS"])
+    return port_script.play(path, _image(), bootrom, bench.port.lane_board("pico"))
+
+
+@needs_image
+def test_a_script_with_its_own_control_plays_as_on_the_simulator():
+    """The control is the settings file's, written before the boot: with the board's
+    default the times would be 90 min + 30 s."""
+    ours, simulated, _lane = _play(
+        os.path.join(ROOT, "tests", "scenarios", "display", "period-passed-delay.clock")
+    )
+    assert ours == simulated
+
+
+@needs_image
+def test_ticks_near_the_wrap_start_as_on_the_runners_board_and_cross_it(tmp_path):
+    from bench import port_script
+
+    script = tmp_path / "wrap.clock"
+    script.write_text(
+        "control 300+2\nticks near-wrap\n"
+        "at 0 press right\nat 4 press left\nat 9 press right\nat 14 press left\n"
+        "at 16 expect moves=2\n"
+    )
+    ours, simulated, lane = _play(str(script))
+    assert lane["ticksAtStartMs"] == port_script.NEAR_WRAP_TICK
+    assert ours == simulated

@@ -1,6 +1,12 @@
 """The clock scripts as the real-port lane plays them (bench/port_script.py): pin edges in
 simulated time, and a reason for every script it cannot express."""
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+
 import pytest
 
 from bench import port_script
@@ -28,33 +34,137 @@ def test_presses_keys_and_holds_become_contacts_at_their_times():
 @pytest.mark.parametrize(
     "body, reason",
     [
-        ("at 0 press right\nat 5 pause\n", "line 3: pause reads the screen"),
-        ("at 0 press right\nat 5 claim\n", "line 3: claim reads the screen"),
         ("at 0 power off\n", "line 2: power"),
         ("at 0 unplug left\n", "line 2: unplug"),
     ],
 )
-def test_what_reads_the_screen_or_cuts_power_is_named_with_its_line(body, reason):
+def test_what_cuts_power_or_a_cable_is_named_with_its_line(body, reason):
     with pytest.raises(port_script.NotExpressible) as raised:
         port_script.edges(_parse(body))
     assert str(raised.value).startswith(reason)
 
 
-def test_a_header_the_runner_sets_before_boot_is_named():
-    with pytest.raises(port_script.NotExpressible, match="a control other than"):
-        port_script.edges(_parse("at 0 press right\n", control="300+2"))
-    parsed = _parse("at 0 press right\n")
-    parsed.quickplay = "g5"
-    with pytest.raises(port_script.NotExpressible, match="event setting"):
-        port_script.edges(parsed)
+def test_pause_and_resume_press_play_where_the_runner_does():
+    """A pause of a paused clock presses nothing (docs/spec/scripts.md): the runner
+    chose from its board's state, and the lane presses what it pressed, when it did."""
+    parsed = _parse("at 0 press right\nat 2 pause\nat 3 pause\nat 4 resume\nat 5 expect moves=0\n")
+    assert [step[1] for step in port_script.edges(parsed)] == [
+        "press",
+        "runner",
+        "runner",
+        "runner",
+        "read",
+    ]
+    plan = port_script.lane_plan(parsed, "pico")
+    assert plan["steps"] == [
+        [0, "press", "lever_right", PRESS_CONTACT_MS],
+        [2000, "press", "play", PRESS_CONTACT_MS],
+        [4000, "press", "play", PRESS_CONTACT_MS],
+    ]
+    assert plan["endMs"] == plan["atMs"] == 5000
+
+
+def test_an_arbiters_keys_take_board_time_the_script_leaves_out():
+    from sim.runner import LONG_HOLD_MS, PRESS_GAP_MS
+
+    parsed = _parse("quickplay g5\nat 0 press right\nat 2 pause\nat 3 claim\nat 4 show\n")
+    plan = port_script.lane_plan(parsed, "pico")
+    assert plan["steps"][-1] == [3000, "press", "plus", LONG_HOLD_MS]  # held: a long press
+    assert plan["atMs"] == 4000
+    assert plan["endMs"] == 4000 + LONG_HOLD_MS + PRESS_GAP_MS
+
+
+def test_a_script_the_runner_stops_early_is_not_expressible():
+    with pytest.raises(port_script.NotExpressible, match="stops before"):
+        port_script.lane_plan(_parse("at 0 press right\nat 2 pause\nat 3 decide draw\n"), "pico")
+
+
+def _runner_settings(parsed):
+    """The settings file on the runner's board's flash for ``parsed``, as it boots on it."""
+    from firmware import files
+    from hal.storage import Files, Storage
+    from sim.runner import Game
+
+    game = Game(parsed, board_name="pico")
+    try:
+        return Storage(game.flash, Files()).read_bytes(files.SETTINGS)
+    finally:
+        game.close()
+
+
+def test_the_headers_become_the_runners_settings_file_bytes_for_bytes():
+    parsed = _parse("quickplay g5\nat 0 press right\n", control="300+2")
+    plan = port_script.lane_plan(parsed, "pico")
+    data = bytes.fromhex(plan["settingsHex"])
+    assert data == _runner_settings(parsed)
+    settings = json.loads(data)
+    assert (settings["control_left"], settings["quickplay"]) == ("300+2", "g5")
+    assert plan["settingsPath"] == "/settings.json"  # the Pico's FLASH_ROOT is /
+    assert plan["nearWrap"] is False
+
+
+def test_ticks_near_wrap_start_where_the_runners_board_starts_them():
+    from sim import vclock
+
+    parsed = _parse("ticks near-wrap\nat 0 press right\n")
+    assert port_script.lane_plan(parsed, "pico")["nearWrap"] is True
+    vclock.reset(near_wrap=True)
+    try:
+        assert vclock.ticks_ms() == port_script.NEAR_WRAP_TICK
+    finally:
+        vclock.reset()
+
+
+def test_the_plan_starts_after_the_boot_on_the_boards_grid():
+    import boards
+
+    plan = port_script.lane_plan(_parse("at 0 press right\nat 9.5 expect moves=0\n"), "pico")
+    assert plan["gridMs"] == boards.load("pico").TICK_MS
+    assert plan["startMs"] == port_script.START_MS
+    assert plan["endMs"] == 9500
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node (make setup installs it)")
+def test_the_lane_takes_the_plan_and_its_code_writes_the_settings_bytes(tmp_path):
+    """The plan crosses to the lane (tools/port/script_plan.mjs checks it), and the code the
+    lane sends the board's REPL writes the very bytes; run here on CPython in a folder."""
+    parsed = _parse("quickplay g5\nat 0 press right\nat 1 key set\n", control="300+2")
+    plan = port_script.lane_plan(parsed, "pico")
+    plan["settingsPath"] = str(tmp_path / "settings.json")
+    module = os.path.join(port_script.ROOT, "tools", "port", "script_plan.mjs")
+    program = (
+        "import { parsePlan, settingsCode } from %s;"
+        "const plan = parsePlan(process.argv[1], { lever_right: 15, set: 17 });"
+        "process.stdout.write(settingsCode(plan));" % json.dumps(module)
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", program, json.dumps(plan)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    said = subprocess.run(
+        [sys.executable, "-c", done.stdout], capture_output=True, text=True, timeout=60
+    )
+    assert said.stdout.split() == ["SETTINGS", "True", str(len(plan["settingsHex"]) // 2)]
+    assert (tmp_path / "settings.json").read_bytes() == _runner_settings(parsed)
 
 
 def test_the_survey_of_the_scenarios_accounts_for_every_script():
     expressible, others = port_script.survey()
     paths = [path for path, _plan in expressible] + [path for path, _reason in others]
     assert len(paths) == len(set(paths)) >= 200
-    assert all(reason for _path, reason in others)
     assert all(plan for _path, plan in expressible)
+    # Every script refused is refused for a statement (with its line) or malformed: no
+    # header the runner gives its board before boot keeps one from the port.
+    for path, reason in others:
+        assert reason.startswith(("line ", "malformed on purpose")), (path, reason)
+    controls = set()
+    for path, _plan in expressible:
+        with open(path, "rb") as handle:
+            controls.add(scripts.parse(handle.read()).control_left)
+    assert controls - {DEFAULT_CONTROL}
 
 
 def test_the_ports_fields_make_the_simulators_state_line():
@@ -71,3 +181,14 @@ def test_the_ports_fields_make_the_simulators_state_line():
         "moves=0 left_stage=1 right_stage=1 flag=none first_flag=none claim=none result=none "
         'display="25:05|25:05"'
     )
+
+
+def test_the_figures_without_an_image_count_every_script_once():
+    from bench import port_script_figures
+
+    figures = port_script_figures.script_figures()
+    expressible, others = port_script.survey()
+    assert figures["expressible"] == len(expressible)
+    assert sum(figures["refused_by_reason"].values()) == len(others)
+    assert figures["scenarios"] == len(expressible) + len(others)
+    assert "played" not in figures

@@ -3,13 +3,12 @@
 //
 //   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
 //       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
-//       [--prompt-only | --presses-only] [--elf firmware.elf]
+//       [--prompt-only | --presses-only | --plan plan.json] [--elf firmware.elf]
 //
 // --elf names the image's ELF: the heap allocations of each state are counted, by function.
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { afterTransfer, setRxDreq } from './dreq.mjs';
 import { dueFrames, longestLateMs } from './due_frames.mjs';
@@ -18,7 +17,10 @@ import { HT16K33, attachI2C } from './ht16k33.mjs';
 import { HeapWatch, readSymbols } from './heap_watch.mjs';
 import { pressEdges } from './inputs.mjs';
 import { Machine, Meter } from './machine.mjs';
+import { playPlan } from './play_plan.mjs';
 import { RawRepl } from './repl.mjs';
+import { nearWrapAtPowerUpUs, readPlan, settingsCode, TICKS_PERIOD } from './script_plan.mjs';
+import { setTimer, TIMER_BASE, writableTimer } from './timer.mjs';
 
 const MS = 1_000_000;
 const startedAt = Date.now();
@@ -53,6 +55,10 @@ const windowNs = Number(options.seconds) * 1000 * MS;
 
 const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
 const { mcu } = machine;
+// A script's plan (--plan): the timer set at power-up as the runner's board starts its ticks.
+const plan = options.plan ? readPlan(options.plan, board.inputs) : null;
+const timer = plan ? writableTimer(mcu.findPeripheral(TIMER_BASE), machine.clock) : null;
+if (plan && plan.nearWrap) setTimer(mcu, nearWrapAtPowerUpUs(plan));
 // The main loop's sleeps (hal.sleep's wait: one a pass that found nothing to do) and its
 // steps, counted on the port to set against the core's wake-ups.
 const COUNTED = ['hal_sleep_Sleep_wait', 'firmware_app_App_step'];
@@ -156,6 +162,11 @@ function measure(ns, name, act = null, turn = null) {
   return figures;
 }
 
+/** MicroPython's ticks_ms at an instant of the emulator's clock: the timer's us / 1000. */
+function tickAt(nanos) {
+  return Math.floor(timer.usAt(nanos) / 1000) % TICKS_PERIOD;
+}
+
 const repl = new RawRepl(machine);
 const result = { board: board.name, flash: options.flash, dreq: options.dreq };
 result.bootToPromptMs = repl.waitPrompt() / MS;
@@ -175,6 +186,14 @@ if (options['prompt-only']) {
   process.exit(0);
 }
 
+if (plan && plan.settingsHex !== null) {
+  // The script's settings file, the runner's bytes, written before the clock boots.
+  const said = repl.exec(settingsCode(plan)).trim().split(/\s+/);
+  const bytes = plan.settingsHex.length / 2;
+  if (said[0] !== 'SETTINGS' || said[1] !== 'True' || Number(said[2]) !== bytes) {
+    throw new Error(`the settings file was not written: ${said.join(' ')}`);
+  }
+}
 // The clock's own boot (hal.boot.run's two steps), with the heap it takes between them.
 repl.launch(
   [
@@ -184,7 +203,8 @@ repl.launch(
     'from hal import boot',
     `app = boot.start(${JSON.stringify(board.name)})`,
     'gc.collect()',
-    "print('BOOTED', gc.mem_alloc() - before, gc.mem_alloc(), machine.freq())",
+    "print('BOOTED', gc.mem_alloc() - before, gc.mem_alloc(), machine.freq(),",
+    '    app.hardware.ticker.next_step())',
     'from hal.runtime import loop',
     'loop(app, app.hardware, app.hall)',
   ].join('\n'),
@@ -195,7 +215,7 @@ if (machine.runUntil('BOOTED', 30_000 * MS) < 0) {
 }
 machine.run(100 * MS);
 const booted = machine.console.slice(machine.console.indexOf('BOOTED')).split('\n')[0];
-const [, bootHeap, inUse, freq] = booted.trim().split(/\s+/).map(Number);
+const [, bootHeap, inUse, freq, gridTick] = booted.trim().split(/\s+/).map(Number);
 result.heapTakenByBootBytes = bootHeap;
 result.heapInUseAfterBootBytes = inUse;
 result.cpuHz = freq;
@@ -203,43 +223,15 @@ result.erasesAtBoot = flash.erases.length;
 
 const states = {};
 machine.run(500 * MS); // the boot's last steps settle
-if (options.plan) {
-  // A clock script as edges (bench/port_script.py): each press at its time from a start on
-  // a whole millisecond, then, at the script's end, the clock's fields read over the REPL
-  // at that instant's tick (the loop stopped by Ctrl-C) and the displays' RAM.
-  const plan = JSON.parse(readFileSync(options.plan, 'utf8'));
-  const startNs = Math.ceil(machine.clock.nanos / MS) * MS;
-  machine.run(startNs - machine.clock.nanos);
-  for (const [timeMs, what, name, holdMs] of plan.steps) {
-    const at = startNs + timeMs * MS;
-    if (at > machine.clock.nanos) machine.run(at - machine.clock.nanos);
-    if (what === 'press') press(name, holdMs, plan.bounceMs);
-  }
-  const endNs = startNs + plan.endMs * MS;
-  if (endNs > machine.clock.nanos) machine.run(endNs - machine.clock.nanos);
-  const tick = Math.floor(machine.clock.nanos / MS) % 2 ** 30; // ticks_ms: the timer's us / 1000
-  result.displays = displays.map((chip) => Array.from(chip.ram));
-  machine.type('\x03');
-  machine.run(300 * MS);
-  const fields = repl.exec(
-    [
-      'from firmware import engine',
-      `c = app.clock; k = app.claims; t = ${tick}`,
-      's = engine.STATE_NAMES[c.state]',
-      "if k.state == 'open' and c.state == engine.PAUSED: s = 'claim'",
-      'f = c.sides',
-      "print('STATE', repr((s, c.shown_ms(0, t), c.shown_ms(1, t), c.running(), c.white,",
-      '    c.moves(), c.stage(0, t), c.stage(1, t), f[0].flagged, f[1].flagged, c.first_flag,',
-      '    k.field(), k.result)))',
-    ].join('\n'),
-  );
-  result.stateFields = fields.slice(fields.indexOf('STATE') + 6).trim();
-  // The flash's erases during the script, from its start: what could hold a key back.
-  result.erasesMs = flash.erases
-    .filter((erase) => erase.atNs >= startNs && erase.atNs <= endNs)
-    .map((erase) => [Math.round((erase.atNs - startNs) / 1000) / 1000, erase.ms]);
-  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
-  process.exit(0);
+if (plan) {
+  // A clock script (bench/port_script.py), started on the clock's tick grid (hal.ticker,
+  // started at its boot) as the runner's board, which boots at the script's 0, steps on a
+  // grid through it.
+  const lane = { machine, displays, flash, repl, inputs: board.inputs, tickAt, gridTick };
+  Object.assign(result, playPlan(lane, plan));
+  // Past a pipe's 64 KiB the write completes later: the lane ends once it has.
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n', () => process.exit(0));
+  await new Promise(() => {});
 }
 if (options['presses-only']) {
   // The capture under this DREQ semantics: two lever presses while the clock stands, the DMA's

@@ -1,0 +1,136 @@
+"""The port lane's script figures (key ``port.scripts``): every clock script of
+tests/scenarios/ the lane can express, played on the image and compared with the
+simulator's state line (bench.port_script.play), with what it cannot express and why.
+
+``python -m bench.port_script_figures --image … --rp2040js …`` prints them alone;
+``python -m bench.port`` adds them to the port's figures.
+"""
+
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from bench import port_script  # noqa: E402
+
+# The longest script the lane plays, in simulated seconds. The image sleeps between its
+# passes and the emulator skips a sleep at once, so a clock at rest costs little: the
+# three hours of games/standard-90-30 take minutes on a free core (docs/port.md).
+MAX_SCRIPT_S = 4 * 3600
+
+
+def _children_cpu_s():
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _reason_kind(reason):
+    return reason.split(": ", 1)[-1] if reason.startswith("line ") else reason
+
+
+def _play(path, image, bootrom, board):
+    """``(path, outcome, detail, real seconds)``: outcome ``match``, ``differ`` (detail: both
+    lines) or ``not played`` (detail: why)."""
+    began = time.monotonic()
+    try:
+        ours, simulated, lane = port_script.play(path, image, bootrom, board)
+    except (port_script.NotPlayed, port_script.NotExpressible) as reason:
+        outcome = path, "not played", str(reason), time.monotonic() - began
+    else:
+        # Erases in the script: a new control's ring prepared (PrEP, a start refused), which
+        # the runner's ideal flash does at once.
+        erases = len(lane["erasesMs"])
+        detail = {"port": ours, "simulator": simulated, "erases_during_script": erases}
+        detail = None if ours == simulated else detail
+        outcome = path, "match" if detail is None else "differ", detail, time.monotonic() - began
+    name = os.path.relpath(path, ROOT)
+    print("%s: %s (%.0f s) %s" % (name, outcome[1], outcome[3], outcome[2] or ""), file=sys.stderr)
+    return outcome
+
+
+def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MAX_SCRIPT_S):
+    """The survey of the scripts; with an image, each expressible script at most
+    ``max_script_s`` long played on it (``jobs`` at once), compared with ``python -m sim
+    run``'s line."""
+    expressible, others = port_script.survey()
+    refused = {}
+    for _path, reason in others:
+        kind = _reason_kind(reason)
+        refused[kind] = refused.get(kind, 0) + 1
+    figures = {
+        "scenarios": len(expressible) + len(others),
+        "expressible": len(expressible),
+        "refused_by_reason": refused,
+    }
+    if image is None:
+        return figures
+    # The shortest first: a run cut short has played the most scripts.
+    by_length = sorted(expressible, key=lambda item: item[1][-1][0])
+    chosen = [path for path, plan in by_length if plan[-1][0] <= max_script_s * 1000]
+    left_out = [path for path, _plan in expressible if path not in set(chosen)]
+    began = time.monotonic()
+    cpu_before = _children_cpu_s()
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        outcomes = list(pool.map(lambda path: _play(path, image, bootrom, board), chosen))
+    relative = {path: os.path.relpath(path, ROOT) for path, _plan in expressible}
+    matching = [relative[path] for path, outcome, _detail, _s in outcomes if outcome == "match"]
+    figures.update(
+        {
+            "played": len(outcomes),
+            "matching": len(matching),
+            "played_and_matching": "%d of %d" % (len(matching), len(expressible)),
+            "differing": {
+                relative[path]: detail
+                for path, outcome, detail, _s in outcomes
+                if outcome == "differ"
+            },
+            "not_played": {
+                relative[path]: detail
+                for path, outcome, detail, _s in outcomes
+                if outcome == "not played"
+            },
+            "longer_than_max": [relative[path] for path in left_out],
+            "max_script_s": max_script_s,
+            "jobs": jobs,
+            "real_s": round(time.monotonic() - began),
+            # The emulator's and the simulator's processes together, whatever else the
+            # machine ran meanwhile (the real time depends on that, not this).
+            "cpu_s": round(_children_cpu_s() - cpu_before),
+            "slowest_real_s": {
+                relative[path]: round(seconds)
+                for path, _o, _d, seconds in sorted(outcomes, key=lambda o: -o[3])[:3]
+            },
+        }
+    )
+    return figures
+
+
+def main(argv=None):
+    import argparse
+    import json
+
+    from bench import port
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.port_script_figures", description=__doc__
+    )
+    parser.add_argument("--board", default="pico")
+    parser.add_argument("--image", required=True, help="the image's firmware.uf2")
+    parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--max-script-s", type=int, default=MAX_SCRIPT_S)
+    args = parser.parse_args(argv)
+    bootrom = port.bootrom_path(args.rp2040js)
+    figures = script_figures(
+        args.image, bootrom, port.lane_board(args.board), args.jobs, args.max_script_s
+    )
+    print(json.dumps(figures, indent=1, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
