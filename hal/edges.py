@@ -3,9 +3,12 @@
 Each input's handler runs on every edge. On the first edge that finds the
 contact closed while the input is armed, it stores the input's number and
 the tick in a preallocated ring and disarms the input; bounce that follows
-is ignored. The main loop re-arms an input once its contact has been open
-and quiet (no edge) for ``QUIET_MS``, so bounce adds no latency and a
-release never counts as a press. A contact found closed at boot starts
+is ignored. An input is re-armed once its contact has been open and quiet (no
+edge) for ``QUIET_MS``, so bounce adds no latency and a release never counts
+as a press: by the main loop's next pass (``rearm``), or by the handler itself
+at the next closing edge, from the edges' ticks (the level each edge left is
+kept), so a key pressed again before a pass (the passes come a ring block
+apart while the journal's ring is prepared) is a press of its own. A contact found closed at boot starts
 disarmed (``disarm_closed``, at boot): it counts only once it
 has been open and quiet and closes again.
 The handler allocates nothing.
@@ -60,6 +63,7 @@ class EdgeRing:
         self.armed = bytearray(b"\x01" * self.count)
         self.all_armed = b"\x01" * self.count  # ``armed`` when no contact is held or settling
         self.last_edge = array("i", [0] * self.count)
+        self.left_open = bytearray(b"\x01" * self.count)  # 1: the last edge left it open
         self.ring_source = bytearray(_RING)
         self.ring_tick = array("i", [0] * _RING)
         self.ring_open = bytearray(_RING)  # 1 while the press in that slot is held
@@ -107,7 +111,10 @@ class EdgeRing:
             index += 1
         if index == self.count:
             return
+        if not self.armed[index]:
+            self.rearm_on_closing(index, pin, now)
         self.last_edge[index] = now
+        self.left_open[index] = pin.value() != self.active[index]
         capture = self.capture
         if capture is not None and index < capture.count and capture.ok:
             self.take_captured()
@@ -123,6 +130,23 @@ class EdgeRing:
             return
         if self.armed[index] and self.closed(index, pin):
             self.store(index, now)
+
+    def rearm_on_closing(self, index, pin, now):
+        """Re-arm input ``index`` at an edge at ``now`` that finds its contact closed after
+        it was left open and quiet for ``QUIET_MS`` (its release settled before any pass
+        of the main loop could re-arm it): the last press's release is its last edge."""
+        if self.left_open[index] and ticks_diff(now, self.last_edge[index]) >= QUIET_MS:
+            if pin.value() == self.active[index]:
+                self.settle(index)
+
+    def settle(self, index):
+        """Input ``index``'s release settled at its last edge: noted in its press's ring
+        slot, and the input armed again."""
+        slot = self.slot_of[index]
+        if self.ring_open[slot] and self.ring_source[slot] == index:
+            self.ring_release[slot] = self.last_edge[index]
+            self.ring_open[slot] = 0
+        self.armed[index] = 1  # last: the handler may store a new press now
 
     def closed(self, index, pin):
         """Whether input ``index``'s contact is closed, or closed since its interrupt was
@@ -183,6 +207,7 @@ class EdgeRing:
             if self.pins[index].value() == self.active[index]:
                 self.armed[index] = 0
                 self.last_edge[index] = now
+                self.left_open[index] = 0
             index += 1
 
     def held(self, index):
@@ -285,11 +310,7 @@ class EdgeRing:
                 if pin.value() != self.active[index] and (
                     ticks_diff(now, self.last_edge[index]) >= QUIET_MS
                 ):
-                    slot = self.slot_of[index]
-                    if self.ring_open[slot] and self.ring_source[slot] == index:
-                        self.ring_release[slot] = self.last_edge[index]
-                        self.ring_open[slot] = 0
-                    self.armed[index] = 1  # last: the handler may store a new press now
+                    self.settle(index)
             index += 1
 
     # --- for the readers: a press's record (hal.keys), the handlers off (hal.hardware) ---

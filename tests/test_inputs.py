@@ -43,8 +43,24 @@ def test_release_chatter_never_counts(inputs):
     for ms, level in ((1080, 1), (1081, 0), (1082, 1), (1083, 0), (1084, 1)):
         at(ms, 14, level)
     inputs.rearm(1084 + inputs.quiet_ms - 1)  # not quiet long enough yet
-    at(1084 + inputs.quiet_ms, 14, 0)  # so this closing edge is still bounce
+    at(1084 + inputs.quiet_ms - 1, 14, 0)  # so this closing edge is still bounce
     assert events(inputs) == [(0, 1000)]
+
+
+@pytest.mark.parametrize("quiet", [0, 1])
+def test_a_press_after_a_quiet_release_counts_with_no_pass_between(inputs, quiet):
+    """The main loop's passes may come a ring block apart: a contact left open and quiet
+    for QUIET_MS is re-armed by the handler at its next closing edge, which is a press;
+    one ms sooner it is the release's bounce. The first press's release is its last
+    edge."""
+    at(1000, 14, 0)
+    at(1080, 14, 1)  # released; no pass of the main loop from here on
+    closing = 1080 + inputs.quiet_ms - 1 + quiet
+    at(closing, 14, 0)
+    found = events(inputs)
+    assert found == ([(0, 1000), (0, closing)] if quiet else [(0, 1000)])
+    if quiet:
+        assert inputs.ring_release[0] == 1080 and inputs.ring_open[0] == 0
 
 
 def test_rearmed_after_quiet_open_contact(inputs):
