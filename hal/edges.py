@@ -8,9 +8,9 @@ edge) for ``QUIET_MS``, so bounce adds no latency and a release never counts
 as a press: by the main loop's next pass (``rearm``), or by the handler itself
 at the next closing edge, from the edges' ticks (the level each edge left is
 kept), so a key pressed again before a pass (the passes come a ring block
-apart while the journal's ring is prepared) is a press of its own. A contact found closed at boot starts
-disarmed (``disarm_closed``, at boot): it counts only once it
-has been open and quiet and closes again.
+apart while the journal's ring is prepared) is a press of its own. A contact
+found closed at boot starts disarmed (``disarm_closed``, at boot): it counts
+only once it has been open and quiet and closes again.
 The handler allocates nothing.
 
 Each press keeps its ring slot's record of the release: ``ring_open`` is 1
