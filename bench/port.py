@@ -295,6 +295,12 @@ def main(argv=None):
     parser.add_argument("--rp2040js", required=True, help="a checkout of rp2040js's source")
     parser.add_argument("--seconds", type=int, default=WINDOW_S)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="scripts at once")
+    parser.add_argument(
+        "--max-script-s",
+        type=int,
+        default=port_script_figures.MAX_SCRIPT_S,
+        help="play the scripts at most this long (default %(default)s s)",
+    )
     parser.add_argument("--write", action="store_true", help="store the key port")
     args = parser.parse_args(argv)
     if not os.path.isfile(args.image):
@@ -304,7 +310,9 @@ def main(argv=None):
     bootrom = bootrom_path(args.rp2040js)
     board = lane_board(args.board)
     port = figures(*runs(args.image, bootrom, board, args.seconds))
-    port["scripts"] = port_script_figures.script_figures(args.image, bootrom, board, args.jobs)
+    port["scripts"] = port_script_figures.script_figures(
+        args.image, bootrom, board, args.jobs, args.max_script_s
+    )
     goals.print_table(rows(port), 10)
     if args.write:
         with open(LATEST) as handle:
