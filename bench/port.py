@@ -263,6 +263,12 @@ def declared():
         capture = "port.capture_by_dreq.%s." % dreq
         figures += [
             Figure(
+                "timing scripts, DREQ as a %s: matching the simulator (presses, charges)" % dreq,
+                "port.capture_scripts.%s.played_and_matching" % dreq,
+                "",
+                "all",
+            ),
+            Figure(
                 "capture, DREQ as a %s: stamps per press" % dreq,
                 capture + "stamps_per_press",
                 "",
@@ -281,6 +287,15 @@ def declared():
 def _shown(goal):
     """A goal as the page writes it (``<= 3`` as ``≤ 3``)."""
     return goal.replace("<=", "≤")
+
+
+def capture_scripts(image, bootrom, board, jobs):
+    """The timing scripts under each DREQ semantics (bench/port_script_figures.py), each
+    with its ``matching`` as ``m of n`` for the table."""
+    figures = port_script_figures.capture_figures(image, bootrom, board, jobs)
+    for entry in figures.values():
+        entry["played_and_matching"] = "%d of %d" % (entry["matching"], entry["played"])
+    return figures
 
 
 def rows(port):
@@ -313,6 +328,7 @@ def main(argv=None):
     port["scripts"] = port_script_figures.script_figures(
         args.image, bootrom, board, args.jobs, args.max_script_s
     )
+    port["capture_scripts"] = capture_scripts(args.image, bootrom, board, args.jobs)
     goals.print_table(rows(port), 10)
     if args.write:
         with open(LATEST) as handle:

@@ -214,8 +214,9 @@ class NotPlayed(Exception):
     """A script the lane could not play to its end on the image; the message says why."""
 
 
-def _run_plan(plan, image, bootrom, board):
-    """The lane's document for ``plan`` played on the image; raises NotPlayed if it failed."""
+def _run_plan(plan, image, bootrom, board, dreq="credit"):
+    """The lane's document for ``plan`` played on the image, the DREQ from the PIO as
+    ``dreq`` (tools/port/dreq.mjs); raises NotPlayed if it failed."""
     import json
     import subprocess
     import tempfile
@@ -225,7 +226,7 @@ def _run_plan(plan, image, bootrom, board):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(plan, handle)
     command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
-    command += ["--board", json.dumps(board), "--dreq", "credit", "--plan", handle.name]
+    command += ["--board", json.dumps(board), "--dreq", dreq, "--plan", handle.name]
     try:
         done = subprocess.run(command, capture_output=True, text=True)
     finally:
@@ -235,22 +236,22 @@ def _run_plan(plan, image, bootrom, board):
     return json.loads(done.stdout)
 
 
-def play(path, image, bootrom, board):
-    """Plays the script at ``path`` on the image: ``(the port's line, the simulator's line,
-    the lane's document)``; raises NotPlayed if the lane failed or the board was not ready
-    (its ring still being prepared) at the script's start."""
+def play(path, image, bootrom, board, dreq="credit"):
+    """Plays the script at ``path`` on the image (the DREQ as ``dreq``): ``(the port's line,
+    the simulator's line, the lane's document)``; raises NotPlayed if the lane failed or the
+    board was not ready (its ring still being prepared) at the script's start."""
     import subprocess
 
     with open(path, "rb") as handle:
         parsed = scripts.parse(handle.read())
     plan = lane_plan(parsed, board["name"])
-    lane = _run_plan(plan, image, bootrom, board)
+    lane = _run_plan(plan, image, bootrom, board, dreq)
     if parsed.near_wrap and lane["startMs"] != plan["startMs"]:
         # The script started on the clock's tick grid, later than planned: the timer was set
         # at power-up for the planned start. Again, planned at that start (the boot is the
         # same instruction for instruction, so is its grid), the ticks then exact.
         plan = lane_plan(parsed, board["name"], lane["startMs"])
-        lane = _run_plan(plan, image, bootrom, board)
+        lane = _run_plan(plan, image, bootrom, board, dreq)
     if parsed.near_wrap and lane["ticksAtStartMs"] != NEAR_WRAP_TICK:
         raise NotPlayed(
             "ticks near-wrap: the ticks read %d at the start, not %d"

@@ -33,12 +33,12 @@ def _reason_kind(reason):
     return reason.split(": ", 1)[-1] if reason.startswith("line ") else reason
 
 
-def _play(path, image, bootrom, board):
+def _play(path, image, bootrom, board, dreq="credit"):
     """``(path, outcome, detail, real seconds)``: outcome ``match``, ``differ`` (detail: both
     lines) or ``not played`` (detail: why)."""
     began = time.monotonic()
     try:
-        ours, simulated, lane = port_script.play(path, image, bootrom, board)
+        ours, simulated, lane = port_script.play(path, image, bootrom, board, dreq)
     except (port_script.NotPlayed, port_script.NotExpressible) as reason:
         outcome = path, "not played", str(reason), time.monotonic() - began
     else:
@@ -107,6 +107,40 @@ def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MA
             },
         }
     )
+    return figures
+
+
+# The scripts whose presses and charges judge the capture under each DREQ semantics: the
+# order of inputs and the exact charge of every move (tests/scenarios/timing/).
+CAPTURE_FOLDER = "timing"
+
+
+def capture_figures(image, bootrom, board, jobs=1, max_script_s=60):
+    """The scripts of ``CAPTURE_FOLDER`` at most ``max_script_s`` long played with the DREQ
+    as a level and as a credit: per semantics, how many were played and how many match the
+    simulator's line (every time charged to the millisecond, every press taken: a press
+    lost or a charge wrong would differ), and the lines that differ."""
+    expressible, _others = port_script.survey()
+    chosen = [
+        path
+        for path, plan in expressible
+        if os.sep + CAPTURE_FOLDER + os.sep in path and plan[-1][0] <= max_script_s * 1000
+    ]
+    figures = {}
+    for dreq in ("level", "credit"):
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            outcomes = list(
+                pool.map(
+                    lambda path, semantics=dreq: _play(path, image, bootrom, board, semantics),
+                    chosen,
+                )
+            )
+        played = [outcome for outcome in outcomes if outcome[1] != "not played"]
+        figures[dreq] = {
+            "played": len(played),
+            "matching": sum(1 for outcome in played if outcome[1] == "match"),
+            "differing": [os.path.relpath(o[0], ROOT) for o in played if o[1] == "differ"],
+        }
     return figures
 
 
