@@ -28,8 +28,13 @@ def broker():
 
 
 def start_view(broker, user, lines):
+    """A view connected, its claim on its account taken by the broker (sent back to it):
+    a view started after it is the later one."""
     view = HallView(broker.host, broker.port, user, broker.passwords[user], log=lines.append)
     assert view.connected.wait(10)
+    deadline = time.monotonic() + TAKEOVER_LIMIT_S
+    while time.monotonic() < deadline and not (view.claimed or view.taken_over):
+        time.sleep(0.05)
     return view
 
 
