@@ -240,7 +240,7 @@ def declared():
                 "longest a due frame came late in play, %s flash" % times,
                 "port.longest_frame_delay_in_play_ms." + times,
                 "ms",
-                "≤ 50 ms",
+                _shown(FRAME_GAP_GOAL),
             )
         )
     ring = "port.ring_preparation."

@@ -135,11 +135,6 @@ function measure(ns, name, act = null, turn = null) {
   for (let i = 1; i < times.length; i++) gaps.push((times[i] - times[i - 1]) / MS);
   figures.frames = written.length;
   figures.longestFrameGapMs = Math.max(...gaps);
-  // The frames' own rhythm: the median gap between two frames of the window. A frame that
-  // came that much after the one before was on time; the longest gap less it is the longest
-  // a frame was held back.
-  const between = gaps.slice(1, -1).sort((a, b) => a - b);
-  figures.medianFrameGapMs = between.length ? between[Math.floor(between.length / 2)] : null;
   figures.frameTimesMs = written.map((ns) => Math.round((ns - start) / 1000) / 1000);
   if (turn) {
     const endNs = machine.clock.nanos;
