@@ -168,6 +168,8 @@ def locate(files, path):
     buf = bytearray(64)
     for block in range(device.ioctl(4, 0)):
         device.readblocks(block, buf, 0)
+        if MAGIC not in buf:  # (in C, allocating nothing: most blocks are not the ring's)
+            continue
         at = 0
         while at + _MARK <= 64:
             if buf[at : at + 4] == MAGIC and _word(buf, at + 4) == nonce:
@@ -189,6 +191,8 @@ def clear_stale(device, nonce, count):
     buf = bytearray(64)
     for block in range(device.ioctl(4, 0)):
         device.readblocks(block, buf, 0)
+        if MAGIC not in buf:
+            continue
         at = 0
         while at + _MARK <= 64:
             if buf[at : at + 4] == MAGIC and _word(buf, at + 4) == nonce:

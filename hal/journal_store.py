@@ -37,7 +37,7 @@ Reading them back at boot is ``firmware.boot.journal_read`` (and the store's
 is a method of its own (``open_slots``, ``ring_entry``, ``drop_ring``,
 ``begin_game``, ``append_event``, ``prepare_block``); the work on the files
 and the ring's flash is ``hal.journal_setup``, which each such method loads
-for its call and lets go after.
+for its call and lets go after (``prepare_block`` once the ring is whole).
 """
 
 from firmware import lifetime
@@ -194,28 +194,34 @@ class JournalStore:
     def prepare_block(self):
         """Add one block to the ring (littlefs erases it), or start a new ring with one if
         there is none; once the ring has the blocks wanted, keep it only if a boot
-        would find it as the store holds it (invariants 1 and 2, hal.journal_setup)."""
+        would find it as the store holds it (invariants 1 and 2, hal.journal_setup).
+        hal.journal_setup stays loaded from block to block (they come a step apart, and
+        loading it again at each cost the port a tenth of a block's time) and is let go
+        once the ring is whole, or on an error."""
+        try:
+            self._add_or_locate(_setup())
+        finally:
+            if not self.preparing:
+                _let_go_setup()
+
+    def _add_or_locate(self, setup):
         self.preparing = False  # unless the block is added (and the ring found as it is)
         ring = self.ring
         have = ring.block_count()
         count = have + self.added
-        setup = _setup()
-        try:
-            if count < self.wanted:
-                if count == 0:
-                    ring.renew(setup.new_nonce())
-                    self.cleared = True  # a new nonce: no stale copy can hold it
-                elif not self.cleared:  # a ring found at boot: a cut append may have left copies
-                    setup.clear_stale_of(self.storage, ring, count)
-                    self.cleared = True
-                setup.add_ring_block(self.storage, ring.nonce, count)
-                self.added += 1
-                if count + 1 < self.wanted:
-                    self.preparing = True
-                    return
-            found = setup.locate_ring(self.storage)  # as a boot would, once a preparation
-        finally:
-            _let_go_setup()
+        if count < self.wanted:
+            if count == 0:
+                ring.renew(setup.new_nonce())
+                self.cleared = True  # a new nonce: no stale copy can hold it
+            elif not self.cleared:  # a ring found at boot: a cut append may have left copies
+                setup.clear_stale_of(self.storage, ring, count)
+                self.cleared = True
+            setup.add_ring_block(self.storage, ring.nonce, count)
+            self.added += 1
+            if count + 1 < self.wanted:
+                self.preparing = True
+                return
+        found = setup.locate_ring(self.storage)  # as a boot would, once a preparation
         self.added = 0
         ring.adopt(found, have)
 
