@@ -53,6 +53,7 @@ GOALS = {
     "first_move": ("report", "report"),
     "move": ("report", "report"),
     "running": ("<= 0.02", "<= 12"),
+    "last_10s": ("report", "<= 25"),  # a scene of its own: a 30 s side, tenths shown
     "paused": ("report", "report"),
     "menus": ("report", "report"),
 }
@@ -60,7 +61,9 @@ FRAME_GAP_GOAL = "<= 50 ms"
 # Heap allocations a second per state: none where the clock only rests and plays (a
 # function whose frame MicroPython puts on the heap is one at each call; tools/port/
 # heap_watch.mjs). The ring's preparation writes its blocks' files.
-ALLOCATION_GOALS = {name: "report" if name == "preparing" else "0" for name in STATES}
+# The states on the page: the lane's, with the last 10 s (a scene of its own) after running.
+SHOWN_STATES = STATES[:5] + ("last_10s",) + STATES[5:]
+ALLOCATION_GOALS = {name: "report" if name == "preparing" else "0" for name in SHOWN_STATES}
 NM = "arm-none-eabi-nm"  # the Arm GNU toolchain's, which make firmware needs for rp2
 
 
@@ -98,14 +101,17 @@ def run_lane(image, bootrom, board, *options):
     return json.loads(done.stdout)
 
 
+def elf_options(image):
+    """The lane's --elf for the image's ELF beside it, if the toolchain's nm is here."""
+    elf = os.path.join(os.path.dirname(image), "firmware.elf")
+    return ["--elf", elf] if os.path.isfile(elf) and shutil.which(NM) else []
+
+
 def runs(image, bootrom, board, seconds=WINDOW_S):
     """The lane's boots: the states at the flash's typical and at its maximum times (the
     ring prepared whole first: a start is refused until it is), both with the DREQ as a
     credit; then two presses under each DREQ semantics."""
-    window = ["--seconds", str(seconds), "--dreq", "credit"]
-    elf = os.path.join(os.path.dirname(image), "firmware.elf")
-    if os.path.isfile(elf) and shutil.which(NM):
-        window += ["--elf", elf]
+    window = ["--seconds", str(seconds), "--dreq", "credit", *elf_options(image)]
     typical = run_lane(image, bootrom, board, "--flash", "typical", *window)
     maximum = run_lane(image, bootrom, board, "--flash", "maximum", *window)
     presses = {
@@ -116,7 +122,11 @@ def runs(image, bootrom, board, seconds=WINDOW_S):
 
 
 def _state(run, name):
-    state = run["states"][_LANE_STATE.get(name, name)]
+    return _window(run["states"][_LANE_STATE.get(name, name)])
+
+
+def _window(state):
+    """One measured window of the lane's: CPU, wake-ups, frames, allocations, due frames."""
     return {
         "cpu_fraction": round(state["cpu"], 4),
         "wakeups_per_s": round(state["wakesPerS"], 1),
@@ -152,6 +162,93 @@ def _allocations(state):
         "sleeps_per_s": round(state["sleeps"] / state["seconds"], 1),
         "steps_per_s": round(state["steps"] / state["seconds"], 1),
     }
+
+
+# The scenes (tools/port/scenes.mjs), each on a clock booted with a control of its own: the
+# last 10 s of a 30 s side, tenths and the warning beeps on (bench/wakeups.py's own state),
+# and a rapid control's new game, its wait from the confirming set to a start.
+SCENE_SETTINGS = {
+    "last10": ("30", {"tenths": True, "warn_last10": True}),
+    "newGame": ("900+10", {}),
+}
+RAPID_WAIT_GOAL_MS = 3_000  # issue 43: a rapid control's wait to a start, typical flash times
+PREPARING_TEXT = "PrEP"  # docs/display.md: the ring being prepared, a start refused
+
+
+def scene_settings(board_name, scene):
+    """The settings file a scene's clock boots with, as the lane's --settings takes it: the
+    runner's file for the scene's control (``sim.world.fresh_flash``), its fields changed."""
+    from bench import port_script
+    from firmware import files as names
+    from hal.storage import Storage
+    from sim import script as scripts
+
+    control, fields = SCENE_SETTINGS[scene]
+    data = json.loads(port_script.settings_bytes(scripts.parse("control %s\n" % control)))
+    data.update(fields)
+    return {
+        "settingsPath": Storage(boards.load(board_name).FLASH_ROOT, None).path(names.SETTINGS),
+        "settingsHex": json.dumps(data).encode().hex(),
+    }
+
+
+def run_scene(image, bootrom, board, scene, *options):
+    """One boot of the image with the scene's settings, the scene played; its JSON."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(scene_settings(board["name"], scene), handle)
+    try:
+        return run_lane(
+            image, bootrom, board, "--settings", handle.name, "--scene", scene, *options
+        )
+    finally:
+        os.remove(handle.name)
+
+
+def ready_after_ms(frames):
+    """When the displays first show the new game ready: the first frame after the last one
+    that showed the ring being prepared (``PREPARING_TEXT``), in ms from the setup; 0 if none
+    did. ``frames``: the scene's ``[ms, display, RAM]``, in time order."""
+    from sim.ht16k33 import decode_seg7x4
+
+    shown = ["", ""]
+    last_preparing = None
+    for index, (_ms, chip, ram) in enumerate(frames):
+        shown[chip] = decode_seg7x4(bytes(ram))
+        if PREPARING_TEXT in shown:
+            last_preparing = index
+    if last_preparing is None:
+        return 0
+    if last_preparing + 1 >= len(frames):
+        raise SystemExit("bench.port: the new game's ring was still being prepared at the end")
+    return frames[last_preparing + 1][0]
+
+
+def new_game_wait(image, bootrom, board):
+    """A rapid control's wait from a new game's setup to a start, on the port: one boot to
+    see when the displays show the new game ready, the same boot again with the right lever
+    pressed a millisecond after that (the emulator is deterministic) and the game read back
+    running."""
+    seen = run_scene(image, bootrom, board, "newGame")["newGame"]
+    ready_ms = ready_after_ms(seen["frames"])
+    press_ms = int(ready_ms) + 1
+    pressed = run_scene(image, bootrom, board, "newGame", "--press-after-ms", str(press_ms))
+    started = pressed["newGame"]["state"] == "running"
+    return {
+        "control": SCENE_SETTINGS["newGame"][0],
+        "erases": seen["erases"],
+        "ready_shown_ms": round(ready_ms, 1),
+        "wait_to_start_ms": press_ms,  # the lever pressed then: ``started`` says if it took
+        "started": started,
+    }
+
+
+def scenes(image, bootrom, board, elf_options=()):
+    """The scenes' figures: the last 10 s (a window as the states') and the new game's wait
+    (``port.states.last_10s``, ``port.new_game``)."""
+    last10 = run_scene(image, bootrom, board, "last10", "--dreq", "credit", *elf_options)
+    return _window(last10["last10s"]), new_game_wait(image, bootrom, board)
 
 
 def _latest_due_frame(run):
@@ -205,6 +302,7 @@ _STATE_NAMES = {
     "first_move": "first move",
     "move": "a move",
     "running": "running",
+    "last_10s": "last 10 s (tenths)",
     "paused": "paused",
     "menus": "menus",
 }
@@ -217,7 +315,7 @@ def declared():
         Figure("heap total (gc at the prompt)", "port.heap_total_bytes", "B", "report"),
         Figure("heap the clock's boot takes", "port.heap_taken_by_boot_bytes", "B", "report"),
     ]
-    for name in STATES:
+    for name in SHOWN_STATES:
         cpu_goal, wake_goal = GOALS[name]
         where = "port.states.%s." % name
         state = _STATE_NAMES[name]
@@ -248,6 +346,14 @@ def declared():
         Figure("ring preparation, ms a block", ring + "medianMsBetweenErases", "ms", "report"),
         Figure("ring prepared, from the boot", ring + "doneAtMs", "ms", "report"),
         Figure("ring preparation, erases", ring + "erases", "", "report"),
+        Figure(
+            "a rapid control's new game: setup to a start, typical flash",
+            "port.new_game.wait_to_start_ms",
+            "ms",
+            "≤ %d ms" % RAPID_WAIT_GOAL_MS,
+        ),
+        Figure("a rapid control's new game: started then", "port.new_game.started", "", "yes"),
+        Figure("a rapid control's new game: erases", "port.new_game.erases", "", "report"),
         Figure("scripts of tests/scenarios/", "port.scripts.scenarios", "", "report"),
         Figure("scripts the lane can express as edges", "port.scripts.expressible", "", "report"),
         Figure("scripts played on the port", "port.scripts.played", "", "report"),
@@ -325,6 +431,9 @@ def main(argv=None):
     bootrom = bootrom_path(args.rp2040js)
     board = lane_board(args.board)
     port = figures(*runs(args.image, bootrom, board, args.seconds))
+    port["states"]["last_10s"], port["new_game"] = scenes(
+        args.image, bootrom, board, elf_options(args.image)
+    )
     port["scripts"] = port_script_figures.script_figures(
         args.image, bootrom, board, args.jobs, args.max_script_s
     )

@@ -4,10 +4,13 @@
 //   node lane.mjs --uf2 firmware.uf2 --bootrom demo/bootrom.ts --board '{...}'
 //       [--flash typical|maximum] [--dreq level|credit] [--seconds 10]
 //       [--prompt-only | --presses-only | --plan plan.json] [--elf firmware.elf]
+//       [--settings settings.json --scene last10|newGame [--press-after-ms N]]
 //
 // --elf names the image's ELF: the heap allocations of each state are counted, by function.
 // --board is the board's data as bench/port.py reads it from boards/<name>.py: the I2C
 // controller, the displays' addresses, the inputs' GPIOs, the board's name.
+// --settings names a settings file to write before the clock boots ({settingsPath,
+// settingsHex}, as a plan has them); --scene plays one of scenes.mjs's on the prepared clock.
 
 import { parseArgs } from 'node:util';
 import { afterTransfer, setRxDreq } from './dreq.mjs';
@@ -18,8 +21,15 @@ import { HeapWatch, readSymbols } from './heap_watch.mjs';
 import { pressEdges } from './inputs.mjs';
 import { Machine, Meter } from './machine.mjs';
 import { playPlan } from './play_plan.mjs';
+import { SCENES } from './scenes.mjs';
 import { RawRepl } from './repl.mjs';
-import { nearWrapAtPowerUpUs, readPlan, settingsCode, TICKS_PERIOD } from './script_plan.mjs';
+import {
+  nearWrapAtPowerUpUs,
+  readPlan,
+  readSettings,
+  settingsCode,
+  TICKS_PERIOD,
+} from './script_plan.mjs';
 import { setTimer, TIMER_BASE, writableTimer } from './timer.mjs';
 
 const MS = 1_000_000;
@@ -43,6 +53,9 @@ const { values: options } = parseArgs({
     'no-preparation-wait': { type: 'boolean', default: false },
     plan: { type: 'string' },
     elf: { type: 'string' },
+    settings: { type: 'string' },
+    scene: { type: 'string' },
+    'press-after-ms': { type: 'string' },
   },
 });
 for (const name of ['uf2', 'bootrom', 'board']) {
@@ -52,6 +65,9 @@ const board = JSON.parse(options.board);
 const times = W25Q16JV_MS[options.flash];
 if (!times) throw new Error(`--flash ${options.flash}: typical or maximum`);
 const windowNs = Number(options.seconds) * 1000 * MS;
+if (options.scene && !(options.scene in SCENES)) {
+  throw new Error(`--scene ${options.scene}: one of ${Object.keys(SCENES).join(', ')}`);
+}
 
 const machine = new Machine({ bootrom: options.bootrom, uf2: options.uf2 });
 const { mcu } = machine;
@@ -181,10 +197,11 @@ if (options['prompt-only']) {
   process.exit(0);
 }
 
-if (plan && plan.settingsHex !== null) {
-  // The script's settings file, the runner's bytes, written before the clock boots.
-  const said = repl.exec(settingsCode(plan)).trim().split(/\s+/);
-  const bytes = plan.settingsHex.length / 2;
+const settings = plan ?? (options.settings ? readSettings(options.settings) : null);
+if (settings && settings.settingsHex !== null) {
+  // The script's (or the scene's) settings file, the host's bytes, written before the clock boots.
+  const said = repl.exec(settingsCode(settings)).trim().split(/\s+/);
+  const bytes = settings.settingsHex.length / 2;
   if (said[0] !== 'SETTINGS' || said[1] !== 'True' || Number(said[2]) !== bytes) {
     throw new Error(`the settings file was not written: ${said.join(' ')}`);
   }
@@ -247,7 +264,7 @@ if (options['presses-only']) {
   process.exit(0);
 }
 const erasesAtStart = flash.erases.length;
-states.preparing = measure(windowNs, 'standing, the ring being prepared');
+if (!options.scene) states.preparing = measure(windowNs, 'standing, the ring being prepared');
 // The ring's preparation: done when no erase came for PREPARED_QUIET_NS (at most
 // PREPARATION_LIMIT_NS of simulated time).
 const PREPARED_QUIET_NS = 3000 * MS;
@@ -267,6 +284,15 @@ result.preparation = {
   firstToLastMs: prepErases.length ? (prepErases.at(-1).atNs - prepErases[0].atNs) / MS : 0,
   doneAtMs: prepErases.length ? prepErases.at(-1).atNs / MS : null,
 };
+if (options.scene) {
+  // A scene on the prepared clock (scenes.mjs), its figures beside the boot's.
+  const pressAfterMs = options['press-after-ms'] ? Number(options['press-after-ms']) : null;
+  const scene = { machine, press, measure, flash, frames, repl, pressAfterMs };
+  Object.assign(result, SCENES[options.scene](scene));
+  result.consoleTail = machine.console.slice(-400);
+  process.stdout.write(JSON.stringify(result, null, 1) + '\n');
+  process.exit(0);
+}
 states.standing = measure(windowNs, 'standing');
 const erasesBefore = flash.erases.length;
 const programsBefore = flash.programs.length;

@@ -78,3 +78,15 @@ export function settingsCode(plan) {
     "print('SETTINGS', back == data, len(back))",
   ].join('\n');
 }
+
+/** A settings file to write before the clock boots (--settings): `{settingsPath,
+ *  settingsHex}`, checked as a plan's. */
+export function readSettings(path) {
+  const settings = JSON.parse(readFileSync(path, 'utf8'));
+  for (const name of ['settingsPath', 'settingsHex']) {
+    if (!(name in settings) || !FIELDS[name](settings[name]) || settings[name] === null) {
+      throw new Error(`settings: ${name} is missing or wrong`);
+    }
+  }
+  return settings;
+}

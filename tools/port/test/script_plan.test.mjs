@@ -5,6 +5,7 @@ import {
   NEAR_WRAP_US,
   nearWrapAtPowerUpUs,
   parsePlan,
+  readSettings,
   settingsCode,
   TICKS_PERIOD,
   ticksDiff,
@@ -80,4 +81,22 @@ test("the settings' code writes the plan's bytes at its path and reads them back
   assert.match(code, /unhexlify\("7b7d"\)/);
   assert.match(code, /open\("\/settings.json", 'wb'\)/);
   assert.match(code, /open\("\/settings.json", 'rb'\)/);
+});
+
+test('a settings file for a scene has both fields, a path and bytes', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const folder = mkdtempSync(join(tmpdir(), 'settings-'));
+  const write = (value) => {
+    const path = join(folder, 'settings.json');
+    writeFileSync(path, JSON.stringify(value));
+    return path;
+  };
+  const good = { settingsPath: '/settings.json', settingsHex: '7b7d' };
+  assert.deepEqual(readSettings(write(good)), good);
+  assert.throws(() => readSettings(write({ settingsPath: '/settings.json' })), /settingsHex/);
+  assert.throws(() => readSettings(write({ ...good, settingsHex: null })), /settingsHex/);
+  assert.throws(() => readSettings(write({ ...good, settingsPath: 'settings.json' })), /settingsPath/);
+  assert.throws(() => readSettings(write({ ...good, settingsHex: '7b7' })), /settingsHex/);
 });
