@@ -214,15 +214,55 @@ class NotPlayed(Exception):
     """A script the lane could not play to its end on the image; the message says why."""
 
 
+# The lane's documents of the plans played, kept by what decides them: the image's bytes,
+# the plan, the board, the DREQ semantics and the lane's own sources. The emulator is
+# deterministic, so a plan played again on the same image gives the same document: a run
+# that changes only the simulator's side (its reference line) plays nothing again.
+PLAYS = os.path.join(ROOT, "build", "port-plays")
+LANE_SOURCES = os.path.join(ROOT, "tools", "port")
+_IMAGE_DIGESTS = {}
+
+
+def _digest_of_file(path):
+    import hashlib
+
+    stat = os.stat(path)
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    if key not in _IMAGE_DIGESTS:
+        with open(path, "rb") as handle:
+            _IMAGE_DIGESTS[key] = hashlib.sha256(handle.read()).hexdigest()
+    return _IMAGE_DIGESTS[key]
+
+
+def play_key(plan, image, bootrom, board, dreq):
+    """The name a played plan's document is kept under (``PLAYS``)."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256()
+    for part in (image, bootrom):
+        digest.update(_digest_of_file(part).encode())
+    digest.update(json.dumps([plan, board, dreq], sort_keys=True).encode())
+    for name in sorted(os.listdir(LANE_SOURCES)):
+        if name.endswith(".mjs"):
+            with open(os.path.join(LANE_SOURCES, name), "rb") as handle:
+                digest.update(name.encode() + b"\0" + handle.read())
+    return digest.hexdigest()
+
+
 def _run_plan(plan, image, bootrom, board, dreq="credit"):
     """The lane's document for ``plan`` played on the image, the DREQ from the PIO as
-    ``dreq`` (tools/port/dreq.mjs); raises NotPlayed if it failed."""
+    ``dreq`` (tools/port/dreq.mjs), kept in ``PLAYS``; raises NotPlayed if it failed."""
     import json
     import subprocess
     import tempfile
 
     from bench import port
 
+    kept = os.path.join(PLAYS, play_key(plan, image, bootrom, board, dreq) + ".json")
+    if os.path.isfile(kept):
+        with open(kept) as handle:
+            return json.load(handle)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(plan, handle)
     command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
@@ -233,7 +273,12 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
         os.remove(handle.name)
     if done.returncode != 0:
         raise NotPlayed("the lane failed: %s" % " ".join(done.stderr.strip().splitlines()[-1:]))
-    return json.loads(done.stdout)
+    document = json.loads(done.stdout)
+    os.makedirs(PLAYS, exist_ok=True)
+    with open(kept + ".part", "w") as handle:
+        json.dump(document, handle)
+    os.replace(kept + ".part", kept)  # whole or not at all
+    return document
 
 
 def play(path, image, bootrom, board, dreq="credit"):

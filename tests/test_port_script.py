@@ -192,3 +192,38 @@ def test_the_figures_without_an_image_count_every_script_once():
     assert sum(figures["refused_by_reason"].values()) == len(others)
     assert figures["scenarios"] == len(expressible) + len(others)
     assert "played" not in figures
+
+
+def test_a_played_plan_is_kept_by_its_image_plan_board_dreq_and_lane(tmp_path, monkeypatch):
+    """The lane's document is kept under a key of everything that decides it, and a plan
+    played again on the same image is read back, not played: the lane is not run."""
+    image, bootrom = tmp_path / "firmware.uf2", tmp_path / "bootrom.ts"
+    image.write_bytes(b"image one")
+    bootrom.write_bytes(b"bootrom")
+    plan, board = {"steps": [], "endMs": 1000}, {"name": "pico"}
+    key = port_script.play_key(plan, str(image), str(bootrom), board, "credit")
+    assert port_script.play_key(plan, str(image), str(bootrom), board, "credit") == key
+    others = [
+        port_script.play_key({**plan, "endMs": 1001}, str(image), str(bootrom), board, "credit"),
+        port_script.play_key(plan, str(image), str(bootrom), {"name": "pico_big"}, "credit"),
+        port_script.play_key(plan, str(image), str(bootrom), board, "level"),
+    ]
+    image.write_bytes(b"image two")
+    os.utime(image, ns=(1, 1))  # a new image, whatever its time
+    others.append(port_script.play_key(plan, str(image), str(bootrom), board, "credit"))
+    assert key not in others and len(set(others)) == len(others)
+
+    monkeypatch.setattr(port_script, "PLAYS", str(tmp_path / "plays"))
+    kept = {"stateFields": "('running',)", "erasesMs": []}
+    os.makedirs(port_script.PLAYS)
+    key = port_script.play_key(plan, str(image), str(bootrom), board, "credit")
+    with open(os.path.join(port_script.PLAYS, key + ".json"), "w") as handle:
+        json.dump(kept, handle)
+
+    def no_lane(*args, **kwargs):
+        raise AssertionError("the lane was run for a kept plan")
+
+    monkeypatch.setattr(subprocess, "run", no_lane)
+    assert port_script._run_plan(plan, str(image), str(bootrom), board, "credit") == kept
+    with pytest.raises(AssertionError, match="the lane was run"):
+        port_script._run_plan(plan, str(image), str(bootrom), board, "level")
