@@ -253,10 +253,16 @@ def declared():
         Figure("scripts played on the port", "port.scripts.played", "", "report"),
         Figure("scripts played: real time", "port.scripts.real_s", "s", "report", False),
         Figure(
-            "scripts played on the port, matching the simulator's line",
+            "scripts played on the port, matching the simulator's Pico ready as the lane's board",
             "port.scripts.played_and_matching",
             "",
             "all",
+        ),
+        Figure(
+            "scripts played on the port, matching the ideal board's line as well",
+            "port.scripts.played_and_matching_ideal",
+            "",
+            "report",
         ),
     ]
     for dreq in ("credit", "level"):

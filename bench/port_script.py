@@ -43,6 +43,12 @@ START_MS = 20_000
 # The ticks at the start of a ``ticks near-wrap`` script: the runner's board's at its boot
 # (sim/vclock.py: 10 s before the 2**30 ms wrap).
 NEAR_WRAP_TICK = 2**30 - 10_000
+# The flash's times the lane plays the scripts at (tools/port/lane.mjs --flash): the
+# W25Q16JV's typical ones, which the simulator's Pico has at the same level's name.
+FLASH_TIMES = "typical"
+# The lane's reference: the simulator's Pico with the lane's flash times, booted and its
+# ring prepared before the script as the lane's board is (docs/spec/scripts.md, --ready).
+REFERENCE_OPTIONS = ("--latency=" + FLASH_TIMES, "--ready")
 
 
 _ONE_RUNNER = threading.Lock()  # one simulated board at a time in this process (its vclock)
@@ -226,7 +232,8 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(plan, handle)
     command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
-    command += ["--board", json.dumps(board), "--dreq", dreq, "--plan", handle.name]
+    command += ["--board", json.dumps(board), "--dreq", dreq, "--flash", FLASH_TIMES]
+    command += ["--plan", handle.name]
     try:
         done = subprocess.run(command, capture_output=True, text=True)
     finally:
@@ -236,12 +243,23 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
     return json.loads(done.stdout)
 
 
-def play(path, image, bootrom, board, dreq="credit"):
-    """Plays the script at ``path`` on the image (the DREQ as ``dreq``): ``(the port's line,
-    the simulator's line, the lane's document)``; raises NotPlayed if the lane failed or the
-    board was not ready (its ring still being prepared) at the script's start."""
+def simulated_line(path, options=()):
+    """The last line ``python -m sim run OPTIONS PATH`` prints, its state line."""
     import subprocess
 
+    command = [sys.executable, "-m", "sim", "run", *options, path]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    lines = done.stdout.strip().splitlines()
+    return lines[-1].split(": end: ", 1)[-1] if lines else ""
+
+
+def play(path, image, bootrom, board, dreq="credit"):
+    """Plays the script at ``path`` on the image (the DREQ as ``dreq``): ``(the port's line,
+    the reference's line, the lane's document, the ideal board's line)``, the reference
+    the simulator's Pico ready as the lane's board (``REFERENCE_OPTIONS``), the ideal
+    board the simulator's own (``python -m sim run PATH``); raises NotPlayed if the lane
+    failed or the board was not ready (its ring still being prepared) at the script's
+    start."""
     with open(path, "rb") as handle:
         parsed = scripts.parse(handle.read())
     plan = lane_plan(parsed, board["name"])
@@ -263,14 +281,7 @@ def play(path, image, bootrom, board, dreq="credit"):
             % lane["lastEraseBeforeStartMs"]
         )
     ours = state_line(plan["atMs"], lane["stateFields"], lane["displays"])
-    simulated = (
-        subprocess.run(
-            [sys.executable, "-m", "sim", "run", path], stdout=subprocess.PIPE, text=True, cwd=ROOT
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    return ours, simulated.split(": end: ", 1)[-1], lane
+    return ours, simulated_line(path, REFERENCE_OPTIONS), lane, simulated_line(path)
 
 
 def main():

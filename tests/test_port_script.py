@@ -192,3 +192,54 @@ def test_the_figures_without_an_image_count_every_script_once():
     assert sum(figures["refused_by_reason"].values()) == len(others)
     assert figures["scenarios"] == len(expressible) + len(others)
     assert "played" not in figures
+
+
+def test_the_reference_is_the_simulators_pico_ready_at_the_lanes_flash_times():
+    """A new control chosen in the menu and a start pressed at once: the ideal board's
+    flash prepares the ring at once and the game runs; the reference prepares it at the
+    port's pace from the menu's exit and still shows PrEP, as the port does."""
+    assert port_script.REFERENCE_OPTIONS == ("--latency=" + port_script.FLASH_TIMES, "--ready")
+    assert port_script.FLASH_TIMES == "typical"  # the lane's --flash default, and the model's
+    path = os.path.join(port_script.SCENARIOS, "speed", "menu-custom-150.clock")
+    ideal = port_script.simulated_line(path)
+    reference = port_script.simulated_line(path, port_script.REFERENCE_OPTIONS)
+    assert "state=running" in ideal
+    assert "state=setup" in reference and 'display="PrEP|' in reference
+    quiet = os.path.join(port_script.SCENARIOS, "arbiter", "add.clock")
+    assert port_script.simulated_line(quiet, port_script.REFERENCE_OPTIONS) == (
+        port_script.simulated_line(quiet)
+    )
+
+
+def test_the_figures_judge_the_port_against_the_reference_and_count_the_ideal_too(monkeypatch):
+    from bench import port_script_figures
+
+    lines = {  # path: (port, reference, ideal)
+        "/s/same.clock": ("A", "A", "A"),
+        "/s/prep.clock": ("P", "P", "I"),  # a preparation met: the reference's, not the ideal's
+        "/s/prep2.clock": ("P", "P", "J"),
+        "/s/off.clock": ("X", "P", "X"),  # the ideal board's, not the reference's: differs
+        "/s/bad.clock": ("X", "P", "I"),
+    }
+
+    def play(path, image, bootrom, board, dreq="credit"):
+        port, reference, ideal = lines[path]
+        return port, reference, {"erasesMs": [[1.0, 45]] if port == "P" else []}, ideal
+
+    survey = ([(path, [(1000, "read", "expect", 0)]) for path in lines], [])
+    monkeypatch.setattr(port_script, "play", play)
+    monkeypatch.setattr(port_script, "survey", lambda: survey)
+    monkeypatch.setattr(port_script_figures, "ROOT", "/")
+    figures = port_script_figures.script_figures("image", "bootrom", {"name": "pico"})
+    assert (figures["played"], figures["matching"], figures["matching_ideal"]) == (5, 3, 2)
+    assert figures["played_and_matching"] == "3 of 5"
+    assert figures["played_and_matching_ideal"] == "2 of 5"
+    assert sorted(figures["matching_not_ideal"]) == ["s/prep.clock", "s/prep2.clock"]
+    assert figures["matching_not_ideal"]["s/prep.clock"] == {
+        "port": "P",
+        "reference": "P",
+        "ideal": "I",
+        "erases_during_script": 1,
+    }
+    assert sorted(figures["differing"]) == ["s/bad.clock", "s/off.clock"]
+    assert "--ready" in figures["reference"]
