@@ -76,25 +76,28 @@ def settings_bytes(script):
 
 
 def runner_presses(script):
-    """The presses the runner makes on its board as it plays ``script`` (the keys it
-    chose from the screen included, at the virtual times it pressed them), as plan steps,
-    and the virtual ms of its end: its arbiter's sequences take virtual time the script's
-    own time leaves out. Raises NotExpressible if the runner's play stops early."""
+    """The presses the runner makes on the reference's board (the simulator's Pico ready as
+    the lane's board: ``REFERENCE_OPTIONS``) as it plays ``script`` (the keys it chose
+    from that board's screen included, at the times it pressed them from the script's
+    start), as plan steps, and the ms of its end from that start: its arbiter's sequences
+    take board time the script's own time leaves out. Raises NotExpressible if the
+    runner's play stops early."""
     from sim import vclock
     from sim.runner import Game, Player
 
     with _ONE_RUNNER:  # the simulated board's time and machine are the process's own
-        game = Game(script)
+        game = Game(script, "pico", latency=FLASH_TIMES, ready=True)
         try:
+            start_ms = game.offset_ms  # the board's time at the script's 0
             presses = game.board.record_presses()
             player = Player(game)
             player.play(script.statements)
             if not player.finished:
                 raise NotExpressible("the runner's play stops before the script's end")
-            end_ms = vclock.now_ms()
+            end_ms = vclock.now_ms() - start_ms
         finally:
             game.close()
-    return [[at, "press", name, hold] for at, name, hold in presses], end_ms
+    return [[at - start_ms, "press", name, hold] for at, name, hold in presses], end_ms
 
 
 def lane_plan(script, board_name, start_ms=START_MS):

@@ -243,3 +243,17 @@ def test_the_figures_judge_the_port_against_the_reference_and_count_the_ideal_to
     }
     assert sorted(figures["differing"]) == ["s/bad.clock", "s/off.clock"]
     assert "--ready" in figures["reference"]
+
+
+def test_the_lane_presses_the_keys_the_runner_chose_on_the_reference():
+    """A new control chosen in the menu, a start pressed at once, then a pause: on the
+    ideal board the game runs and the runner presses play; on the reference (and on the
+    port) the ring is still being prepared, the start was refused, and a pause of a clock
+    set up presses nothing. The lane replays the reference runner's keys."""
+    path = os.path.join(port_script.SCENARIOS, "speed", "menu-custom-150.clock")
+    with open(path, "rb") as handle:
+        text = handle.read().decode()
+    parsed = scripts.parse((text.rsplit("at 11.3", 1)[0] + "at 7 pause\nat 8 show\n").encode())
+    plan = port_script.lane_plan(parsed, "pico")
+    assert [step[2] for step in plan["steps"][-2:]] == ["play", "lever_right"]
+    assert plan["steps"][-1][0] == 6300 and plan["endMs"] == plan["atMs"] == 8000
