@@ -259,6 +259,12 @@ def declared():
             "all",
         ),
         Figure(
+            "scripts the lane can express: the Pico's ready line the ideal board's",
+            "port.scripts.reference_vs_ideal.same_of_compared",
+            "",
+            "report",
+        ),
+        Figure(
             "scripts played on the port, matching the ideal board's line as well",
             "port.scripts.played_and_matching_ideal",
             "",

@@ -66,6 +66,32 @@ def _matches_ideal(outcome):
     return kind != "not played" and (detail is None or detail["port"] == detail["ideal"])
 
 
+def reference_figures(expressible, jobs=1):
+    """The reference's line (``port_script.REFERENCE_OPTIONS``) against the ideal board's
+    for each script of ``expressible`` (paths with their plans), ``jobs`` at once, without
+    the image: how many are the same, and both lines of each that differs (a preparation
+    of the ring met in the script: the reference shows its wait, the ideal flash none)."""
+
+    def lines(path):
+        reference = port_script.simulated_line(path, port_script.REFERENCE_OPTIONS)
+        return path, reference, port_script.simulated_line(path)
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        compared = list(pool.map(lines, [path for path, _plan in expressible]))
+    differing = {
+        os.path.relpath(path, ROOT): {"reference": reference, "ideal": ideal}
+        for path, reference, ideal in compared
+        if reference != ideal
+    }
+    same = len(compared) - len(differing)
+    return {
+        "compared": len(compared),
+        "same": same,
+        "same_of_compared": "%d of %d" % (same, len(compared)),
+        "differing": differing,
+    }
+
+
 def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MAX_SCRIPT_S):
     """The survey of the scripts; with an image, each expressible script at most
     ``max_script_s`` long played on it (``jobs`` at once), compared with the reference's
@@ -82,6 +108,7 @@ def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MA
     }
     if image is None:
         return figures
+    figures["reference_vs_ideal"] = reference_figures(expressible, jobs)
     # The shortest first: a run cut short has played the most scripts.
     by_length = sorted(expressible, key=lambda item: item[1][-1][0])
     chosen = [path for path, plan in by_length if plan[-1][0] <= max_script_s * 1000]

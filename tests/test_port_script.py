@@ -257,3 +257,22 @@ def test_the_lane_presses_the_keys_the_runner_chose_on_the_reference():
     plan = port_script.lane_plan(parsed, "pico")
     assert [step[2] for step in plan["steps"][-2:]] == ["play", "lever_right"]
     assert plan["steps"][-1][0] == 6300 and plan["endMs"] == plan["atMs"] == 8000
+
+
+def test_the_reference_is_compared_with_the_ideal_board_on_every_expressible_script(
+    monkeypatch,
+):
+    from bench import port_script_figures
+
+    said = {("/s/a.clock", True): "R", ("/s/a.clock", False): "R"}
+    said.update({("/s/b.clock", True): "PrEP", ("/s/b.clock", False): "running"})
+
+    def simulated_line(path, options=()):
+        assert tuple(options) in ((), port_script.REFERENCE_OPTIONS)
+        return said[(path, bool(options))]
+
+    monkeypatch.setattr(port_script, "simulated_line", simulated_line)
+    monkeypatch.setattr(port_script_figures, "ROOT", "/")
+    figures = port_script_figures.reference_figures([("/s/a.clock", []), ("/s/b.clock", [])], 2)
+    assert figures["same_of_compared"] == "1 of 2"
+    assert figures["differing"] == {"s/b.clock": {"reference": "PrEP", "ideal": "running"}}
