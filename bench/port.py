@@ -359,10 +359,22 @@ def declared():
         Figure("scripts played on the port", "port.scripts.played", "", "report"),
         Figure("scripts played: real time", "port.scripts.real_s", "s", "report", False),
         Figure(
-            "scripts played on the port, matching the simulator's line",
+            "scripts played on the port, matching the simulator's Pico ready as the lane's board",
             "port.scripts.played_and_matching",
             "",
             "all",
+        ),
+        Figure(
+            "scripts the lane can express: the Pico's ready line the ideal board's",
+            "port.scripts.reference_vs_ideal.same_of_compared",
+            "",
+            "report",
+        ),
+        Figure(
+            "scripts played on the port, matching the ideal board's line as well",
+            "port.scripts.played_and_matching_ideal",
+            "",
+            "report",
         ),
     ]
     for dreq in ("credit", "level"):

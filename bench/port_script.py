@@ -43,6 +43,12 @@ START_MS = 20_000
 # The ticks at the start of a ``ticks near-wrap`` script: the runner's board's at its boot
 # (sim/vclock.py: 10 s before the 2**30 ms wrap).
 NEAR_WRAP_TICK = 2**30 - 10_000
+# The flash's times the lane plays the scripts at (tools/port/lane.mjs --flash): the
+# W25Q16JV's typical ones, which the simulator's Pico has at the same level's name.
+FLASH_TIMES = "typical"
+# The lane's reference: the simulator's Pico with the lane's flash times, booted and its
+# ring prepared before the script as the lane's board is (docs/spec/scripts.md, --ready).
+REFERENCE_OPTIONS = ("--latency=" + FLASH_TIMES, "--ready")
 
 
 _ONE_RUNNER = threading.Lock()  # one simulated board at a time in this process (its vclock)
@@ -70,25 +76,28 @@ def settings_bytes(script):
 
 
 def runner_presses(script):
-    """The presses the runner makes on its board as it plays ``script`` (the keys it
-    chose from the screen included, at the virtual times it pressed them), as plan steps,
-    and the virtual ms of its end: its arbiter's sequences take virtual time the script's
-    own time leaves out. Raises NotExpressible if the runner's play stops early."""
+    """The presses the runner makes on the reference's board (the simulator's Pico ready as
+    the lane's board: ``REFERENCE_OPTIONS``) as it plays ``script`` (the keys it chose
+    from that board's screen included, at the times it pressed them from the script's
+    start), as plan steps, and the ms of its end from that start: its arbiter's sequences
+    take board time the script's own time leaves out. Raises NotExpressible if the
+    runner's play stops early."""
     from sim import vclock
     from sim.runner import Game, Player
 
     with _ONE_RUNNER:  # the simulated board's time and machine are the process's own
-        game = Game(script)
+        game = Game(script, "pico", latency=FLASH_TIMES, ready=True)
         try:
+            start_ms = game.offset_ms  # the board's time at the script's 0
             presses = game.board.record_presses()
             player = Player(game)
             player.play(script.statements)
             if not player.finished:
                 raise NotExpressible("the runner's play stops before the script's end")
-            end_ms = vclock.now_ms()
+            end_ms = vclock.now_ms() - start_ms
         finally:
             game.close()
-    return [[at, "press", name, hold] for at, name, hold in presses], end_ms
+    return [[at - start_ms, "press", name, hold] for at, name, hold in presses], end_ms
 
 
 def lane_plan(script, board_name, start_ms=START_MS):
@@ -235,14 +244,15 @@ def _digest_of_file(path):
 
 
 def play_key(plan, image, bootrom, board, dreq):
-    """The name a played plan's document is kept under (``PLAYS``)."""
+    """The name a played plan's document is kept under (``PLAYS``): the flash's times
+    (``FLASH_TIMES``) with the rest."""
     import hashlib
     import json
 
     digest = hashlib.sha256()
     for part in (image, bootrom):
         digest.update(_digest_of_file(part).encode())
-    digest.update(json.dumps([plan, board, dreq], sort_keys=True).encode())
+    digest.update(json.dumps([plan, board, dreq, FLASH_TIMES], sort_keys=True).encode())
     for name in sorted(os.listdir(LANE_SOURCES)):
         if name.endswith(".mjs"):
             with open(os.path.join(LANE_SOURCES, name), "rb") as handle:
@@ -266,7 +276,8 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(plan, handle)
     command = ["node", port.LANE, "--uf2", image, "--bootrom", bootrom]
-    command += ["--board", json.dumps(board), "--dreq", dreq, "--plan", handle.name]
+    command += ["--board", json.dumps(board), "--dreq", dreq, "--flash", FLASH_TIMES]
+    command += ["--plan", handle.name]
     try:
         done = subprocess.run(command, capture_output=True, text=True)
     finally:
@@ -281,12 +292,23 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
     return document
 
 
-def play(path, image, bootrom, board, dreq="credit"):
-    """Plays the script at ``path`` on the image (the DREQ as ``dreq``): ``(the port's line,
-    the simulator's line, the lane's document)``; raises NotPlayed if the lane failed or the
-    board was not ready (its ring still being prepared) at the script's start."""
+def simulated_line(path, options=()):
+    """The last line ``python -m sim run OPTIONS PATH`` prints, its state line."""
     import subprocess
 
+    command = [sys.executable, "-m", "sim", "run", *options, path]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    lines = done.stdout.strip().splitlines()
+    return lines[-1].split(": end: ", 1)[-1] if lines else ""
+
+
+def play(path, image, bootrom, board, dreq="credit"):
+    """Plays the script at ``path`` on the image (the DREQ as ``dreq``): ``(the port's line,
+    the reference's line, the lane's document, the ideal board's line)``, the reference
+    the simulator's Pico ready as the lane's board (``REFERENCE_OPTIONS``), the ideal
+    board the simulator's own (``python -m sim run PATH``); raises NotPlayed if the lane
+    failed or the board was not ready (its ring still being prepared) at the script's
+    start."""
     with open(path, "rb") as handle:
         parsed = scripts.parse(handle.read())
     plan = lane_plan(parsed, board["name"])
@@ -308,14 +330,7 @@ def play(path, image, bootrom, board, dreq="credit"):
             % lane["lastEraseBeforeStartMs"]
         )
     ours = state_line(plan["atMs"], lane["stateFields"], lane["displays"])
-    simulated = (
-        subprocess.run(
-            [sys.executable, "-m", "sim", "run", path], stdout=subprocess.PIPE, text=True, cwd=ROOT
-        )
-        .stdout.strip()
-        .splitlines()[-1]
-    )
-    return ours, simulated.split(": end: ", 1)[-1], lane
+    return ours, simulated_line(path, REFERENCE_OPTIONS), lane, simulated_line(path)
 
 
 def main():

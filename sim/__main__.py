@@ -21,13 +21,15 @@ MPY_RUNNER = os.path.join(ROOT, "tools", "mpy", "run.mjs")
 SCRIPT_HEAP = 8 * 1024 * 1024
 
 
-def _run_mpy(files, every_tick, latency, compiled):
+def _run_mpy(files, every_tick, latency, compiled, ready=False):
     if not os.path.exists(os.path.join(ROOT, "tools", "mpy", "node_modules")):
         print("MicroPython lane not installed: run `make setup`", file=sys.stderr)
         return 2
     option = ["--every-tick"] if every_tick else []
     if latency is not None:
         option.append("--latency=" + latency)
+    if ready:
+        option.append("--ready")
     loaded = ["--compiled"] if compiled else []
     heap = "--heap=%d" % SCRIPT_HEAP
     completed = subprocess.run(["node", MPY_RUNNER, *loaded, heap, "sim.runner", *option, *files])
@@ -76,6 +78,12 @@ def main(argv=None):
         help="the board's chip latencies (flash, I2C, collections, sockets) at their "
         "datasheets' typical or maximum figures (docs/spec/scripts.md)",
     )
+    run.add_argument(
+        "--ready",
+        action="store_true",
+        help="with --latency: the board booted and its journal's ring prepared before the "
+        "script's 0, as a player finds it (docs/spec/scripts.md)",
+    )
     run.add_argument("files", nargs="+", metavar="FILE")
     latency = commands.add_parser(
         "latency",
@@ -94,18 +102,29 @@ def main(argv=None):
         "(typical, max, ideal: typical and max without one)" % ", ".join(board_names()),
     )
     arguments = parser.parse_args(argv)
+    if arguments.command == "run" and arguments.ready and arguments.latency is None:
+        parser.error("--ready takes --latency: the ideal board is ready at once")
     if arguments.command == "latency":
         return _latency(arguments)
     if arguments.command == "run" and arguments.mpy:
         return _run_mpy(
-            arguments.files, arguments.every_tick, arguments.latency, arguments.compiled
+            arguments.files,
+            arguments.every_tick,
+            arguments.latency,
+            arguments.compiled,
+            arguments.ready,
         )
     sys.path.insert(0, ROOT)
     from sim import code_cache
     from sim.runner import run_files
 
     code_cache.install()  # each boot imports the firmware again
-    return run_files(arguments.files, rests=not arguments.every_tick, latency=arguments.latency)
+    return run_files(
+        arguments.files,
+        rests=not arguments.every_tick,
+        latency=arguments.latency,
+        ready=arguments.ready,
+    )
 
 
 if __name__ == "__main__":

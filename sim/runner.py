@@ -9,6 +9,7 @@ lanes print identical state lines.
 from firmware import arbiter, engine, timecontrol
 from firmware import claims as claims_module
 from firmware.input_codes import LONG_PRESS_MS
+from sim import ready as ready_module
 from sim import script as script_module
 from sim import vclock
 from sim.world import PRESS_CONTACT_MS, SimBoard, fresh_flash, remove_flash
@@ -18,6 +19,7 @@ SIDE_NAMES = ("left", "right")
 LONG_HOLD_MS = LONG_PRESS_MS + 100
 EVERY_TICK = "--every-tick"  # the command line's option: a step at every tick
 LATENCY = "--latency="  # the command line's option: the chip's latency model, typical or max
+READY = "--ready"  # the command line's option: with a latency model, the board made ready first
 PRESS_GAP_MS = 320  # with the 80 ms press: a press every 0.4 s
 
 
@@ -74,47 +76,120 @@ class Game:
     """One script being played on one simulated board."""
 
     def __init__(
-        self, script, board_name="sim", rests=True, latency=None, capture=None, filesystem=None
+        self,
+        script,
+        board_name="sim",
+        rests=True,
+        latency=None,
+        capture=None,
+        filesystem=None,
+        ready=False,
     ):
         """``filesystem``: the board's filesystem made from the flash folder (a function of
         it: ``sim.littlefs_flash.LittleFsFlash``, the real littlefs), the script's settings
-        written into it; None: ``sim.flash``'s model over the folder."""
+        written into it; None: ``sim.flash``'s model over the folder. ``ready``: the chip
+        board (``latency``) booted and its journal's ring prepared before the script's 0,
+        which falls on its first tick a start may be taken at (``sim.ready``), and played
+        and read as the real-port lane plays and reads its board (``run_to``, ``values``,
+        ``end_values``)."""
+        if ready and latency is None:
+            raise ValueError("a ready board is a chip's: give it a latency level")
         self.script = script
-        self.flash = fresh_flash(
+        self.setup = (board_name, rests, latency, capture, filesystem)
+        self.ready = ready
+        wrap_at_ms = 0
+        if ready and script.near_wrap:
+            # The ticks are set at power-up to read 10 s before their wrap at the script's
+            # 0: a first boot, its ticks from 0, tells when that is (the boot and its
+            # preparation do not depend on the ticks' values).
+            self.flash, self.board = self._booted(False, 0)
+            try:
+                wrap_at_ms = ready_module.ready_start_ms(self.board)
+            finally:
+                remove_flash(self.flash)
+        self.flash, self.board = self._booted(script.near_wrap, wrap_at_ms)
+        # Virtual time that is not the script's: the boot's preparation before the script's
+        # 0 on a ready board, and the time the arbiter's key sequences took.
+        self.offset_ms = 0
+        if ready:
+            self.offset_ms = ready_module.ready_start_ms(self.board)
+            if self.offset_ms != wrap_at_ms and script.near_wrap:
+                raise ready_module.NotReady(
+                    "ready at %d ms after the boot, not at %d ms as the first boot was"
+                    % (self.offset_ms, wrap_at_ms)
+                )
+        self.off_values = None  # while the power is off: the state line at the cut
+
+    def _booted(self, near_wrap, wrap_at_ms):
+        """A fresh flash with the script's settings, and the board booted on it."""
+        script = self.script
+        board_name, rests, latency, capture, filesystem = self.setup
+        flash = fresh_flash(
             script.control_left, script.control_right, script.quickplay, script.edition
         )
         files = None
         if filesystem is not None:
-            files = filesystem(self.flash)
-            _copy_settings(self.flash, files)
-        self.board = SimBoard(
-            self.flash,
+            files = filesystem(flash)
+            _copy_settings(flash, files)
+        board = SimBoard(
+            flash,
             script.bounce_ms,
-            script.near_wrap,
+            near_wrap,
             board_name,
             rests,
             latency,
             flash=files,
             capture=capture,  # by name: SimBoard's ring_blocks comes before them
+            wrap_at_ms=wrap_at_ms,
         )
-        self.board.boot()
-        self.offset_ms = 0  # virtual time the arbiter's key sequences took
-        self.off_values = None  # while the power is off: the state line at the cut
+        board.boot()
+        return flash, board
 
     def run_to(self, script_ms):
         """Advance to script time ``script_ms``, and bring the board up to that instant
         with a pass of its main loop: before every statement alike, so the stepping
-        never depends on which statements print."""
-        self.board.run_due(script_ms + self.offset_ms)
-        self.board.settle()
+        never depends on which statements print.
+
+        On a ready chip board (``ready``: played as the real-port lane plays its board)
+        the board runs up to just before the instant and makes no pass of its own: what
+        the statement moves (a press) is there for the pass of that instant, as on the
+        chip, whose pass woken at a tick reads the edges stamped at it, instead of one
+        that the tick's own frames hold back; a read (``values``) makes no pass either,
+        so reading changes nothing the chip does."""
+        board = self.board
+        at_ms = script_ms + self.offset_ms
+        if not self.ready:
+            board.run_due(at_ms)
+            board.settle()
+        elif vclock.now_ms() < at_ms:
+            board.run_due(at_ms - 1)
+            vclock.set_now(at_ms)
 
     def close(self):
         remove_flash(self.flash)
 
-    def values(self, settle=True):
+    def end_values(self):
+        """The state line's fields at the script's end (``values``). On a ready chip board
+        read as the real-port lane reads its board (tools/port/play_plan.mjs): the
+        displays as the passes woken within a tick of the grid after the end left them
+        (one held in the chip's C calls at their end), the clock's fields after them, its
+        times and stages at the end's tick."""
+        board = self.board
+        if not self.ready or not board.powered:
+            return self.values()
+        end = vclock.now_ms()
+        tick = vclock.ticks_ms()
+        board.run_due(end + board.app.hardware.ticker.period_ms - 1)
+        values = self.values(settle=False, tick=tick)
+        return [("at", end - self.offset_ms)] + values[1:]
+
+    def values(self, settle=True, tick=None):
         """The state line's fields, in order, as (name, value) pairs, at the current
         instant: with ``settle``, after a pass of the main loop at this instant unless
-        one has run (``SimBoard.settle``), so reading twice changes nothing.
+        one has run (``SimBoard.settle``), so reading twice changes nothing. On a ready
+        chip board a read makes no pass of its own: the board is as the passes it made
+        up to this instant left it (``run_to``). ``tick``: the tick the times and stages
+        are read at (None: now's).
 
         While the power is off: ``state=off``, ``running=none``, the displays as
         they are (dark), and every other field as it stood at the cut.
@@ -129,11 +204,14 @@ class Game:
                     value = board.display_text()
                 values.append((name, value))
             return values
-        if settle:
+        if self.ready:
+            board.run_due(vclock.now_ms())  # the passes the board makes at this instant
+        elif settle:
             board.settle()
         clock = board.app.clock
         claims = board.app.claims
-        tick = vclock.ticks_ms()
+        if tick is None:
+            tick = vclock.ticks_ms()
         state = engine.STATE_NAMES[clock.state]
         if claims.state == "open" and clock.state == engine.PAUSED:
             state = "claim"
@@ -467,31 +545,42 @@ class ReportingPlayer(Player):
             self.out("  actual: " + self.game.state_line())
 
 
-def run_script(path, text, out, rests=True, latency=None, player_class=None, capture=None):
+def run_script(
+    path, text, out, rests=True, latency=None, player_class=None, capture=None, ready=False
+):
     """Run one script's bytes (or text); return its exit status. With ``rests=False``
     the clock runs a step at every tick (``SimBoard``); with ``latency`` ("typical" or
     "max") the board is the Pico whose wiring the `sim` board copies, its chip's
-    latencies and its journal's ring and all (``sim.latency``). ``player_class``: a
-    ``ReportingPlayer`` of the caller's (the tests' observing one), else that one.
+    latencies and its journal's ring and all (``sim.latency``); with ``ready`` as well,
+    booted and its ring prepared before the script's 0 (``sim.ready``). ``player_class``:
+    a ``ReportingPlayer`` of the caller's (the tests' observing one), else that one.
     ``capture=False``: the levers stamped by their pin handler alone, not the chip's PIO."""
     try:
         script = script_module.parse(text)
     except script_module.ScriptError as error:
         out("%s:%d: %s" % (path, error.line, error.message))
         return 2
-    game = Game(script, "pico" if latency else "sim", rests, latency, capture)
+    try:
+        game = Game(script, "pico" if latency else "sim", rests, latency, capture, ready=ready)
+    except ready_module.NotReady as problem:
+        out("%s: the board is not ready: %s" % (path, problem))
+        return 1
     try:
         player = (player_class or ReportingPlayer)(game, path, out)
         status = player.play(script.statements)
         if player.finished:
-            out("%s: end: %s" % (path, game.state_line()))
+            out("%s: end: %s" % (path, game.state_line(game.end_values())))
     finally:
         game.close()
     return status
 
 
-def run_files(paths, out=print, rests=True, latency=None, player_class=None):
-    """Run every script in ``paths``; return the worst exit status."""
+def run_files(paths, out=print, rests=True, latency=None, player_class=None, ready=False):
+    """Run every script in ``paths``; return the worst exit status. ``ready``: only with
+    ``latency`` (``run_script``)."""
+    if ready and latency is None:
+        out("%s takes a latency level: %sLEVEL" % (READY, LATENCY))
+        return 2
     worst = 0
     for path in paths:
         try:
@@ -501,7 +590,7 @@ def run_files(paths, out=print, rests=True, latency=None, player_class=None):
             out("%s: cannot read: %s" % (path, error))
             worst = 2
             continue
-        status = run_script(path, text, out, rests, latency, player_class)
+        status = run_script(path, text, out, rests, latency, player_class, ready=ready)
         if status > worst:
             worst = status
     return worst
@@ -509,16 +598,20 @@ def run_files(paths, out=print, rests=True, latency=None, player_class=None):
 
 def main(argv):
     """Entry point of the MicroPython lane: ``argv`` is the list of script files, after
-    after ``--every-tick`` if the clock is to run a step at every tick and
-    ``--latency=typical`` or ``--latency=max`` if the board is to be its chip."""
+    ``--every-tick`` if the clock is to run a step at every tick, ``--latency=typical``
+    or ``--latency=max`` if the board is to be its chip, and ``--ready`` if that chip
+    is to be booted and its ring prepared before the scripts' 0."""
     rests = True
     latency = None
+    ready = False
     files = []
     for argument in argv:
         if argument == EVERY_TICK:
             rests = False
         elif argument.startswith(LATENCY):
             latency = argument[len(LATENCY) :]
+        elif argument == READY:
+            ready = True
         else:
             files.append(argument)
-    return run_files(files, rests=rests, latency=latency)
+    return run_files(files, rests=rests, latency=latency, ready=ready)

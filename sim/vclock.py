@@ -22,11 +22,14 @@ class _Clock:
 CLOCK = _Clock()
 
 
-def reset(near_wrap=False):
-    """Start virtual time at 0; with ``near_wrap``, the counters 10 s before they wrap."""
+def reset(near_wrap=False, wrap_at_ms=0):
+    """Start virtual time at 0; with ``near_wrap``, the counters 10 s before they wrap at
+    virtual ms ``wrap_at_ms`` (a script's 0 on a board that boots before it)."""
     CLOCK.now_ms = 0
-    CLOCK.offset = TICKS_PERIOD - NEAR_WRAP_MS if near_wrap else 0
-    CLOCK.offset_us = TICKS_PERIOD - NEAR_WRAP_MS * 1000 if near_wrap else 0
+    CLOCK.offset = (TICKS_PERIOD - NEAR_WRAP_MS - wrap_at_ms) % TICKS_PERIOD if near_wrap else 0
+    CLOCK.offset_us = (
+        (TICKS_PERIOD - (NEAR_WRAP_MS + wrap_at_ms) * 1000) % TICKS_PERIOD if near_wrap else 0
+    )
 
 
 def restart_ticks(near_wrap=False):

@@ -118,7 +118,11 @@ class SimBoard:
         ring_blocks=None,
         flash=None,
         capture=None,
+        wrap_at_ms=0,
     ):
+        """``near_wrap``: the tick counters read 10 s before their wrap at virtual ms
+        ``wrap_at_ms`` (the boot's instant, 0, unless a script starts later on a board
+        that was made ready first: ``sim.ready``)."""
         import boards
 
         self.board = boards.load(board_name)
@@ -129,7 +133,7 @@ class SimBoard:
         self.flash_root = flash_root
         self.bounce_ms = bounce_ms
         self.near_wrap = near_wrap
-        vclock.reset(near_wrap)
+        vclock.reset(near_wrap, wrap_at_ms)
         vclock.install()
         install_machine(self.capture)
         self._wire_probes()
@@ -367,6 +371,11 @@ class SimBoard:
                 latency.after_pass(self.app, vclock.now_ms(), vclock.ticks_ms())
         except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
             self.power_off()
+
+    def busy_until_ms(self):
+        """The first ms at which the main loop is out of the C calls it made (the chip's
+        model), or now: an ideal board's never hold it."""
+        return self._held_until(vclock.now_ms())
 
     def _held_until(self, time_ms):
         """Until when the main loop is held in the C calls it made (the chip's model), or

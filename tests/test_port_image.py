@@ -63,10 +63,10 @@ def _play(path):
 def test_a_script_with_its_own_control_plays_as_on_the_simulator():
     """The control is the settings file's, written before the boot: with the board's
     default the times would be 90 min + 30 s."""
-    ours, simulated, _lane = _play(
+    ours, reference, _lane, ideal = _play(
         os.path.join(ROOT, "tests", "scenarios", "display", "period-passed-delay.clock")
     )
-    assert ours == simulated
+    assert ours == reference == ideal
 
 
 @needs_image
@@ -79,6 +79,6 @@ def test_ticks_near_the_wrap_start_as_on_the_runners_board_and_cross_it(tmp_path
         "at 0 press right\nat 4 press left\nat 9 press right\nat 14 press left\n"
         "at 16 expect moves=2\n"
     )
-    ours, simulated, lane = _play(str(script))
+    ours, reference, lane, ideal = _play(str(script))
     assert lane["ticksAtStartMs"] == port_script.NEAR_WRAP_TICK
-    assert ours == simulated
+    assert ours == reference == ideal

@@ -227,3 +227,87 @@ def test_a_played_plan_is_kept_by_its_image_plan_board_dreq_and_lane(tmp_path, m
     assert port_script._run_plan(plan, str(image), str(bootrom), board, "credit") == kept
     with pytest.raises(AssertionError, match="the lane was run"):
         port_script._run_plan(plan, str(image), str(bootrom), board, "level")
+
+
+def test_the_reference_is_the_simulators_pico_ready_at_the_lanes_flash_times():
+    """A new control chosen in the menu and a start pressed at once: the ideal board's
+    flash prepares the ring at once and the game runs; the reference prepares it at the
+    port's pace from the menu's exit and still shows PrEP, as the port does."""
+    assert port_script.REFERENCE_OPTIONS == ("--latency=" + port_script.FLASH_TIMES, "--ready")
+    assert port_script.FLASH_TIMES == "typical"  # the lane's --flash default, and the model's
+    path = os.path.join(port_script.SCENARIOS, "speed", "menu-custom-150.clock")
+    ideal = port_script.simulated_line(path)
+    reference = port_script.simulated_line(path, port_script.REFERENCE_OPTIONS)
+    assert "state=running" in ideal
+    assert "state=setup" in reference and 'display="PrEP|' in reference
+    quiet = os.path.join(port_script.SCENARIOS, "arbiter", "add.clock")
+    assert port_script.simulated_line(quiet, port_script.REFERENCE_OPTIONS) == (
+        port_script.simulated_line(quiet)
+    )
+
+
+def test_the_figures_judge_the_port_against_the_reference_and_count_the_ideal_too(monkeypatch):
+    from bench import port_script_figures
+
+    lines = {  # path: (port, reference, ideal)
+        "/s/same.clock": ("A", "A", "A"),
+        "/s/prep.clock": ("P", "P", "I"),  # a preparation met: the reference's, not the ideal's
+        "/s/prep2.clock": ("P", "P", "J"),
+        "/s/off.clock": ("X", "P", "X"),  # the ideal board's, not the reference's: differs
+        "/s/bad.clock": ("X", "P", "I"),
+    }
+
+    def play(path, image, bootrom, board, dreq="credit"):
+        port, reference, ideal = lines[path]
+        return port, reference, {"erasesMs": [[1.0, 45]] if port == "P" else []}, ideal
+
+    survey = ([(path, [(1000, "read", "expect", 0)]) for path in lines], [])
+    monkeypatch.setattr(port_script, "play", play)
+    monkeypatch.setattr(port_script, "survey", lambda: survey)
+    monkeypatch.setattr(port_script_figures, "ROOT", "/")
+    figures = port_script_figures.script_figures("image", "bootrom", {"name": "pico"})
+    assert (figures["played"], figures["matching"], figures["matching_ideal"]) == (5, 3, 2)
+    assert figures["played_and_matching"] == "3 of 5"
+    assert figures["played_and_matching_ideal"] == "2 of 5"
+    assert sorted(figures["matching_not_ideal"]) == ["s/prep.clock", "s/prep2.clock"]
+    assert figures["matching_not_ideal"]["s/prep.clock"] == {
+        "port": "P",
+        "reference": "P",
+        "ideal": "I",
+        "erases_during_script": 1,
+    }
+    assert sorted(figures["differing"]) == ["s/bad.clock", "s/off.clock"]
+    assert "--ready" in figures["reference"]
+
+
+def test_the_lane_presses_the_keys_the_runner_chose_on_the_reference():
+    """A new control chosen in the menu, a start pressed at once, then a pause: on the
+    ideal board the game runs and the runner presses play; on the reference (and on the
+    port) the ring is still being prepared, the start was refused, and a pause of a clock
+    set up presses nothing. The lane replays the reference runner's keys."""
+    path = os.path.join(port_script.SCENARIOS, "speed", "menu-custom-150.clock")
+    with open(path, "rb") as handle:
+        text = handle.read().decode()
+    parsed = scripts.parse((text.rsplit("at 11.3", 1)[0] + "at 7 pause\nat 8 show\n").encode())
+    plan = port_script.lane_plan(parsed, "pico")
+    assert [step[2] for step in plan["steps"][-2:]] == ["play", "lever_right"]
+    assert plan["steps"][-1][0] == 6300 and plan["endMs"] == plan["atMs"] == 8000
+
+
+def test_the_reference_is_compared_with_the_ideal_board_on_every_expressible_script(
+    monkeypatch,
+):
+    from bench import port_script_figures
+
+    said = {("/s/a.clock", True): "R", ("/s/a.clock", False): "R"}
+    said.update({("/s/b.clock", True): "PrEP", ("/s/b.clock", False): "running"})
+
+    def simulated_line(path, options=()):
+        assert tuple(options) in ((), port_script.REFERENCE_OPTIONS)
+        return said[(path, bool(options))]
+
+    monkeypatch.setattr(port_script, "simulated_line", simulated_line)
+    monkeypatch.setattr(port_script_figures, "ROOT", "/")
+    figures = port_script_figures.reference_figures([("/s/a.clock", []), ("/s/b.clock", [])], 2)
+    assert figures["same_of_compared"] == "1 of 2"
+    assert figures["differing"] == {"s/b.clock": {"reference": "PrEP", "ideal": "running"}}
