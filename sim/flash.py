@@ -39,6 +39,7 @@ import os
 EIO = 5
 BLOCK_BYTES = 4096  # littlefs's block on both ports: the flash's 4 KiB sector
 PAGE_BYTES = 256  # the unit of a program (rp2: flash_range_program takes whole pages)
+REPLACEMENT = ".new"  # a file replaced whole is written under its name and this (hal.storage)
 DEVICE_FILES = ("game.jr", "latency.jr")  # the journal's ring, the latency check's: on the device
 _NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
 _ERASED = b"\xff" * BLOCK_BYTES
@@ -170,13 +171,13 @@ class BlockDevice:
 
     def readblocks(self, block, buf, offset=0):
         self.flash._check()
-        if self.flash.latency is not None:  # the read, and the Python over what it read
-            self.flash.latency.device_read()
         data = self.data(block)
         size = len(buf)
         if offset + size > BLOCK_BYTES:
             raise OSError(EIO)
         buf[:size] = data[offset : offset + size]
+        if self.flash.latency is not None:  # the read, and the Python over what it read
+            self.flash.latency.device_read(buf)
 
     def writeblocks(self, block, buf, offset=None):
         self.flash._check()
@@ -201,8 +202,10 @@ class BlockDevice:
         for page in range(_PAGES):
             self.clean[first + page] = 1
 
-    def program(self, block, offset, buf):
-        """Program ``buf`` at ``offset`` of ``block``, byte after byte (a cut stops it)."""
+    def program(self, block, offset, buf, timed=True):
+        """Program ``buf`` at ``offset`` of ``block``, byte after byte (a cut stops it);
+        ``timed``: the latency model times it here (a file's bytes through littlefs's
+        cache are timed as the cache programs them, ``_DeviceFile``)."""
         flash = self.flash
         flash._check()
         data = self._block(block)
@@ -223,7 +226,7 @@ class BlockDevice:
                     raise OSError(EIO)  # a program over programmed bytes: the firmware's error
         pages = (offset + size - 1) // PAGE_BYTES - offset // PAGE_BYTES + 1
         self.page_programs += pages
-        if flash.latency is not None:
+        if timed and flash.latency is not None:
             flash.latency.program_range(offset, size)
         flash.writes += 1
         budget = flash.budget
@@ -247,7 +250,13 @@ class BlockDevice:
 
 class _DeviceFile:
     """A file on the block device as littlefs writes it: blocks erased as allocated,
-    each after the first opening with its skip-list pointers; committed at a flush."""
+    each after the first opening with its skip-list pointers; committed at a flush.
+
+    littlefs programs a file's bytes through its cache (``cache_size``, on the rp2 port
+    1 KiB: ``LFS_CACHE_BYTES``, boards/chips/): the bytes written go to the cache, which
+    is programmed when full, when the file moves to its next block, or at the commit. The
+    bytes reach the simulated flash at once (a cut still falls at any byte); the latency
+    model times the cache's programs, each one call over the pages it covers."""
 
     def __init__(self, flash, path, mode):
         self.flash = flash
@@ -255,6 +264,8 @@ class _DeviceFile:
         self.open = True
         self.blocks = []
         self.size = 0
+        # The cache's bytes not yet programmed: their block, from, to (block -1: empty).
+        self.cached = [-1, 0, 0]
         if "a" in mode or "+" in mode:
             self.blocks, self.size = flash.device_files.get(path, ([], 0))
             self.blocks = list(self.blocks)
@@ -277,13 +288,46 @@ class _DeviceFile:
                     for byte in range(4):
                         pointers[4 * word + byte] = (target >> (8 * byte)) & 0xFF
                 if pointers:
-                    device.program(block, 0, pointers)
+                    device.program(block, 0, pointers, False)
+                    self._cache(block, 0, len(pointers))
                 used = len(pointers)
             count = min(BLOCK_BYTES - used, len(data) - done)
-            device.program(self.blocks[index], used, data[done : done + count])
+            device.program(self.blocks[index], used, data[done : done + count], False)
+            self._cache(self.blocks[index], used, count)
             done += count
             self.size += count
         return done
+
+    def _cache(self, block, offset, count):
+        """``count`` bytes at ``offset`` of ``block`` go through littlefs's cache: programmed
+        (timed) as it fills, or at once without a cache (``LFS_CACHE_BYTES`` 0)."""
+        latency = self.flash.latency
+        if latency is None:
+            return
+        size = latency.cache_bytes
+        if not size:
+            latency.program_range(offset, count)
+            return
+        cached = self.cached
+        if cached[0] != block or cached[2] != offset:
+            self._program_cache()
+        while count > 0:
+            if cached[0] < 0:  # the cache starts at the program unit the bytes fall in
+                cached[0] = block
+                cached[1] = cached[2] = offset - offset % latency.prog_bytes
+            take = min(count, cached[1] + size - offset)
+            offset += take
+            count -= take
+            cached[2] = offset
+            if offset == cached[1] + size:
+                self._program_cache()
+
+    def _program_cache(self):
+        """Program what the cache holds (timed), and empty it."""
+        cached = self.cached
+        if cached[0] >= 0 and cached[2] > cached[1]:
+            self.flash.latency.program_range(cached[1], cached[2] - cached[1])
+        cached[0] = -1
 
     def _position(self):
         """(the block the next byte goes to, the bytes used in it)."""
@@ -301,6 +345,7 @@ class _DeviceFile:
         flash = self.flash
         if not self.open or not flash.powered:
             raise OSError(EIO)
+        self._program_cache()  # the cache's last bytes, then the commit
         flash._operation()  # littlefs commits the file's new size and blocks
         flash.device_files[self.path] = (list(self.blocks), self.size)
 
@@ -443,11 +488,15 @@ class Flash:
                 if path not in self.device_files:
                     raise OSError(2)  # ENOENT
                 return _DeviceReader(self, path)
+            if "w" in mode and self.latency is not None:
+                self.latency.ring_created()
             handle = _DeviceFile(self, path, mode)
             self.handles = [h for h in self.handles if h.open] + [handle]
             return handle
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return open(path, mode)
+        if "w" in mode and self.latency is not None and path.endswith(REPLACEMENT):
+            self.latency.file_written()
         handle = _Handle(self, open(path, mode))
         handles = [h for h in self.handles if h.open]
         handles.append(handle)

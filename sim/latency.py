@@ -54,6 +54,7 @@ _WRITE_CHUNK = 96  # hal/mqtt.py WRITE_CHUNK
 _OUTBOX = 1024  # hal/mqtt.py: the outgoing queue; a message it has no room for waits
 _TOPIC = b"hall/board/12"  # a board's topic (hall_message.board_topic)
 _COMMIT_OVERHEAD = 12  # a littlefs commit's tags and CRC beside the data (bench/power.py)
+_RING_MARK = b"CJRB"  # hal/journal_setup.py MAGIC, a ring block's marker (the module is let go)
 
 
 def chip_of(board):
@@ -84,8 +85,15 @@ class ChipLatency:
         self.sector_bytes = chip.SECTOR_BYTES
         self.page_bytes = chip.PAGE_BYTES
         self.prog_bytes = chip.LFS_PROG_BYTES
+        # littlefs's cache, through which a file's bytes are programmed (0: each write alone)
+        self.cache_bytes = getattr(chip, "LFS_CACHE_BYTES", 0)
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
         self.read_us = getattr(chip, "DEVICE_READ_US", 0)  # the CPU's: the same at each level
+        self.marked_read_us = getattr(chip, "MARKED_READ_US", 0)  # a ring marker's parse
+        self.compacted_bytes = getattr(chip, "LFS_COMPACTED_BYTES", 0)
+        self.compaction_cpu_us = getattr(chip, "COMPACTION_CPU_US", 0)
+        self.file_write_cpu_us = getattr(chip, "FILE_WRITE_CPU_US", 0)
+        self.new_ring_cpu_us = getattr(chip, "NEW_RING_CPU_US", 0)
         self.poll_us = chip.SOCKET_POLL_US[pick]
         self.recv_us = chip.SOCKET_RECV_US[pick]
         self.send_us = chip.SOCKET_SEND_US[pick]
@@ -163,10 +171,27 @@ class ChipLatency:
         prog = self.prog_bytes
         commit = -(-(data_bytes + _COMMIT_OVERHEAD) // prog) * prog
         if self.block_used + commit > self.sector_bytes:
+            # a compaction: the block erased, the live metadata programmed again with the
+            # commit (``LFS_COMPACTED_BYTES``), and the CPU that gathers it
             self.erase_block()
-            self.block_used = 0
+            if not self.in_game():
+                self.call(self.compaction_cpu_us, False)
+            self.block_used = self.compacted_bytes
+            commit += self.compacted_bytes
         self.block_used += commit
         self.program_pages(-(-commit // self.page_bytes))
+
+    def file_written(self):
+        """A file replaced whole outside a game (``hal.storage``'s JSON files: the settings,
+        the header): the CPU of the step around its write (``FILE_WRITE_CPU_US``)."""
+        if not self.in_game():
+            self.call(self.file_write_cpu_us, False)
+
+    def ring_created(self):
+        """A journal ring's file created anew outside a game (a new ring's first block):
+        the CPU before its first erase beyond a later block's (``NEW_RING_CPU_US``)."""
+        if not self.in_game():
+            self.call(self.new_ring_cpu_us, False)
 
     def erase_block(self):
         """One 4 KiB sector erase (a block device's, or littlefs's before a commit)."""
@@ -179,11 +204,17 @@ class ChipLatency:
         if self.erase_cpu_us and not self.in_game():  # the ring's preparation, before a start
             self.call(self.erase_cpu_us, False)
 
-    def device_read(self):
+    def device_read(self, read=None):
         """One block device read (the journal ring's scans, its slots at boot) and the
-        Python over what it read: the CPU's ``DEVICE_READ_US``, the interrupts on."""
+        Python over what it read, ``read`` (its bytes): the CPU's ``DEVICE_READ_US``, the
+        interrupts on; ``MARKED_READ_US`` more if they hold a ring block's marker, which
+        the scan parses in Python (``hal.journal_setup.locate``: a block without one is
+        skipped in C)."""
         self.device_reads += 1
-        self.call(self.read_us, False)
+        cost = self.read_us
+        if read is not None and _RING_MARK in read:
+            cost += self.marked_read_us
+        self.call(cost, False)
 
     def program_range(self, offset, size):
         """One ``writeblocks`` of ``size`` bytes at ``offset``: whole page programs, or on

@@ -28,7 +28,7 @@ again. Paths are the board's (``root`` + name); files live in littlefs's root.
 import littlefs
 from littlefs import LittleFSError, lfs
 
-from sim.flash import PowerCut
+from sim.flash import DEVICE_FILES, REPLACEMENT, PowerCut
 from sim.nor_flash import GEOMETRIES, BlockDevice, NorFlash
 
 EIO = 5
@@ -230,6 +230,12 @@ class LittleFsFlash:
         if not self.powered:
             raise OSError(EIO)
         fs = self.fs
+        latency = self.nor.latency
+        if latency is not None and "w" in mode:  # the CPU before a whole file's write
+            if path.rsplit("/", 1)[-1] in DEVICE_FILES:
+                latency.ring_created()
+            elif path.endswith(REPLACEMENT):
+                latency.file_written()
         handle = self.call(lfs.file_open, fs.fs, self.name(path), open_flags(mode))
         raw = littlefs.FileHandle(fs.fs, handle)  # unbuffered: littlefs's cache only
         self.raw_files = [handle for handle in self.raw_files if not handle.closed] + [raw]

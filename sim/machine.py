@@ -492,10 +492,11 @@ def waits():
     return _board.waits
 
 
-def sleep_poll():
+def sleep_poll(now_ms=None):
     """A ``select.poll`` stand-in for the main loop's sleep (``hal.sleep``), whose
-    waits ``waits()`` counts."""
-    return _wakes.Poll(_board.waits, _vclock.now_ms)
+    waits ``waits()`` counts; ``now_ms``: the ms a sleep starts at (the virtual ms, or a
+    chip board's, past the calls of the pass that sleeps: ``SimBoard.chip_now_ms``)."""
+    return _wakes.Poll(_board.waits, now_ms or _vclock.now_ms)
 
 
 def lightsleep(ms=None):

@@ -169,10 +169,10 @@ class BlockDevice:
         flash = self.flash
         if not flash.powered:
             raise OSError(5)
-        if flash.latency is not None:  # the read, and the Python over what it read
-            flash.latency.device_read()
         size = len(buf)
         buf[:size] = flash.read(block, offset, size)
+        if flash.latency is not None:  # the read, and the Python over what it read
+            flash.latency.device_read(buf)
 
     def writeblocks(self, block, buf, offset=None):
         flash = self.flash

@@ -162,6 +162,7 @@ class SimBoard:
         self.latency = None  # the chip's latency model (sim.latency), or None: an ideal board
         self.latched = []  # pins whose interrupt the chip holds back until a call ends
         self.presses = None  # (virtual ms, contact, hold ms) of each press, once recorded
+        self.in_pass = False  # the main loop runs a pass (its reads of the tick see its calls)
         if latency is not None:
             from sim import latency as latency_module
 
@@ -171,6 +172,10 @@ class SimBoard:
             self.latency = model
             self.flash.latency = model
             sim_machine.set_latency(model)
+            # The main loop reads the chip's clock: past the calls its pass has made.
+            from hal import tick_source
+
+            tick_source.source = _ChipClock(self)
 
     # --- power -----------------------------------------------------------
 
@@ -183,16 +188,31 @@ class SimBoard:
             self.latency.begin_pass(vclock.now_ms())
         # The tick a chip reads once its erase is over: the model's, with one.
         ticks = self._chip_ticks if self.latency is not None else None
-        self.app = boot.start(self.board_name, self.flash_root, self.flash, self.ring_blocks, ticks)
-        self.app.allow_rest(self.rests)
-        for timer in sim_machine.timers():
-            timer.next_due = vclock.now_ms() + timer.period_ms
-        sleep = self.app.hardware.sleep
-        sleep.watch_with(sim_machine.sleep_poll())
-        self.app.step(vclock.ticks_ms())
-        self.stepped_at = vclock.now_ms()
-        sleep.wait(self.app)  # the main loop's first wait
+        self.in_pass = True
+        try:
+            self.app = boot.start(
+                self.board_name, self.flash_root, self.flash, self.ring_blocks, ticks
+            )
+            self.app.allow_rest(self.rests)
+            for timer in sim_machine.timers():
+                timer.next_due = vclock.now_ms() + timer.period_ms
+            sleep = self.app.hardware.sleep
+            sleep.watch_with(sim_machine.sleep_poll(self.chip_now_ms))
+            self.app.step(vclock.ticks_ms())
+            self.stepped_at = vclock.now_ms()
+            sleep.wait(self.app)  # the main loop's first wait
+        finally:
+            self.in_pass = False
         return self.app
+
+    def chip_now_ms(self):
+        """The virtual ms the main loop reads: in a pass on a chip board, past the calls the
+        pass has made so far (the model holds the loop without moving the virtual time);
+        else now. A handler, which runs at its edge's instant, reads now."""
+        now = vclock.now_ms()
+        if not self.in_pass or self.latency is None:
+            return now
+        return max(now, self.latency.cursor_us // 1000)
 
     def _chip_ticks(self):
         """The tick counter as the chip reads it after the main loop's C calls so far:
@@ -362,11 +382,15 @@ class SimBoard:
             runtime = self.runtime
             app = self.app
             turns = 0
-            # a turn that stepped is followed at once by the next, which sleeps unless
-            # work is left (a loop with work left after so many waits for the next event)
-            while turns < _TURNS_AT_ONCE and runtime.turn(app, app.hardware):
-                self.stepped_at = vclock.now_ms()
-                turns += 1
+            self.in_pass = True
+            try:
+                # a turn that stepped is followed at once by the next, which sleeps unless
+                # work is left (a loop with work left after so many waits for the next event)
+                while turns < _TURNS_AT_ONCE and runtime.turn(app, app.hardware):
+                    self.stepped_at = vclock.now_ms()
+                    turns += 1
+            finally:
+                self.in_pass = False
             if latency is not None:  # the loop's next turn: the hall link's poll
                 latency.after_pass(self.app, vclock.now_ms(), vclock.ticks_ms())
         except sim_flash.PowerCut:  # an armed cut fell in this pass's flash write
@@ -420,11 +444,14 @@ class SimBoard:
             self.stepped_at = now
             if self.latency is not None:
                 self.latency.begin_pass(vclock.now_ms())
+            self.in_pass = True
             try:
                 self.app.step(vclock.ticks_ms())
                 self.app.hardware.sleep.wait(self.app)  # and sleeps again, until its new deadline
             except sim_flash.PowerCut:
                 self.power_off()
+            finally:
+                self.in_pass = False
 
     # --- displays --------------------------------------------------------
 
@@ -443,3 +470,19 @@ class SimBoard:
         """Both displays as read back from the chips' memory, ``left|right``; a chip in
         standby or with its display off shows nothing, whatever its RAM holds."""
         return ht16k33.shown_text(self.chips[0]) + "|" + ht16k33.shown_text(self.chips[1])
+
+
+class _ChipClock:
+    """The tick counter of a chip board's firmware (``hal.tick_source.source``): in a pass
+    of the main loop, the tick after the C calls the pass has made (``chip_now_ms``), as
+    the chip's timer reads once they are over: the ticker keeps the grid's next tick after
+    the pass's end (``hal.ticker``), so a pass that outlasts a tick, a ring block's,
+    is followed by the grid's next tick, not by one at its end. Elsewhere (a handler at
+    its edge) the virtual tick."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def ticks_ms(self):
+        held = self.board.chip_now_ms() - vclock.now_ms()
+        return ticks_add(vclock.ticks_ms(), held) if held > 0 else vclock.ticks_ms()

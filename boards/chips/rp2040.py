@@ -25,29 +25,69 @@ SECTOR_BYTES = 4096
 PAGE_BYTES = 256
 # littlefs as the rp2 port mounts it: 4 KiB blocks, progsize=256 (ports/rp2/modules/_boot.py).
 LFS_PROG_BYTES = 256
-# The journal ring's preparation, measured on the port: MicroPython v1.27.0, the image
-# ``make firmware BOARD=pico`` builds, run under rp2040js at 48 MHz with the flash at
-# the W25Q16JV's typical times: ~1.16 s a block, with the ring's store as it was then
-# (hal/journal_store.py before the ring was prepared before the start): a block every
-# 0.5 s of rest, and each block a scan of every block of the filesystem for stale
-# copies of the ring's blocks, the block's append through littlefs, then a second scan
-# to locate the ring. Measured on the port under rp2040js at v1.27.0; the port lane
-# (``make port``) measures it again: this is the one place to update it.
-RING_BLOCK_PORT_MS = 1160
-RING_BLOCK_PORT_REST_MS = 500  # the rest after each block then
-RING_BLOCK_PORT_SCANS = 2  # the device scans each block then took
+# littlefs programs a file's bytes through its cache: cache_size = min(block, 4 x
+# max(read_size, prog_size)) = 1 KiB with the port's readsize 32 and progsize 256
+# (MicroPython v1.27.0, extmod/vfs_lfsx.c): a ring block's 4 KiB are 4 programs of
+# 1,024 bytes, 16 page programs, as the port shows (sim.flash times them so).
+LFS_CACHE_BYTES = 1024
+# The journal ring's preparation on the port: this image (the scan that locates the
+# ring skips a block without the ring's marker in C, hal.journal_setup kept loaded from
+# block to block), MicroPython v1.27.0 RPI_PICO on rp2040js at 48 MHz, the flash at the
+# W25Q16JV's typical times, each flash call and each call of App.step, Sleep.wait,
+# JournalStore.prepare_block, journal_setup.add_block and locate timed on the emulated
+# core (the lane, `node tools/port/lane.mjs ... --seconds 3 --elf ELF`, its flash calls
+# and its heap watch's counted functions logged: the boot's ring of 83 blocks, and the
+# scene `--scene newGame`, a 900+10 ring of 23 blocks after a game). Measured:
+#
+# - a block is one step of the main loop: from the grid's tick to the loop's sleep
+#   74.8 ms (median, step entry to Sleep.wait 73.9 ms at boot, 74.7 ms after a new game,
+#   the step entered ~0.5 ms after its tick): 1.9 ms of the step before the block,
+#   4.5 ms to the erase (the file opened for its append), the erase, 0.7 ms, four
+#   programs of 1 KiB (16 pages) 1.6 ms apart, littlefs's commit (1 page), then 4.9 ms
+#   of the step's end (the count drawn). The next step is the grid's next tick (hal.ticker:
+#   the tick read after the step), so a block every 80 ms, 4 ticks (sim.world's chip
+#   clock does the same);
+# - every 15 blocks littlefs compacts its metadata pair: 12 ms of CPU, a 4 KiB erase,
+#   14 ms, and one program of the live metadata with the commit (512 bytes at boot,
+#   768 after the menu's header and settings): that block's step is 160 ms;
+# - boot's 83 blocks: one erase every 86.3 ms on average (median 80.1), 7,288 ms from the
+#   first block's erase to the step that allows a start.
+#
+# What the model (sim.latency) charges around a ring block's erase beyond the erase and
+# its 17 page programs (the step's pass of 74.8 ms less 45 ms and 17 x 0.7 ms): the CPU
+# the port's step spends on a block, the interrupts on. Charged at each erase outside a
+# game (a compaction's erase too).
+RING_STEP_PORT_US = 74_800
+ERASE_CPU_US = RING_STEP_PORT_US - SECTOR_ERASE_US[0] - 17 * PAGE_PROGRAM_US[0]
+# A compaction of littlefs's metadata: the live metadata besides the commit, programmed
+# again with it (the port's 512-byte program at boot less the commit's 256), and the CPU
+# the compaction takes beyond ERASE_CPU_US (12 + 14 ms on the port). Measured.
+LFS_COMPACTED_BYTES = 256
+COMPACTION_CPU_US = 26_100 - ERASE_CPU_US
+# The scans of the ring's blocks (locate, clear_stale), a block device read each of a
+# block's first 64 bytes: a read whose bytes hold no ring marker is skipped in C, one
+# that holds one is parsed in Python (16 slices). Measured: the locate after the boot's
+# 83 blocks (83 marked of 352) 142.6 ms, after the new game's 23 (49 marked: the boot's
+# older ring too) 93.2 ms (from its call to the step's sleep, less the step's 4.9 ms):
+# 1,453 us a marked block more, 62 us a read.
 FS_BLOCKS = 352  # the Pico's littlefs (rp2 port, RPI_PICO: 1,408 KiB of 4 KiB blocks)
-# What the main loop's CPU spends on one block device read of the ring's scans (the
-# read of a block's first 64 bytes and the Python that looks for markers in them),
-# derived from the measurement: a block's 1.16 s less the rest, the typical erase and
-# its 16 page programs, put on its two scans of 352 reads: about 0.86 ms a read. An
-# estimate: the append's own CPU (littlefs's C, the module's import) is counted in the
-# scans; were it all the append's, a block back to back would take 0.66 s.
-DEVICE_READ_US = (
-    (RING_BLOCK_PORT_MS - RING_BLOCK_PORT_REST_MS) * 1000
-    - SECTOR_ERASE_US[0]
-    - 16 * PAGE_PROGRAM_US[0]
-) // (RING_BLOCK_PORT_SCANS * FS_BLOCKS)
+DEVICE_READ_US = 62
+MARKED_READ_US = 1_453
+# The start of a preparation, in the step that takes the menu's confirming key: the
+# port spends 60 to 66 ms before the first flash program (the menu's action, the JSON),
+# and about as much around each file it replaces whole (hal.storage: the settings after
+# a change of control, the new game's header; the setup module loaded for begin_game).
+# Measured per file replaced, from the step's entry to the ring's first prepare_block less
+# the flash programs between: 83.5 ms with the settings and the header (menu-custom-150,
+# 173.3 ms, 9 pages), 81.9 ms with the header alone (new-game-150, 84.7 ms, 4 pages);
+# the scene newGame's 65.8 ms. Then a new ring's first block: 43.2 and 40.1 ms more
+# than a later block's from prepare_block to its erase (hal.journal_setup loaded again,
+# a new nonce, the file created; 27.6 ms in the scene, 24.2 at the boot). Measured on
+# the port (tests/scenarios/speed/menu-custom-150 and new-game-150 played by the lane
+# with the heap watch); the model charges them where a file is replaced whole and where
+# a ring's file is created.
+FILE_WRITE_CPU_US = 83_000
+NEW_RING_CPU_US = 41_700
 # A full collection visits every block of the heap: mark, then sweep. An estimate
 # at the board's 48 MHz CPU clock (not a datasheet figure): 40 us per KiB in use
 # typically, 80 us at most.
@@ -81,15 +121,6 @@ LOOP_WAKEUPS_PER_S_RUNNING = 3.2
 LOOP_CYCLES_PER_WAKEUP = 240_000
 CPU_PERCENT_RUNNING = 1.5
 CPU_PERCENT_STANDING = 0.86
-# The journal's ring prepared after boot, the board's default control (5400+30: 82
-# blocks): one erase every 101 ms (median) at the W25Q16JV's typical times, blocks back
-# to back, 94 % of the core meanwhile (littlefs's appends and their CRCs, the step's
-# Python). Measured on the port.
-RING_BLOCK_PORT_US = 101_400
-# What the model (sim.latency) charges around each block's erase beyond the erase, its
-# programs and its device reads, so that its pace for the same control and flash times
-# (64.0 ms a block without it) is the port's: calibrated, not measured alone.
-ERASE_CPU_US = RING_BLOCK_PORT_US - 64_000
 # A hard pin handler's own run: 0.1 ms typical, 0.3 ms at most at 48 MHz right after an
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).

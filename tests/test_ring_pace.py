@@ -1,0 +1,88 @@
+"""The Pico's journal ring prepared at the port's pace (boards/chips/rp2040.py, measured on
+the image under rp2040js): a block is one step of the main loop and the next step is the
+grid's next tick after it (hal.ticker reads the tick once the step's calls are over);
+a block's 4 KiB go through littlefs's 1 KiB cache, 16 page programs and the commit's;
+the ring's scan costs more on a block that holds a ring's marker (parsed in Python) than
+on one it skips in C."""
+
+from collections import Counter
+
+from boards.chips import rp2040
+from hal import journal_setup
+from sim import latency as latency_module
+from sim.runner import Game
+from sim.script import parse
+
+TICK_MS = 20  # boards/pico.py
+
+
+def _ring_steps(control="900+10"):
+    """The boot's ring preparation on the Pico's model at the typical figures: for each
+    erase, (the pass's instant in us, the erase's start in us, page programs before it)."""
+    game = Game(parse("control %s\n" % control), board_name="pico", latency="typical")
+    model = game.board.latency
+    erases = []
+    erase = model.erase_block
+
+    def logged():
+        erases.append((model.pass_us, model.cursor_us, model.programs))
+        erase()
+
+    model.erase_block = logged
+    try:
+        now = 0
+        while game.board.app.journal.start_wait():
+            now += TICK_MS
+            game.run_to(now)
+        grid = game.board.app.hardware.ticker.grid
+    finally:
+        game.close()
+    return erases, grid
+
+
+def test_a_ring_block_is_a_step_and_the_next_comes_at_the_grids_next_tick():
+    """A block's step (74.8 ms on the port) ends before the fourth tick after its own: the
+    next block's step is that tick, 80 ms on, as on the port; a step with littlefs's
+    compaction as well (146 ms) is followed by the eighth, 160 ms on. Every block's
+    step is a tick of the grid, none at the end of the one before."""
+    erases, _grid = _ring_steps()
+    steps = [at // 1000 for at, start, _ in erases if at == start][1:]  # (after the boot's)
+    gaps = [later - earlier for earlier, later in zip(steps, steps[1:], strict=False)]
+    assert len(gaps) >= 15
+    assert all(gap % TICK_MS == 0 for gap in gaps), gaps
+    assert Counter(gaps).most_common(1)[0][0] == 4 * TICK_MS
+    assert set(gaps) <= {4 * TICK_MS, 8 * TICK_MS}
+
+
+def test_a_ring_block_programs_16_pages_and_its_commit():
+    """4 KiB through a 1 KiB cache: 4 programs of 4 pages, then littlefs's commit (1 page;
+    2 after a compaction, the live metadata with it): 17 or 18 pages a block, as the port
+    programs them, not a page program for each 256-byte write that straddles two pages."""
+    erases, _grid = _ring_steps()
+    blocks = [pages for at, start, pages in erases if at == start][1:]
+    per_block = Counter(later - earlier for earlier, later in zip(blocks, blocks[1:], strict=False))
+    assert per_block[17] >= 10 and set(per_block) <= {17, 18}, per_block
+
+
+def test_a_scan_read_costs_more_where_the_ring_is_marked():
+    """A read of 64 bytes without the marker: ``DEVICE_READ_US``; with it anywhere in
+    them, ``MARKED_READ_US`` more (the port's 62 us and 1,453 us)."""
+    assert latency_module._RING_MARK == journal_setup.MAGIC
+    game = Game(parse("control 300\n"), board_name="pico", latency="typical")
+    try:
+        model = game.board.latency
+        model.begin_pass(10_000_000)
+        start = model.cursor_us
+        model.device_read(bytearray(b"\xff" * 64))
+        assert model.cursor_us - start == rp2040.DEVICE_READ_US
+        marked = bytearray(b"\xff" * 64)
+        marked[60:64] = journal_setup.MAGIC  # the last 4 bytes: the marker still in them
+        start = model.cursor_us
+        model.device_read(marked)
+        assert model.cursor_us - start == rp2040.DEVICE_READ_US + rp2040.MARKED_READ_US
+        marked[63] = 0  # cut short at the end: no marker
+        start = model.cursor_us
+        model.device_read(marked)
+        assert model.cursor_us - start == rp2040.DEVICE_READ_US
+    finally:
+        game.close()
