@@ -6,12 +6,18 @@ real littlefs (``sim.littlefs_flash``, each board's geometry), for the `pico`
 and the `esp32`:
 
 - **the wait from a new game's setup to a start**: a short game is played and
-  paused, the arbiter's new game set up (its ring prepared again, sized to
-  the control); then the first instant at which a lever press starts the game
-  (after the last block and the first main-loop step after it, before which a
-  press is refused: docs/power.md, "Before the start"). For a rapid control
+  paused, the arbiter's new game asked with the keys as the port's scene keys
+  it (hold set, hold set, set: its ring prepared again, sized to the control),
+  the wait counted from that set's press; then the first instant at which a
+  lever press starts the game (after the last block and the first main-loop
+  step after it, before which a press is refused: docs/power.md, "Before the
+  start"). For a rapid control
   (15+10), a classical one (FIDE's 90 min/40 + 30 min, 30 s a move from the
   first) and a blitz (3+2).
+- **the ring's preparation at power-up**, the clock's default control (90+30,
+  83 blocks): from its first block's erase to the first step that allows a
+  start, the port lane's boot without a settings file (on the image: 7,288 ms
+  at the typical times, docs/port.md).
 - **the longest gap between due frames while a game is in progress**: a game of
   60 moves (replies of 0.3 s and thinks up to 12 s, periodic journal entries
   among them), paused, a time correction by the arbiter, resumed, played on;
@@ -41,6 +47,8 @@ CONTROLS = (
 )
 TICK_MS = 20  # boards/pico.py, boards/esp32.py: a frame may be due at each tick
 GOAL_GAP_MS = 50  # issue 43: the longest gap between due frames in a game
+_LONG_PRESS_MS = 2_100  # a long press of set (the menus take 2 s), as the port's scene
+_KEY_GAP_MS = 70  # from a key's release to the next press
 GOAL_RAPID_WAIT_MS = 3_000  # issue 43: a rapid control's wait at the typical figures
 
 
@@ -88,15 +96,55 @@ def wait_to_start(board_name, port, level, control):
         now += 1_000
         game.run_to(now)
         game.act("pause", [])
-        now += 1_000
+        # The arbiter's new game, keyed as the port's scene keys it (tools/port/scenes.mjs,
+        # docs/menus.md): hold set, hold set (nEU GAnE), set; the wait from that set.
+        for _ in range(2):
+            now += 1_000 if _ == 0 else _KEY_GAP_MS
+            game.run_to(now)
+            game.act("hold", ["set", _LONG_PRESS_MS])
+            now += _LONG_PRESS_MS
+        now += _KEY_GAP_MS
         game.run_to(now)
         setup = now
-        game.board.app.new_game()
-        started = _first_start(game, setup)
+        game.act("key", ["set"])
+        while not game.board.app.journal.start_wait():  # the key taken: the ring sized again
+            now += 1
+            if now > setup + 1_000:
+                raise AssertionError("the new game was not set up by its keys")
+            game.run_to(now)
+        started = _first_start(game, now - TICK_MS)
         blocks = len(game.board.app.journal.store.ring.blocks)
     finally:
         game.close()
     return started - setup, blocks
+
+
+def boot_preparation(board_name, port, level):
+    """The ring's preparation at power-up with the clock's default control
+    (``firmware.settings.DEFAULT_CONTROL``, the port lane's boot without a settings file):
+    ``(ms from its first block's erase to the first step that allows a start, the ring's
+    blocks)``, as measured on the image (tools/port/lane.mjs, docs/port.md)."""
+    from firmware.settings import DEFAULT_CONTROL
+    from sim import ready
+
+    game = Game(
+        script_module.parse("control %s\n" % DEFAULT_CONTROL),
+        board_name,
+        latency=level,
+        filesystem=lambda folder: LittleFsFlash(port, folder),
+    )
+    try:
+        model = game.board.latency
+        first = None
+        for start, end, masks in model.windows:  # the boot's calls: its first erase
+            if masks and end - start == model.erase_us:
+                first = start
+                break
+        ready_ms = ready.ready_at_ms(game.board)
+        blocks = len(game.board.app.journal.store.ring.blocks)
+    finally:
+        game.close()
+    return ready_ms - first // 1000, blocks
 
 
 def _statement_arguments(text):
@@ -145,6 +193,9 @@ def preparation_figures():
                 wait_ms, blocks = wait_to_start(board_name, port, level, control)
                 entry.setdefault("wait_to_start_ms", {}).setdefault(name, {})[level] = wait_ms
                 entry.setdefault("ring_blocks", {})[name] = blocks
+            boot_ms, blocks = boot_preparation(board_name, port, level)
+            entry.setdefault("boot_preparation_ms", {})[level] = boot_ms
+            entry["boot_ring_blocks"] = blocks
             hold_ms, erases = game_holds(board_name, port, level)
             entry.setdefault("longest_hold_in_game_ms", {})[level] = hold_ms
             entry.setdefault("longest_frame_gap_in_game_ms", {})[level] = round(
@@ -182,6 +233,15 @@ def declared():
                     "0",
                 ),
             ]
+            figures.append(
+                Figure(
+                    where % "the ring's preparation at power-up, the default control",
+                    path + "boot_preparation_ms." + level,
+                    "ms",
+                    "report",
+                    False,
+                )
+            )
             for name, _control in CONTROLS:
                 wanted = name == "rapid" and level == "typical"
                 figures.append(

@@ -41,6 +41,7 @@ BLOCK_BYTES = 4096  # littlefs's block on both ports: the flash's 4 KiB sector
 PAGE_BYTES = 256  # the unit of a program (rp2: flash_range_program takes whole pages)
 REPLACEMENT = ".new"  # a file replaced whole is written under its name and this (hal.storage)
 DEVICE_FILES = ("game.jr", "latency.jr")  # the journal's ring, the latency check's: on the device
+_INLINE_BYTES = 512  # littlefs keeps a file this small in its metadata (block / 8 on both ports)
 _NAME_COMMIT_BYTES = 16  # a rename's or a remove's directory entry, as the latency model counts it
 _ERASED = b"\xff" * BLOCK_BYTES
 _PAGES = BLOCK_BYTES // PAGE_BYTES
@@ -405,6 +406,7 @@ class Flash:
         # for the ring, one set aside and some room for littlefs's allocator). With
         # ``root``, the flash folder, a board booted again on it finds the device
         # as the last board left it (until ``forget(root)``).
+        self.root = root
         kept = _KEPT.get(root) if root is not None and device_blocks else None
         if kept is not None and len(kept[0]) != device_blocks:
             kept = None
@@ -432,15 +434,16 @@ class Flash:
                 self.cut()
             self.budget -= count
 
-    def _operation(self):
-        """A rename or remove: one indivisible step, which an armed cut may prevent."""
+    def _operation(self, inline=0):
+        """A rename or remove: one indivisible step, which an armed cut may prevent
+        (``inline``: the bytes of a small file the commit carries, a rename's)."""
         self._check()
         if self.budget is not None:
             if self.budget <= 0:
                 self.cut()
             self.budget -= 1
         if self.latency is not None:
-            self.latency.flash_commit(_NAME_COMMIT_BYTES)
+            self.latency.flash_commit(_NAME_COMMIT_BYTES + inline)
 
     def _on_device(self, path):
         return self.device is not None and path.rsplit("/", 1)[-1] in DEVICE_FILES
@@ -488,15 +491,20 @@ class Flash:
                 if path not in self.device_files:
                     raise OSError(2)  # ENOENT
                 return _DeviceReader(self, path)
-            if "w" in mode and self.latency is not None:
-                self.latency.ring_created()
+            if self.latency is not None:  # (written: a block appended, or a new ring)
+                self.latency.ring_opened()
+                if path not in self.device_files:  # created: littlefs commits its entry
+                    self.latency.flash_commit(_NAME_COMMIT_BYTES)
             handle = _DeviceFile(self, path, mode)
             self.handles = [h for h in self.handles if h.open] + [handle]
             return handle
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return open(path, mode)
-        if "w" in mode and self.latency is not None and path.endswith(REPLACEMENT):
-            self.latency.file_written()
+        if self.latency is not None:
+            if "w" in mode and path.endswith(REPLACEMENT):
+                self.latency.file_written()
+            if not self.exists(path):  # created: littlefs commits its entry at the open
+                self.latency.flash_commit(_NAME_COMMIT_BYTES)
         handle = _Handle(self, open(path, mode))
         handles = [h for h in self.handles if h.open]
         handles.append(handle)
@@ -504,7 +512,11 @@ class Flash:
         return handle
 
     def rename(self, old, new):
-        self._operation()
+        inline = 0  # a small file's bytes live in littlefs's metadata: renamed, committed again
+        if self.latency is not None and old not in self.device_files:
+            size = os.stat(old)[6]
+            inline = size if size <= _INLINE_BYTES else 0
+        self._operation(inline)
         self.renames += 1
         if old in self.device_files:
             self.device_files[new] = self.device_files.pop(old)
@@ -528,6 +540,18 @@ class Flash:
         from hal.storage import Files
 
         return Files.exists(self, path)
+
+    def file_sizes(self):
+        """The size of each file the flash holds (in its folder, and on its device)."""
+        sizes = [size for _blocks, size in self.device_files.values()]
+        if self.root is None:
+            return sizes
+        for name in os.listdir(self.root):
+            path = self.root + "/" + name
+            stat = os.stat(path)
+            if stat[0] & 0x4000 == 0 and not self._on_device(path):  # a file, not a folder
+                sizes.append(stat[6])
+        return sizes
 
     def block_device(self):
         """The block device under the filesystem (``hal.storage.Files.block_device``)."""

@@ -90,10 +90,12 @@ class ChipLatency:
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
         self.read_us = getattr(chip, "DEVICE_READ_US", 0)  # the CPU's: the same at each level
         self.marked_read_us = getattr(chip, "MARKED_READ_US", 0)  # a ring marker's parse
+        self.commit_overhead = getattr(chip, "LFS_COMMIT_OVERHEAD", _COMMIT_OVERHEAD)
         self.compacted_bytes = getattr(chip, "LFS_COMPACTED_BYTES", 0)
         self.compaction_cpu_us = getattr(chip, "COMPACTION_CPU_US", 0)
         self.file_write_cpu_us = getattr(chip, "FILE_WRITE_CPU_US", 0)
-        self.new_ring_cpu_us = getattr(chip, "NEW_RING_CPU_US", 0)
+        self.ring_start_cpu_us = getattr(chip, "RING_START_CPU_US", 0)
+        self.scanned = True  # the device read since a ring's file was last opened to write
         self.poll_us = chip.SOCKET_POLL_US[pick]
         self.recv_us = chip.SOCKET_RECV_US[pick]
         self.send_us = chip.SOCKET_SEND_US[pick]
@@ -169,17 +171,27 @@ class ChipLatency:
     def flash_commit(self, data_bytes):
         """littlefs commits ``data_bytes`` (a flush, a rename, a remove)."""
         prog = self.prog_bytes
-        commit = -(-(data_bytes + _COMMIT_OVERHEAD) // prog) * prog
+        commit = -(-(data_bytes + self.commit_overhead) // prog) * prog
         if self.block_used + commit > self.sector_bytes:
             # a compaction: the block erased, the live metadata programmed again with the
             # commit (``LFS_COMPACTED_BYTES``), and the CPU that gathers it
             self.erase_block()
             if not self.in_game():
                 self.call(self.compaction_cpu_us, False)
-            self.block_used = self.compacted_bytes
+            self.block_used = 0
             commit += self.compacted_bytes
         self.block_used += commit
         self.program_pages(-(-commit // self.page_bytes))
+
+    def mounted(self, sizes):
+        """The flash as it is when the board boots, its files of ``sizes`` bytes: littlefs's
+        metadata block holds the superblock's commit and, for each file, its creation's
+        commit and its data's (a small file's bytes are inline in the metadata)."""
+        prog = self.prog_bytes
+        used = prog
+        for size in sizes:
+            used += prog + -(-(size + self.commit_overhead) // prog) * prog
+        self.block_used = used if used <= self.sector_bytes else used % self.sector_bytes
 
     def file_written(self):
         """A file replaced whole outside a game (``hal.storage``'s JSON files: the settings,
@@ -187,11 +199,14 @@ class ChipLatency:
         if not self.in_game():
             self.call(self.file_write_cpu_us, False)
 
-    def ring_created(self):
-        """A journal ring's file created anew outside a game (a new ring's first block):
-        the CPU before its first erase beyond a later block's (``NEW_RING_CPU_US``)."""
-        if not self.in_game():
-            self.call(self.new_ring_cpu_us, False)
+    def ring_opened(self):
+        """A journal ring's file opened to be written outside a game: the first block of
+        a preparation if the device was scanned since the last (``hal.journal_setup`` is
+        let go after each scan and loaded again there, a new ring's nonce drawn): the CPU
+        before its erase beyond a later block's (``RING_START_CPU_US``)."""
+        if self.scanned and not self.in_game():
+            self.call(self.ring_start_cpu_us, False)
+        self.scanned = False
 
     def erase_block(self):
         """One 4 KiB sector erase (a block device's, or littlefs's before a commit)."""
@@ -211,6 +226,7 @@ class ChipLatency:
         the scan parses in Python (``hal.journal_setup.locate``: a block without one is
         skipped in C)."""
         self.device_reads += 1
+        self.scanned = True
         cost = self.read_us
         if read is not None and _RING_MARK in read:
             cost += self.marked_read_us

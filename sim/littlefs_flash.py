@@ -231,10 +231,10 @@ class LittleFsFlash:
             raise OSError(EIO)
         fs = self.fs
         latency = self.nor.latency
-        if latency is not None and "w" in mode:  # the CPU before a whole file's write
+        if latency is not None and ("w" in mode or "a" in mode):  # the CPU around a write
             if path.rsplit("/", 1)[-1] in DEVICE_FILES:
-                latency.ring_created()
-            elif path.endswith(REPLACEMENT):
+                latency.ring_opened()
+            elif "w" in mode and path.endswith(REPLACEMENT):
                 latency.file_written()
         handle = self.call(lfs.file_open, fs.fs, self.name(path), open_flags(mode))
         raw = littlefs.FileHandle(fs.fs, handle)  # unbuffered: littlefs's cache only

@@ -171,6 +171,8 @@ class SimBoard:
             model.in_game = latency_module.in_progress(self)
             self.latency = model
             self.flash.latency = model
+            if hasattr(self.flash, "file_sizes"):  # littlefs's metadata as the boot finds it
+                model.mounted(self.flash.file_sizes())
             sim_machine.set_latency(model)
             # The main loop reads the chip's clock: past the calls its pass has made.
             from hal import tick_source

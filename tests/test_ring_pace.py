@@ -42,26 +42,30 @@ def _ring_steps(control="900+10"):
 
 def test_a_ring_block_is_a_step_and_the_next_comes_at_the_grids_next_tick():
     """A block's step (74.8 ms on the port) ends before the fourth tick after its own: the
-    next block's step is that tick, 80 ms on, as on the port; a step with littlefs's
-    compaction as well (146 ms) is followed by the eighth, 160 ms on. Every block's
-    step is a tick of the grid, none at the end of the one before."""
+    next block's step is that tick, 80 ms on, as on the port. A step with littlefs's
+    compaction as well runs past its eighth tick (164 ms on the port): the next step
+    follows at once, the one after it is on the grid again. No step falls at the end
+    of one that ended before its tick."""
     erases, _grid = _ring_steps()
     steps = [at // 1000 for at, start, _ in erases if at == start][1:]  # (after the boot's)
     gaps = [later - earlier for earlier, later in zip(steps, steps[1:], strict=False)]
     assert len(gaps) >= 15
-    assert all(gap % TICK_MS == 0 for gap in gaps), gaps
     assert Counter(gaps).most_common(1)[0][0] == 4 * TICK_MS
-    assert set(gaps) <= {4 * TICK_MS, 8 * TICK_MS}
+    for index, step in enumerate(steps[1:]):
+        if (step - steps[0]) % TICK_MS:  # off the grid: only right after an overrun
+            assert gaps[index] > 8 * TICK_MS, (index, gaps)
 
 
 def test_a_ring_block_programs_16_pages_and_its_commit():
     """4 KiB through a 1 KiB cache: 4 programs of 4 pages, then littlefs's commit (1 page;
-    2 after a compaction, the live metadata with it): 17 or 18 pages a block, as the port
-    programs them, not a page program for each 256-byte write that straddles two pages."""
+    3 after a compaction, the live metadata with it, the port's 768 bytes): 17 or 19
+    pages a block, as the port programs them, not a page program for each 256-byte
+    write that straddles two pages."""
     erases, _grid = _ring_steps()
     blocks = [pages for at, start, pages in erases if at == start][1:]
     per_block = Counter(later - earlier for earlier, later in zip(blocks, blocks[1:], strict=False))
-    assert per_block[17] >= 10 and set(per_block) <= {17, 18}, per_block
+    compacted = 16 + (rp2040.LFS_COMPACTED_BYTES + rp2040.PAGE_BYTES) // rp2040.PAGE_BYTES
+    assert per_block[17] >= 10 and set(per_block) <= {17, compacted}, per_block
 
 
 def test_a_scan_read_costs_more_where_the_ring_is_marked():

@@ -279,7 +279,9 @@ def test_a_sample_of_the_benchs_games_on_the_esp32_at_the_maxima():
 def test_a_longer_control_chosen_in_setup_grows_the_ring_before_the_start():
     """The ring of 5 min (10 blocks: 2 x (100 + 62) entries, 8 blocks, and two) is
     ready; 15+10 chosen then needs 24: ``PrEP`` with the 14 blocks left (one erased in
-    the step that set the game up), and a start press is refused until they are."""
+    the step that set the game up, which lasts about 0.3 s on the port: the settings
+    and the header written, the ring's first block), and a start press is refused
+    until they are."""
     from firmware.settings import Settings
 
     game = _game("300", "pico", "typical")
@@ -293,12 +295,12 @@ def test_a_longer_control_chosen_in_setup_grows_the_ring_before_the_start():
         game.board.app.apply_settings(settings)
         game.run_to(ready + TICK_MS)
         assert store.wanted == 24
-        game.run_to(ready + 200)
+        game.run_to(ready + 400)
         assert dict(game.values())["display"].startswith("PrEP|  1")
         game.act("press", ["right"])
-        game.run_to(ready + 300)
+        game.run_to(ready + 500)
         assert dict(game.values())["state"] == "setup"
-        _prepared_at(game, now=ready + 300)
+        _prepared_at(game, now=ready + 500)
         assert len(store.ring.blocks) == 24
     finally:
         game.close()

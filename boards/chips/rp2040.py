@@ -59,11 +59,19 @@ LFS_CACHE_BYTES = 1024
 # game (a compaction's erase too).
 RING_STEP_PORT_US = 74_800
 ERASE_CPU_US = RING_STEP_PORT_US - SECTOR_ERASE_US[0] - 17 * PAGE_PROGRAM_US[0]
+# A littlefs commit's tags and CRC beside its data: the port commits the settings' 224
+# bytes in 512 and the header's 147 in 256, so between 33 and 109 bytes; 40 taken (an
+# estimate within the measured bounds). A rename of a small file (inline in the
+# metadata, up to 512 bytes) commits its bytes again (the settings' rename: 512).
+LFS_COMMIT_OVERHEAD = 40
 # A compaction of littlefs's metadata: the live metadata besides the commit, programmed
-# again with it (the port's 512-byte program at boot less the commit's 256), and the CPU
-# the compaction takes beyond ERASE_CPU_US (12 + 14 ms on the port). Measured.
-LFS_COMPACTED_BYTES = 256
-COMPACTION_CPU_US = 26_100 - ERASE_CPU_US
+# again with it, and the CPU it takes beyond ERASE_CPU_US. Measured after a game's setup
+# (the scripts' case): one program of 768 bytes (512 and the commit's 256), 16.8 + 22.6
+# and 17.7 + 24.1 ms of CPU around the erase (menu-custom-150, -350); at the boot, before
+# the header and the new settings, 512 bytes and 12 + 14 ms (the model's boot is slower
+# by that, 14 ms and a page every 15 blocks).
+LFS_COMPACTED_BYTES = 512
+COMPACTION_CPU_US = 40_600 - ERASE_CPU_US
 # The scans of the ring's blocks (locate, clear_stale), a block device read each of a
 # block's first 64 bytes: a read whose bytes hold no ring marker is skipped in C, one
 # that holds one is parsed in Python (16 slices). Measured: the locate after the boot's
@@ -80,14 +88,15 @@ MARKED_READ_US = 1_453
 # Measured per file replaced, from the step's entry to the ring's first prepare_block less
 # the flash programs between: 83.5 ms with the settings and the header (menu-custom-150,
 # 173.3 ms, 9 pages), 81.9 ms with the header alone (new-game-150, 84.7 ms, 4 pages);
-# the scene newGame's 65.8 ms. Then a new ring's first block: 43.2 and 40.1 ms more
-# than a later block's from prepare_block to its erase (hal.journal_setup loaded again,
-# a new nonce, the file created; 27.6 ms in the scene, 24.2 at the boot). Measured on
-# the port (tests/scenarios/speed/menu-custom-150 and new-game-150 played by the lane
-# with the heap watch); the model charges them where a file is replaced whole and where
-# a ring's file is created.
+# the scene newGame's 65.8 ms. Then a preparation's first block: 43.2 and 40.1 ms more
+# than a later block's from prepare_block to its erase (hal.journal_setup, let go after
+# each scan of the device, loaded again; a new ring's nonce; 27.6 ms in the scene, 24.2
+# at the boot). Measured on the port (tests/scenarios/speed/menu-custom-150, a ring
+# grown, and new-game-150, a new ring, played by the lane with the heap watch); the
+# model charges them where a file is replaced whole and where the ring's file is opened
+# to be written after a scan.
 FILE_WRITE_CPU_US = 83_000
-NEW_RING_CPU_US = 41_700
+RING_START_CPU_US = 41_700
 # A full collection visits every block of the heap: mark, then sweep. An estimate
 # at the board's 48 MHz CPU clock (not a datasheet figure): 40 us per KiB in use
 # typically, 80 us at most.
