@@ -8,7 +8,10 @@ values), the C calls the main loop makes and the time each takes:
 - a flash write: the simulated flash (``sim.flash``) reports each commit;
   littlefs pads it to its program size and programs it page by page, and
   erases a 4 KiB block before the commit that would overflow it (the
-  metadata block of the files written in place);
+  metadata block of the files written in place), programming the live
+  metadata again with that commit (``LFS_COMPACTED_BYTES``); a file's
+  creation and a small file's rename are commits too; a ring file's bytes
+  are programmed as littlefs's cache fills (``LFS_CACHE_BYTES``);
 - an I2C frame (``sim.machine.I2C``): 9 bits a byte plus the address, the
   start and the stop, at the bus clock;
 - a garbage collection: time per KiB of heap in use;
@@ -37,9 +40,14 @@ held for less than what is left of the call is not seen at all. (The
 main loop's passes at the ticks that fall inside a call are not held back:
 they change no stamp; the journal's ring adds its blocks before a game's
 start only, one a pass.) A block device read (the ring's scans) costs the
-CPU ``DEVICE_READ_US`` (boards/chips/, calibrated on the port), the
-interrupts on; ``in_game`` counts the erases and the main loop's longest hold
-while a game is in progress, running or paused. ``sim.world.SimBoard`` applies
+CPU ``DEVICE_READ_US``, and ``MARKED_READ_US`` more where its bytes hold a
+ring's marker; outside a game, an erase costs ``ERASE_CPU_US`` after it, a
+file replaced whole ``FILE_WRITE_CPU_US``, a preparation's first block
+``RING_START_CPU_US`` (boards/chips/, measured on the port), the interrupts
+on. The firmware reads the chip's clock in a pass, past the calls made so far
+(``sim.world``): the ticker keeps the grid's next tick after a long pass.
+``in_game`` counts the erases and the main loop's longest hold while a game
+is in progress, running or paused. ``sim.world.SimBoard`` applies
 this when it is given a model (``latency=``); clock scripts run without one
 unless the runner is asked for it (docs/spec/scripts.md).
 """
