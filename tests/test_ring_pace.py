@@ -90,3 +90,49 @@ def test_a_scan_read_costs_more_where_the_ring_is_marked():
         assert model.cursor_us - start == rp2040.DEVICE_READ_US
     finally:
         game.close()
+
+
+def test_a_preparations_first_block_pays_for_the_setup_module_loaded_again():
+    """hal.journal_setup is let go after each scan of the device: the ring's file opened
+    to be written after a read costs ``RING_START_CPU_US`` (the port's 43 and 40 ms), a
+    later block's opening without a read between nothing."""
+    game = Game(parse("control 300\n"), board_name="pico", latency="typical")
+    try:
+        model = game.board.latency
+        model.begin_pass(10_000_000)
+        model.device_read(bytearray(64))
+        start = model.cursor_us
+        model.ring_opened()
+        assert model.cursor_us - start == rp2040.RING_START_CPU_US
+        start = model.cursor_us
+        model.ring_opened()
+        assert model.cursor_us == start
+    finally:
+        game.close()
+
+
+def test_a_file_replaced_whole_costs_the_steps_cpu_outside_a_game_only():
+    """The settings or the header written whole (hal.storage: NAME.new, then renamed) cost
+    ``FILE_WRITE_CPU_US`` (the port's 82 to 84 ms a file) while the clock is set up; a
+    slot file written in a game, nothing beyond its commit."""
+    game = Game(parse("control 300\n"), board_name="pico", latency="typical")
+    try:
+        board = game.board
+        model = board.latency
+        flash = board.flash
+        model.begin_pass(10_000_000)
+        start = model.cursor_us
+        with flash.open(board.flash_root + "/x.json.new", "wb") as handle:
+            handle.write(b"{}")
+        assert model.cursor_us - start >= rp2040.FILE_WRITE_CPU_US
+        start = model.cursor_us
+        with flash.open(board.flash_root + "/x.log", "wb") as handle:
+            handle.write(b"{}")
+        assert model.cursor_us - start < rp2040.FILE_WRITE_CPU_US
+        model.in_game = lambda: True
+        start = model.cursor_us
+        with flash.open(board.flash_root + "/y.json.new", "wb") as handle:
+            handle.write(b"{}")
+        assert model.cursor_us - start < rp2040.FILE_WRITE_CPU_US
+    finally:
+        game.close()
