@@ -230,6 +230,15 @@ class NotPlayed(Exception):
 PLAYS = os.path.join(ROOT, "build", "port-plays")
 LANE_SOURCES = os.path.join(ROOT, "tools", "port")
 _IMAGE_DIGESTS = {}
+# How many plans this process read back from PLAYS and how many it played on the emulator
+# (bench/port_script_figures.py reports both: a run's real time means little without them).
+PLAY_COUNTS = {"kept": 0, "played": 0}
+_COUNTING = threading.Lock()
+
+
+def _count(kind):
+    with _COUNTING:
+        PLAY_COUNTS[kind] += 1
 
 
 def _digest_of_file(path):
@@ -271,6 +280,7 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
 
     kept = os.path.join(PLAYS, play_key(plan, image, bootrom, board, dreq) + ".json")
     if os.path.isfile(kept):
+        _count("kept")
         with open(kept) as handle:
             return json.load(handle)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
@@ -285,6 +295,7 @@ def _run_plan(plan, image, bootrom, board, dreq="credit"):
     if done.returncode != 0:
         raise NotPlayed("the lane failed: %s" % " ".join(done.stderr.strip().splitlines()[-1:]))
     document = json.loads(done.stdout)
+    _count("played")
     os.makedirs(PLAYS, exist_ok=True)
     with open(kept + ".part", "w") as handle:
         json.dump(document, handle)

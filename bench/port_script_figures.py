@@ -115,6 +115,7 @@ def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MA
     left_out = [path for path, _plan in expressible if path not in set(chosen)]
     began = time.monotonic()
     cpu_before = _children_cpu_s()
+    counts_before = dict(port_script.PLAY_COUNTS)
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         outcomes = list(pool.map(lambda path: _play(path, image, bootrom, board), chosen))
     relative = {path: os.path.relpath(path, ROOT) for path, _plan in expressible}
@@ -151,6 +152,10 @@ def script_figures(image=None, bootrom=None, board=None, jobs=1, max_script_s=MA
             "max_script_s": max_script_s,
             "jobs": jobs,
             "real_s": round(time.monotonic() - began),
+            # Plays read back from build/port-plays (the same image, plan and lane) and
+            # plays run on the emulator in this run: the times are this run's.
+            "plays_kept": port_script.PLAY_COUNTS["kept"] - counts_before["kept"],
+            "plays_run": port_script.PLAY_COUNTS["played"] - counts_before["played"],
             # The emulator's and the simulator's processes together, whatever else the
             # machine ran meanwhile (the real time depends on that, not this).
             "cpu_s": round(_children_cpu_s() - cpu_before),

@@ -224,7 +224,9 @@ def test_a_played_plan_is_kept_by_its_image_plan_board_dreq_and_lane(tmp_path, m
         raise AssertionError("the lane was run for a kept plan")
 
     monkeypatch.setattr(subprocess, "run", no_lane)
+    monkeypatch.setattr(port_script, "PLAY_COUNTS", {"kept": 0, "played": 0})
     assert port_script._run_plan(plan, str(image), str(bootrom), board, "credit") == kept
+    assert port_script.PLAY_COUNTS == {"kept": 1, "played": 0}
     with pytest.raises(AssertionError, match="the lane was run"):
         port_script._run_plan(plan, str(image), str(bootrom), board, "level")
 
