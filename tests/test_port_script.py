@@ -313,3 +313,13 @@ def test_the_reference_is_compared_with_the_ideal_board_on_every_expressible_scr
     figures = port_script_figures.reference_figures([("/s/a.clock", []), ("/s/b.clock", [])], 2)
     assert figures["same_of_compared"] == "1 of 2"
     assert figures["differing"] == {"s/b.clock": {"reference": "PrEP", "ideal": "running"}}
+
+
+def test_the_lane_plays_every_script_it_can_express_by_default():
+    """``MAX_SCRIPT_S`` is no cut: the longest script the lane can express is within it."""
+    from bench import port_script_figures
+
+    expressible, _others = port_script.survey()
+    longest = max(plan[-1][0] for _path, plan in expressible)
+    assert longest > 6 * 3600 * 1000  # games/six-hours: a limit of four hours left it out
+    assert longest <= port_script_figures.MAX_SCRIPT_S * 1000
