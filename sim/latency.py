@@ -45,7 +45,11 @@ ring's marker; outside a game, an erase costs ``ERASE_CPU_US`` after it, a
 file replaced whole ``FILE_WRITE_CPU_US``, a preparation's first block
 ``RING_START_CPU_US`` (boards/chips/, measured on the port), the interrupts
 on. The firmware reads the chip's clock in a pass, past the calls made so far
-(``sim.world``): the ticker keeps the grid's next tick after a long pass.
+(``sim.world``): the ticker keeps the grid's next tick after a long pass. A pass
+an input's edge wakes from the main loop's sleep starts with the contact's
+chatter and the wake's cost (``input_wake``: ``KEY_WAKE_US``, ``CAPTURED_WAKE_US``,
+measured on the port), so its step reads its tick and draws after them, as the
+chip's does; the edge's stamp, which the engine charges, is the edge's.
 ``in_game`` counts the erases and the main loop's longest hold while a game
 is in progress, running or paused. ``sim.world.SimBoard`` applies
 this when it is given a model (``latency=``); clock scripts run without one
@@ -103,6 +107,9 @@ class ChipLatency:
         self.compaction_cpu_us = getattr(chip, "COMPACTION_CPU_US", 0)
         self.file_write_cpu_us = getattr(chip, "FILE_WRITE_CPU_US", 0)
         self.ring_start_cpu_us = getattr(chip, "RING_START_CPU_US", 0)
+        # a pass an input's edge woke: the step's tick read after these (0: at the edge)
+        self.key_wake_us = getattr(chip, "KEY_WAKE_US", 0)
+        self.captured_wake_us = getattr(chip, "CAPTURED_WAKE_US", self.key_wake_us)
         self.scanned = True  # the device read since a ring's file was last opened to write
         self.poll_us = chip.SOCKET_POLL_US[pick]
         self.recv_us = chip.SOCKET_RECV_US[pick]
@@ -160,6 +167,20 @@ class ChipLatency:
         windows = self.windows
         while windows and windows[0][1] <= now_us:
             windows.pop(0)
+
+    def input_wake(self, settle_us, captured):
+        """The pass an input's edge woke from the main loop's sleep: before the step reads
+        its tick, the core runs the edge handler at each edge of the contact's chatter
+        until the line settles (``settle_us`` from the wake), then the wake itself: the
+        poll's return to the loop, ``CAPTURED_WAKE_US`` after an input the capture stamps
+        (its handler takes the stamps), ``KEY_WAKE_US`` after a key (boards/chips/,
+        measured on the port). A chip without those figures wakes at no cost. The CPU's,
+        the interrupts on: not a C call (its figures leave it out), but it holds the loop."""
+        wake_us = self.captured_wake_us if captured else self.key_wake_us
+        if wake_us:
+            start = self.cursor_us
+            self.cursor_us = start + settle_us + wake_us
+            self.windows.append((start, self.cursor_us, False))
 
     def call(self, duration_us, masks):
         """One C call of ``duration_us``; ``masks``: the interrupts are off while it runs."""

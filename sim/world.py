@@ -129,6 +129,9 @@ class SimBoard:
         if capture is None:  # the chip's own: its PIO stamps the levers and play (boards/chips/)
             capture = chip_captures(self.board)
         self.capture = capture
+        # the lines the chip's capture stamps (inputs 0.., one a state machine: hal.edges)
+        machines = len(getattr(self.board, "CAPTURE_MACHINES", None) or ()) if capture else 0
+        self.captured_pins = tuple(self.board.INPUTS.values())[:machines]
         self.board_name = board_name
         self.flash_root = flash_root
         self.bounce_ms = bounce_ms
@@ -328,6 +331,7 @@ class SimBoard:
             # a push or a message) comes before the loop's sleep on the board
             self.app.hardware.sleep.wait(self.app)
         while True:
+            edge_pin = None  # the line whose edge this event is, if it is one
             timer = sim_machine.next_timer(vclock.now_ms())
             contact_at = self.pending[0][0] if self.pending else None
             timer_at = timer.next_due if timer is not None else None
@@ -355,6 +359,7 @@ class SimBoard:
                     sim_machine.raise_irq(pin)
                 else:
                     sim_machine.drive(pin, level)
+                    edge_pin = pin  # (a latched one is served as a held call ends)
             elif timer_at is not None and timer_at <= until_ms:
                 held = self._held_until(timer_at)
                 if held > timer_at:  # the main loop is in a C call: the tick waits for its end
@@ -371,16 +376,37 @@ class SimBoard:
             else:
                 break
             now = vclock.now_ms()
-            if self.powered and self._held_until(now) <= now and waits.interrupt(now):
-                self._turn()
+            if self.powered and self._held_until(now) <= now:
+                # an edge that ends the loop's sleep (its timeout at that instant too: the
+                # edge's handlers run all the same) wakes it on a chip board at a cost
+                asleep = self.latency is not None and waits.sleeping()
+                if waits.interrupt(now):
+                    self._turn(edge_pin if asleep else None)
         vclock.set_now(until_ms)
 
-    def _turn(self):
-        """The main loop woke: a pass, again at once if it stepped, then its sleep."""
+    def _settles_at(self, pin, now):
+        """The virtual ms the chatter of ``pin``'s contact change at ``now`` ends: its last
+        edge within the board's bounce (``now`` if it has none)."""
+        settled = now
+        for time_ms, _, other, level in self.pending:
+            if time_ms > now + self.bounce_ms:
+                break
+            if other == pin and level != _LATCHED:
+                settled = time_ms
+        return settled
+
+    def _turn(self, woken_by=None):
+        """The main loop woke: a pass, again at once if it stepped, then its sleep.
+        ``woken_by``: the pin whose edge ended the loop's sleep on a chip board, whose pass
+        reads the chip's clock after the wake's cost (``ChipLatency.input_wake``)."""
         try:
             latency = self.latency
             if latency is not None:
-                latency.begin_pass(vclock.now_ms())
+                now = vclock.now_ms()
+                latency.begin_pass(now)
+                if woken_by is not None:
+                    settle_us = (self._settles_at(woken_by, now) - now) * 1000
+                    latency.input_wake(settle_us, woken_by in self.captured_pins)
             runtime = self.runtime
             app = self.app
             turns = 0

@@ -85,7 +85,6 @@ def test_ticks_near_wrap_read_ten_seconds_before_the_wrap_at_the_scripts_zero():
     "name",
     [
         "arbiter/add.clock",  # a press at the end's instant, on the grid
-        "arbiter/refuse-hourglass.clock",  # the display drawn by the press's own pass
         "menus/edition.clock",  # pause and claim at one instant
         "timing/near-wrap-presses.clock",
         "speed/correct-add-150.clock",  # ends between two ticks: the next one's frames

@@ -134,6 +134,24 @@ CPU_PERCENT_STANDING = 0.86
 # erase, the XIP cache cold (the handler's bytecode and the VM are read from flash
 # again): an estimate. It moves the pin's own stamp, not the capture's (hal/capture.py).
 HANDLER_US = (100, 300)
+# The pass an input's edge wakes reads its tick (App.step's argument) after the edge, not
+# at it: the hard handler runs at each edge of the contact's chatter (every 0.25 ms on the
+# lane's contacts), the main loop's step coming only once the line has settled, then the
+# wake's own path (the poll's return, hal.runtime's service) before the step reads
+# ticks_ms. Measured on the port: this image on rp2040js at 48 MHz, the lane's plan of a
+# script pressing the keys and levers standing, running and paused (`node
+# tools/port/lane.mjs ... --plan FILE --elf ELF`, a copy of tools/port logging each call
+# of App.step with its tick argument and the emulator's instant), the bounce at 0, 1, 3
+# and 6 ms: from the line's last edge to the step, a key (plus, minus: a pin interrupt
+# alone) 1.1 to 1.35 ms, an input the capture stamps (a lever, play: its handler takes
+# the capture's stamps at each edge) 2.65 to 3.6 ms, median 2.9. At the default bounce
+# of 3 ms, from the press's first edge: a key 4.0 to 4.4 ms, a lever or play 5.65 to
+# 6.1 ms (the tick 5 ms past the edge's, 6 once), 7.6 ms when the edge came during a
+# pass. The pass's first frame is drawn 7.4 to 8.4 ms after a key's edge, 17 to 30 ms
+# after a lever's (a move's step). sim.world charges the pass so (sim.latency
+# input_wake): the engine charges from the stamps, so only what the step draws moves.
+KEY_WAKE_US = 1_200
+CAPTURED_WAKE_US = 2_900
 # Socket calls: none (no radio on the Pico).
 SOCKET_POLL_US = (0, 0)
 SOCKET_RECV_US = (0, 0)
