@@ -16,7 +16,10 @@ collections and socket calls of each pass; the edges of a line that fall
 in a call that holds the chip's handler back are served by one call of the
 handler when it ends, which reads the line's level then (a press released
 meanwhile is lost, as on the chip). Without it (clock scripts, unless
-asked) every edge is served at its instant.
+asked) every edge is served at its instant. A pass an edge wakes from the
+main loop's sleep on a chip board runs at the edge and starts with the
+contact's chatter and the wake's cost (``ChipLatency.input_wake``): its step
+reads the chip's clock after them, as the Pico's does.
 """
 
 import os

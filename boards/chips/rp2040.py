@@ -143,11 +143,13 @@ HANDLER_US = (100, 300)
 # tools/port/lane.mjs ... --plan FILE --elf ELF`, a copy of tools/port logging each call
 # of App.step with its tick argument and the emulator's instant), the bounce at 0, 1, 3
 # and 6 ms: from the line's last edge to the step, a key (plus, minus: a pin interrupt
-# alone) 1.1 to 1.35 ms, an input the capture stamps (a lever, play: its handler takes
-# the capture's stamps at each edge) 2.65 to 3.6 ms, median 2.9. At the default bounce
-# of 3 ms, from the press's first edge: a key 4.0 to 4.4 ms, a lever or play 5.65 to
-# 6.1 ms (the tick 5 ms past the edge's, 6 once), 7.6 ms when the edge came during a
-# pass. The pass's first frame is drawn 7.4 to 8.4 ms after a key's edge, 17 to 30 ms
+# alone) 1.0 to 1.4 ms, an input the capture stamps (a lever, play: its handler takes the
+# capture's stamps at each edge) 2.6 to 3.6 ms. At the scripts' 3 ms bounce, from the
+# press's first edge: a key 4.0 to 4.4 ms (the tick 4 past the edge's in 3 of 4), a
+# lever or play 5.65 to 6.08 ms (5 past in 10 of 12, 6 in 2), 7.6 ms for an edge that
+# came while a pass ran. The figures below are fitted there: 3 ms and 1.2 or 2.9 ms read
+# the tick 4 or 5 past the edge's (at bounce 0 the port's lever reads 3 past, the model
+# 2). The pass's first frame is drawn 7.4 to 8.4 ms after a key's edge, 17 to 30 ms
 # after a lever's (a move's step). sim.world charges the pass so (sim.latency
 # input_wake): the engine charges from the stamps, so only what the step draws moves.
 KEY_WAKE_US = 1_200
