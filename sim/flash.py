@@ -347,8 +347,9 @@ class _DeviceFile:
         if not self.open or not flash.powered:
             raise OSError(EIO)
         self._program_cache()  # the cache's last bytes, then the commit
-        flash._operation()  # littlefs commits the file's new size and blocks
+        flash._step()  # littlefs commits the file's new size and blocks
         flash.device_files[self.path] = (list(self.blocks), self.size)
+        flash._committed()
 
     def close(self):
         if self.open:
@@ -422,6 +423,8 @@ class Flash:
         self.renames = 0
         self.removes = 0
         self.latency = None  # the chip's latency model (sim.latency), if the board has one
+        # the folders of the files written (littlefs's root on the board): ``live_files``
+        self.folders = [] if root is None else [root]
 
     def _check(self):
         if not self.powered:
@@ -434,14 +437,19 @@ class Flash:
                 self.cut()
             self.budget -= count
 
-    def _operation(self, inline=0):
-        """A rename or remove: one indivisible step, which an armed cut may prevent
-        (``inline``: the bytes of a small file the commit carries, a rename's)."""
+    def _step(self):
+        """A rename, a remove or a device file's commit: one indivisible step, which an
+        armed cut may prevent (it falls before the step changes anything)."""
         self._check()
         if self.budget is not None:
             if self.budget <= 0:
                 self.cut()
             self.budget -= 1
+
+    def _committed(self, inline=0):
+        """littlefs's commit of the step just made (``inline``: the bytes of a small
+        file the commit carries, a rename's), timed once the files are as it leaves
+        them: a compaction it brings programs them (``live_files``)."""
         if self.latency is not None:
             self.latency.flash_commit(_NAME_COMMIT_BYTES + inline)
 
@@ -491,24 +499,30 @@ class Flash:
                 if path not in self.device_files:
                     raise OSError(2)  # ENOENT
                 return _DeviceReader(self, path)
+            created = path not in self.device_files
             if self.latency is not None:  # (written: a block appended, or a new ring)
                 self.latency.ring_opened()
-                if path not in self.device_files:  # created: littlefs commits its entry
-                    self.latency.flash_commit(_NAME_COMMIT_BYTES)
             handle = _DeviceFile(self, path, mode)
             self.handles = [h for h in self.handles if h.open] + [handle]
+            if created:  # littlefs commits its entry at the open
+                self._committed()
             return handle
         if "w" not in mode and "a" not in mode and "+" not in mode:
             return open(path, mode)
+        created = False
+        folder = path.rsplit("/", 1)[0] if "/" in path else "."
+        if folder not in self.folders:
+            self.folders.append(folder)
         if self.latency is not None:
             if "w" in mode and path.endswith(REPLACEMENT):
                 self.latency.file_written()
-            if not self.exists(path):  # created: littlefs commits its entry at the open
-                self.latency.flash_commit(_NAME_COMMIT_BYTES)
+            created = not self.exists(path)
         handle = _Handle(self, open(path, mode))
         handles = [h for h in self.handles if h.open]
         handles.append(handle)
         self.handles = handles
+        if created:  # littlefs commits its entry at the open
+            self._committed()
         return handle
 
     def rename(self, old, new):
@@ -516,20 +530,22 @@ class Flash:
         if self.latency is not None and old not in self.device_files:
             size = os.stat(old)[6]
             inline = size if size <= _INLINE_BYTES else 0
-        self._operation(inline)
+        self._step()
         self.renames += 1
         if old in self.device_files:
             self.device_files[new] = self.device_files.pop(old)
-            return
-        os.rename(old, new)
+        else:
+            os.rename(old, new)
+        self._committed(inline)
 
     def remove(self, path):
-        self._operation()
+        self._step()
         self.removes += 1
         if path in self.device_files:
             del self.device_files[path]
-            return
-        os.remove(path)
+        else:
+            os.remove(path)
+        self._committed()
 
     def exists(self, path):
         """The board's own ``Files.exists`` (looking never writes). Imported at the
@@ -552,6 +568,25 @@ class Flash:
             if stat[0] & 0x4000 == 0 and not self._on_device(path):  # a file, not a folder
                 sizes.append(stat[6])
         return sizes
+
+    def live_files(self):
+        """The files littlefs's metadata holds now, as a compaction writes them again:
+        (name, size, whether its data is in blocks of its own), a device file's size as
+        last committed (one created and not yet committed: empty, inline)."""
+        files = []
+        for path, (blocks, size) in self.device_files.items():
+            files.append((path.rsplit("/", 1)[-1], size, bool(blocks)))
+        for handle in self.handles:
+            if isinstance(handle, _DeviceFile) and handle.open:
+                if handle.path not in self.device_files:
+                    files.append((handle.path.rsplit("/", 1)[-1], 0, False))
+        for folder in self.folders:
+            for name in os.listdir(folder):
+                path = folder + "/" + name
+                stat = os.stat(path)
+                if stat[0] & 0x4000 == 0 and not self._on_device(path):  # a file, not a folder
+                    files.append((name, stat[6], False))
+        return files
 
     def block_device(self):
         """The block device under the filesystem (``hal.storage.Files.block_device``)."""

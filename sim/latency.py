@@ -9,7 +9,8 @@ values), the C calls the main loop makes and the time each takes:
   littlefs pads it to its program size and programs it page by page, and
   erases a 4 KiB block before the commit that would overflow it (the
   metadata block of the files written in place), programming the live
-  metadata again with that commit (``LFS_COMPACTED_BYTES``); a file's
+  metadata again with that commit, entry by entry as littlefs compacts it
+  (``compacted_bytes``: the files on the flash then); a file's
   creation and a small file's rename are commits too; a ring file's bytes
   are programmed as littlefs's cache fills (``LFS_CACHE_BYTES``);
 - an I2C frame (``sim.machine.I2C``): 9 bits a byte plus the address, the
@@ -79,9 +80,11 @@ def chip_of(board):
 
 
 class ChipLatency:
-    """The C calls of ``board``'s chip at ``level`` ("typical" or "max")."""
+    """The C calls of ``board``'s chip at ``level`` ("typical" or "max"); ``attributes``:
+    each file carries MicroPython's attributes (``LFS_FILE_ATTR_BYTES``; False for a
+    littlefs that stores none, littlefs-python's)."""
 
-    def __init__(self, board, level="typical", network=None):
+    def __init__(self, board, level="typical", network=None, attributes=True):
         if level not in LEVELS:
             raise ValueError("latency level must be one of %s" % ", ".join(LEVELS))
         self.level = level
@@ -102,8 +105,14 @@ class ChipLatency:
         self.gc_us_per_kib = chip.GC_US_PER_KIB[pick]
         self.read_us = getattr(chip, "DEVICE_READ_US", 0)  # the CPU's: the same at each level
         self.marked_read_us = getattr(chip, "MARKED_READ_US", 0)  # a ring marker's parse
-        self.commit_overhead = getattr(chip, "LFS_COMMIT_OVERHEAD", _COMMIT_OVERHEAD)
-        self.compacted_bytes = getattr(chip, "LFS_COMPACTED_BYTES", 0)
+        # each file's attributes beside its name and struct (MicroPython's mtime)
+        self.file_attr_bytes = getattr(chip, "LFS_FILE_ATTR_BYTES", 0) if attributes else 0
+        # a commit's bytes beside its data: its tags and CRCs, and the file's attributes
+        tags = getattr(chip, "LFS_COMMIT_TAG_BYTES", _COMMIT_OVERHEAD)
+        self.commit_overhead = tags + self.file_attr_bytes
+        self.inline_bytes = min(self.sector_bytes // 8, getattr(chip, "LFS_CACHE_BYTES", 0) or 512)
+        # the files on the flash as a compaction finds them: (name, size, in blocks), or None
+        self.live_files = None
         self.compaction_cpu_us = getattr(chip, "COMPACTION_CPU_US", 0)
         self.file_write_cpu_us = getattr(chip, "FILE_WRITE_CPU_US", 0)
         self.ring_start_cpu_us = getattr(chip, "RING_START_CPU_US", 0)
@@ -202,15 +211,32 @@ class ChipLatency:
         prog = self.prog_bytes
         commit = -(-(data_bytes + self.commit_overhead) // prog) * prog
         if self.block_used + commit > self.sector_bytes:
-            # a compaction: the block erased, the live metadata programmed again with the
-            # commit (``LFS_COMPACTED_BYTES``), and the CPU that gathers it
+            # a compaction: the block erased, the live metadata programmed again, the
+            # commit's change in it (``compacted_bytes``), and the CPU that gathers it
             self.erase_block()
             if not self.in_game():
                 self.call(self.compaction_cpu_us, False)
+            commit = self.compacted_bytes()
             self.block_used = 0
-            commit += self.compacted_bytes
         self.block_used += commit
         self.program_pages(-(-commit // self.page_bytes))
+
+    def compacted_bytes(self):
+        """What a compaction of littlefs's metadata pair programs: the live entries as
+        littlefs's ``lfs_dir_compact`` writes them again (SPEC.md), padded to the program
+        size. The block's revision count (4 bytes); the superblock's name "littlefs" and
+        its struct (12 + 28); each file's name (a tag and its bytes), its struct (a tag
+        and the data inline, up to ``inline_bytes``, or a CTZ list's head and size, 8)
+        and its attributes (``LFS_FILE_ATTR_BYTES``: MicroPython's mtime, a tag and 8
+        bytes); then the commit's end: the erased state's CRC (a tag and 8 bytes) and the
+        CRC's tag and word. Files are what ``live_files`` reports (none without it)."""
+        size = 4 + 12 + 28 + 12 + 8
+        files = self.live_files() if self.live_files is not None else ()
+        for name, length, in_blocks in files:
+            size += 4 + len(name) + 4 + self.file_attr_bytes
+            size += 8 if in_blocks or length > self.inline_bytes else length
+        prog = self.prog_bytes
+        return -(-size // prog) * prog
 
     def mounted(self, sizes):
         """The flash as it is when the board boots, its files of ``sizes`` bytes: littlefs's

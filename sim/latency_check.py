@@ -98,6 +98,8 @@ def run(
     if ring_blocks:  # rp2.Flash programs whole pages at an offset, esp32.Partition any bytes
         flash.device.whole_pages = getattr(board, "JOURNAL_WHOLE_PAGES", True)
     flash.latency = model
+    if model is not None:  # what littlefs's compactions program again
+        model.live_files = flash.live_files
     sim_machine.set_latency(model)
     root = fresh_flash()
     try:

@@ -179,6 +179,8 @@ class SimBoard:
             self.flash.latency = model
             if hasattr(self.flash, "file_sizes"):  # littlefs's metadata as the boot finds it
                 model.mounted(self.flash.file_sizes())
+            if hasattr(self.flash, "live_files"):  # what a compaction programs again
+                model.live_files = self.flash.live_files
             sim_machine.set_latency(model)
             # The main loop reads the chip's clock: past the calls its pass has made.
             from hal import tick_source

@@ -59,18 +59,23 @@ LFS_CACHE_BYTES = 1024
 # game (a compaction's erase too).
 RING_STEP_PORT_US = 74_800
 ERASE_CPU_US = RING_STEP_PORT_US - SECTOR_ERASE_US[0] - 17 * PAGE_PROGRAM_US[0]
-# A littlefs commit's tags and CRC beside its data: the port commits the settings' 224
-# bytes in 512 and the header's 147 in 256, so between 33 and 109 bytes; 40 taken (an
-# estimate within the measured bounds). A rename of a small file (inline in the
+# A littlefs commit's tags and CRCs beside its data and the file's attributes
+# (LFS_FILE_ATTR_BYTES): the port commits the settings' 224 bytes in 512 and the
+# header's 147 in 256, so between 21 and 97 bytes; 28 taken: a struct's tag, the erased
+# state's CRC (12) and the CRC (8), 4 to spare. The real littlefs without attributes
+# (littlefs-python, tests/test_lfs_compaction.py) commits each write and rename of the
+# same sequence in the same pages with it. A rename of a small file (inline in the
 # metadata, up to 512 bytes) commits its bytes again (the settings' rename: 512).
-LFS_COMMIT_OVERHEAD = 40
-# A compaction of littlefs's metadata: the live metadata besides the commit, programmed
-# again with it, and the CPU it takes beyond ERASE_CPU_US. Measured after a game's setup
-# (the scripts' case): one program of 768 bytes (512 and the commit's 256), 16.8 + 22.6
-# and 17.7 + 24.1 ms of CPU around the erase (menu-custom-150, -350); at the boot, before
-# the header and the new settings, 512 bytes and 12 + 14 ms (the model's boot is slower
-# by that, 14 ms and a page every 15 blocks).
-LFS_COMPACTED_BYTES = 512
+LFS_COMMIT_TAG_BYTES = 28
+# A compaction of littlefs's metadata: the live entries programmed again (sim.latency
+# counts them entry by entry, as littlefs writes them), and the CPU it takes beyond
+# ERASE_CPU_US. Each file carries MicroPython's mtime attribute (extmod/vfs_lfsx.c:
+# LFS_ATTR_MTIME, 8 bytes, a tag of 4). Measured after a game's setup (the scripts'
+# case): one program of 768 bytes (the ring, the settings and the header: 532 bytes
+# counted so), 16.8 + 22.6 and 17.7 + 24.1 ms of CPU around the erase (menu-custom-150,
+# -350); at the boot, before the header, 512 bytes (356 counted) and 12 + 14 ms (the
+# model's boot is slower by that, 14 ms every 15 blocks).
+LFS_FILE_ATTR_BYTES = 12
 COMPACTION_CPU_US = 40_600 - ERASE_CPU_US
 # The scans of the ring's blocks (locate, clear_stale), a block device read each of a
 # block's first 64 bytes: a read whose bytes hold no ring marker is skipped in C, one
