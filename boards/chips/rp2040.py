@@ -71,10 +71,11 @@ LFS_COMMIT_TAG_BYTES = 28
 # counts them entry by entry, as littlefs writes them), and the CPU it takes beyond
 # ERASE_CPU_US. Each file carries MicroPython's mtime attribute (extmod/vfs_lfsx.c:
 # LFS_ATTR_MTIME, 8 bytes, a tag of 4). Measured after a game's setup (the scripts'
-# case): one program of 768 bytes (the ring, the settings and the header: 532 bytes
-# counted so), 16.8 + 22.6 and 17.7 + 24.1 ms of CPU around the erase (menu-custom-150,
-# -350); at the boot, before the header, 512 bytes (356 counted) and 12 + 14 ms (the
-# model's boot is slower by that, 14 ms every 15 blocks).
+# case): one program of 768 bytes (the ring, the new settings and header, the two
+# slots: 582 bytes counted so), 16.8 + 22.6 and 17.7 + 24.1 ms of CPU around the erase
+# (menu-custom-150, -350); at the boot, the settings and header of the game before,
+# 512 bytes (442 counted) and 12 + 14 ms (the model's boot is slower by that, 14 ms
+# every 15 blocks).
 LFS_FILE_ATTR_BYTES = 12
 COMPACTION_CPU_US = 40_600 - ERASE_CPU_US
 # The scans of the ring's blocks (locate, clear_stale), a block device read each of a
