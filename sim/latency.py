@@ -222,14 +222,14 @@ class ChipLatency:
         self.program_pages(-(-commit // self.page_bytes))
 
     def compacted_bytes(self):
-        """What a compaction of littlefs's metadata pair programs: the live entries as
-        littlefs's ``lfs_dir_compact`` writes them again (SPEC.md), padded to the program
-        size. The block's revision count (4 bytes); the superblock's name "littlefs" and
-        its struct (12 + 28); each file's name (a tag and its bytes), its struct (a tag
-        and the data inline, up to ``inline_bytes``, or a CTZ list's head and size, 8)
-        and its attributes (``LFS_FILE_ATTR_BYTES``: MicroPython's mtime, a tag and 8
-        bytes); then the commit's end: the erased state's CRC (a tag and 8 bytes) and the
-        CRC's tag and word. Files are what ``live_files`` reports (none without it)."""
+        """What a compaction of littlefs's metadata pair programs: the live entries as littlefs's
+        ``lfs_dir_compact`` writes them again (its on-disk specification), padded to the
+        program size. The block's revision count (4 bytes); the superblock's name "littlefs"
+        and its struct (12 + 28); each file's name (a tag and its bytes), its struct (a tag
+        and the data inline, up to ``inline_bytes``, or a CTZ list's head and size, 8) and
+        its attributes (``LFS_FILE_ATTR_BYTES``: MicroPython's mtime, a tag and 8 bytes);
+        then the commit's end: the erased state's CRC (a tag and 8 bytes) and the CRC's tag
+        and word. Files are what ``live_files`` reports (none without it)."""
         size = 4 + 12 + 28 + 12 + 8
         files = self.live_files() if self.live_files is not None else ()
         for name, length, in_blocks in files:
