@@ -45,10 +45,12 @@ def _real_us():
 def _tick(board, hardware, runtime):
     """A tick later: the main loop's turn there (a step if one is due), its sleep, and
     what the sleep's poll asks (``hal.sleep.Wake``). A tree from before the loop slept
-    (bench.core's ``BEFORE``, measured with this file) has no turn: its pass instead."""
+    (bench.core's ``BEFORE``, measured with this file) has no turn: its ticker's timer
+    fires and its pass runs, as its own measurement did."""
     vclock.set_now(vclock.now_ms() + board.board.TICK_MS)
     turn = getattr(runtime, "turn", None)
-    if turn is None:
+    if turn is None:  # its ticker's timer fired (the simulated machine's), then its pass
+        sim_machine.timers()[0].fire()
         runtime.service(board.app, hardware)
         return
     turn(board.app, hardware)
