@@ -68,6 +68,7 @@ SELFTEST_RUNNER = [
     "ht16k33.py",
     "latency.py",
     "machine.py",
+    "ready.py",
     "rp2.py",
     "rp2_dma.py",
     "runner.py",
