@@ -132,7 +132,7 @@ STATES = ("preparing", "standing", "paused", "running", "last_10s", "menus")
 
 def wakeup_figures():
     """``wakeups`` of bench/latest.json: per board and state, wakes a second and CPU %."""
-    result = {"source": "model (sim.wakes), pass cost from the rp2 port's old loop"}
+    result = {"source": "model (sim.wakes); a wake-up's cycles: a running clock's, on the port"}
     for board_name in BOARDS:
         entry = {}
         for state in STATES:
