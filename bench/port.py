@@ -179,15 +179,13 @@ def scene_settings(board_name, scene):
     """The settings file a scene's clock boots with, as the lane's --settings takes it: the
     runner's file for the scene's control (``sim.world.fresh_flash``), its fields changed."""
     from bench import port_script
-    from firmware import files as names
-    from hal.storage import Storage
     from sim import script as scripts
 
     control, fields = SCENE_SETTINGS[scene]
     data = json.loads(port_script.settings_bytes(scripts.parse("control %s\n" % control)))
     data.update(fields)
     return {
-        "settingsPath": Storage(boards.load(board_name).FLASH_ROOT, None).path(names.SETTINGS),
+        "settingsPath": port_script.settings_path(board_name),
         "settingsHex": json.dumps(data).encode().hex(),
     }
 

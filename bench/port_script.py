@@ -100,13 +100,20 @@ def runner_presses(script):
     return [[at - start_ms, "press", name, hold] for at, name, hold in presses], end_ms
 
 
+def settings_path(board_name):
+    """Where the board keeps its settings file on the image (its ``FLASH_ROOT``)."""
+    import boards
+    from firmware import files as names
+    from hal.storage import Storage
+
+    return Storage(boards.load(board_name).FLASH_ROOT, None).path(names.SETTINGS)
+
+
 def lane_plan(script, board_name, start_ms=START_MS):
     """What the lane's ``--plan`` takes for a parsed script (tools/port/script_plan.mjs):
     its edges, the board's settings file as the runner writes it, where it keeps it (its
     ``FLASH_ROOT``), its tick grid (``TICK_MS``), the script's start."""
     import boards
-    from firmware import files as names
-    from hal.storage import Storage
 
     board = boards.load(board_name)
     plan = edges(script)
@@ -123,7 +130,7 @@ def lane_plan(script, board_name, start_ms=START_MS):
         "startMs": start_ms,
         "gridMs": board.TICK_MS,
         "nearWrap": bool(script.near_wrap),
-        "settingsPath": Storage(board.FLASH_ROOT, None).path(names.SETTINGS) if data else None,
+        "settingsPath": settings_path(board_name) if data else None,
         "settingsHex": data.hex() if data is not None else None,
     }
 
