@@ -276,7 +276,8 @@ def _login(hall_file, client_id, secure=True):
         return client, error
     deadline = time.monotonic() + 20  # a bound on a hang, not a pace a loaded machine keeps
     while not codes and time.monotonic() < deadline:
-        client.loop(0.05)
+        if client.loop(0.05) != paho.MQTT_ERR_SUCCESS:
+            break  # the connection is gone: no CONNACK will come (paho would not wait)
     return client, (codes[0] if codes else None)
 
 
