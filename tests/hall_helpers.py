@@ -61,6 +61,18 @@ def chromium_browser():
         yield running
 
 
+def until(predicate, timeout_s=20.0, poll_s=0.01):
+    """Whether ``predicate`` comes true within ``timeout_s``: a test waits for the state it
+    then asserts, never a fixed time a loaded machine may not keep; the timeout only
+    bounds a hang."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(poll_s)
+    return True
+
+
 def worker_port():
     """A port on 127.0.0.1 nobody listens on now, from this worker's own range (gw0:
     20000-20999, gw1: 21000-21999, ...), below the kernel's ephemeral ports, so a port
@@ -129,12 +141,7 @@ class Recorder:
         return [payload for name, payload in self.messages if name == topic]
 
     def wait_for(self, predicate, timeout_s=20.0):
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            if predicate():
-                return True
-            time.sleep(0.02)
-        return predicate()
+        return until(predicate, timeout_s, poll_s=0.02)
 
     def close(self):
         self.client.disconnect()  # first: its network loop ends at once, not at its 1 s select

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from hall import fan_out, page_server
+from tests.hall_helpers import until
 
 
 class _Marks:
@@ -52,17 +53,6 @@ def hall():
 
 
 ALIVE = re.compile(rb'event: alive\ndata: \{"now_ms":\d+\}\n\n')
-
-
-def _until(predicate, seconds=20.0):
-    """Whether ``predicate`` comes true within ``seconds``: a bound on a hang, never a
-    pace the writer thread must keep on a loaded machine."""
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def _read_until(page, wanted, seconds, raw=False):
@@ -175,7 +165,7 @@ def test_a_slow_page_holds_one_batch_and_is_not_asked_again_until_it_took_it(hal
 
     writer, _ = hall([slow], changes=changes)
     writer.signal()
-    assert _until(lambda: asked and slow.pending)  # the page holds part of the batch
+    assert until(lambda: asked and slow.pending)  # the page holds part of the batch
     for _ in range(50):
         writer.signal()
         time.sleep(0.002)
@@ -187,7 +177,7 @@ def test_a_slow_page_holds_one_batch_and_is_not_asked_again_until_it_took_it(hal
         got += slow_page.recv(1 << 22)
     assert ALIVE.sub(b"", got) == batch
     writer.signal()
-    assert _until(lambda: len(asked) >= 2)  # taken whole: asked again
+    assert until(lambda: len(asked) >= 2)  # taken whole: asked again
 
 
 def test_what_came_while_a_slow_page_caught_up_follows_without_another_signal(hall):
@@ -206,7 +196,7 @@ def test_what_came_while_a_slow_page_caught_up_follows_without_another_signal(ha
 
     writer, _ = hall([slow], changes=changes)
     writer.signal()
-    assert _until(lambda: asked and slow.pending)  # part went, the rest waits for the page
+    assert until(lambda: asked and slow.pending)  # part went, the rest waits for the page
     marks.add(slow, 7)
     writer.signal()
     time.sleep(0.2)

@@ -14,7 +14,7 @@ import pytest
 
 from hall import gate, gate_login, probe, tls
 from hall.broker import Broker
-from tests.hall_helpers import Client, Recorder, need_broker, worker_port
+from tests.hall_helpers import Client, Recorder, need_broker, until, worker_port
 
 FREE, FIRST_S, MAX_S, QUIET_S = 3, 0.6, 2.4, 6.0  # the back-off, scaled down for a test
 
@@ -52,15 +52,17 @@ def read_connack(sock):
     return data[3]
 
 
-def login(broker, source, user, password, level=4):
+def login(broker, source, user, password, level=4, sent=None):
     """(code, seconds from the CONNECT to the CONNACK, the CONNACK's instant) of one login
-    from ``source``."""
+    from ``source``; ``sent`` (an Event) is set once the CONNECT is on its way."""
     sock = tls_socket(broker, source)
     try:
         started = time.monotonic()
         sock.sendall(
             probe.connect_packet(user.encode(), user.encode(), password.encode(), level=level)
         )
+        if sent is not None:
+            sent.set()
         code = read_connack(sock)
         answered = time.monotonic()
         return code, answered - started, answered
@@ -129,12 +131,16 @@ def test_a_waiting_address_delays_nobody_else(broker):
     for _ in range(FREE + 3):
         last = login(broker, source, "clock-2", "wrong")  # at the cap: each login waits
     results = {}
+    sent = threading.Event()
 
     def guess():
-        results["guess"] = login(broker, source, "clock-2", "wrong")
+        results["guess"] = login(broker, source, "clock-2", "wrong", sent=sent)
 
     guesser = threading.Thread(target=guess)
     guesser.start()
+    # its handshake may take long on a loaded machine; its CONNECT then reaches the gate
+    # at once, and waits there MAX_S
+    assert sent.wait(20)
     time.sleep(0.3)
     second = tls_socket(broker, source)  # another login from it while the first waits
     second.sendall(probe.connect_packet(b"x", b"clock-2", b"wrong"))
@@ -239,8 +245,9 @@ def test_one_address_holds_at_most_its_share_of_sockets_before_their_login(broke
     past.connect((broker.host, broker.port))
     assert probe.closed_within(past, 2)  # one past it: closed at once
     assert login(broker, "127.0.0.15", "clock-1", broker.passwords["clock-1"])[0] == 0
-    held.pop().close()  # a place of its own again
-    time.sleep(0.3)
-    assert login(broker, "127.0.0.14", "clock-1", broker.passwords["clock-1"])[0] == 0
+    held.pop().close()  # a place of its own again, once the gate has seen it close
+    assert until(
+        lambda: login(broker, "127.0.0.14", "clock-1", broker.passwords["clock-1"])[0] == 0
+    )
     for sock in held + [past]:
         sock.close()

@@ -10,7 +10,7 @@ import pytest
 
 from hall.broker import Broker
 from hall.view import HallView
-from tests.hall_helpers import need_broker, worker_port
+from tests.hall_helpers import need_broker, until, worker_port
 from tests.mpy import hall_messages
 
 
@@ -27,17 +27,8 @@ def publisher(broker, board):
     client.ready = False
     client.connect(broker.host, broker.port, 30)
     client.loop_start()
-    assert wait_until(lambda: client.ready)
+    assert until(lambda: client.ready)
     return client
-
-
-def wait_until(predicate, timeout_s=30.0):
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def by_number(view):
@@ -63,10 +54,10 @@ def test_garbage_from_a_clocks_account_never_stops_the_view(hall):
         for payload in (b"[" * 2000, b"{" * 900, message(1, 5)[:-1] + b',"x":NaN}'):
             one.publish("hall/board/1", payload, retain=True).wait_for_publish(5)
         two.publish("hall/board/2", message(2, 3)).wait_for_publish(5)
-        assert wait_until(lambda: (by_number(view).get(2) or {}).get("message"))
-        assert wait_until(lambda: by_number(view)[1]["refused"] == 3)
+        assert until(lambda: (by_number(view).get(2) or {}).get("message"))
+        assert until(lambda: by_number(view)[1]["refused"] == 3)
         one.publish("hall/board/1", message(1, 6)).wait_for_publish(5)
-        assert wait_until(lambda: (by_number(view)[1]["message"] or {}).get("seq") == 6)
+        assert until(lambda: (by_number(view)[1]["message"] or {}).get("seq") == 6)
         assert view.thread.is_alive()
         assert not any("Traceback" in line for line in lines)
     finally:
@@ -79,16 +70,16 @@ def test_a_lost_broker_is_shown_logged_and_retried(hall):
     assert view.hall_state()["broker"] is True
     before = time.time()
     broker.halt()
-    assert wait_until(lambda: view.hall_state()["broker"] is False)
+    assert until(lambda: view.hall_state()["broker"] is False)
     state = view.hall_state()
     assert before - 1 <= state["lost_at_ms"] / 1000 <= time.time()
     assert any(line.startswith("lost the broker at") for line in lines)
     assert all("\n" not in line for line in lines)
     broker.start()
-    assert wait_until(lambda: view.hall_state()["broker"] is True, 40)
+    assert until(lambda: view.hall_state()["broker"] is True, 40)
     two = publisher(broker, 2)
     try:
         two.publish("hall/board/2", message(2, 9)).wait_for_publish(5)
-        assert wait_until(lambda: (by_number(view).get(2) or {}).get("message"))
+        assert until(lambda: (by_number(view).get(2) or {}).get("message"))
     finally:
         two.disconnect()
