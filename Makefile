@@ -19,7 +19,7 @@ TEST_WORKERS ?= $(shell echo $$(( $(CORES) + 3 )))
 # import would otherwise compile the source anew (half the time of the boot fuzz).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios bench sim clean help web web-serve
+.PHONY: setup desktop-tools hall-tools hall test lint format mpy scenarios deep bench sim clean help web web-serve
 
 help:
 	@echo "make setup      create .venv (pinned packages) and the MicroPython lane"
@@ -51,6 +51,7 @@ help:
 	@echo "make lint       ruff check and ruff format --check"
 	@echo "make format     ruff format and ruff check --fix"
 	@echo "make scenarios  every clock script on CPython, inside MicroPython and in the web page, compared line by line"
+	@echo "make deep       make scenarios, then the randomised tests at their full depth (CI runs it after make test)"
 	@echo "make mutants    the mutation check: each mutation of tools/mutants.py against its tests (minutes)"
 	@echo "make clean      remove build/ and the tools' caches"
 	@echo "make help       this list"
@@ -185,6 +186,13 @@ scenarios: setup mpy
 	SCENARIOS_MPY=all $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup tests/test_scenarios.py \
 		tests/test_no_erase_in_game.py
 	SCENARIOS_WEB=all $(PY) -m pytest -q tests/test_web_scripts.py
+
+# Every clock script on every lane (make scenarios), then the randomised tests at their
+# full depth (tests/depth.py: the boot fuzz's 2,000 files, the key storm's 1,000
+# sequences), which make test runs at a quick one. CI runs it after make test.
+deep: scenarios
+	TEST_DEPTH=deep $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup \
+		tests/test_boot_fuzz.py tests/test_key_storm.py
 
 # The whole check, timed: ruff, mpy-cross, then pytest on TEST_WORKERS workers (tests of
 # one xdist_group, e.g. a shard of the scenario scripts, run on one worker). The time is

@@ -3,9 +3,10 @@
 ``tests.mpy.boot_fuzz`` mutates each file kind (random bytes, truncations, valid JSON
 of the wrong shape, JSON nested thousands deep, numbers beyond 32 bits,
 journal slots re-sealed with random fields or extreme values) and boots the
-firmware on each: 1,000 mutated files on CPython, a seeded sample of 150
-inside MicroPython, which must report exactly what CPython reports for the
-same 150 files.
+firmware on each: 2,000 mutated files on CPython and a seeded sample of 300
+inside MicroPython under ``make deep`` (CI), 1,000 and 150 under ``make test``
+(tests/depth.py); MicroPython must report exactly what CPython reports for the
+same files.
 """
 
 import json
@@ -13,12 +14,13 @@ import os
 import subprocess
 
 from firmware import files
+from tests.depth import count
 from tests.mpy import boot_fuzz
 from tests.scripting import ROOT, compiled_firmware
 
 SEED = 12
-COUNT = 1000
-MPY_COUNT = 150
+COUNT = count(1000, 2000)
+MPY_COUNT = count(150, 300)
 
 
 def test_a_thousand_mutated_files_never_stop_the_clock():

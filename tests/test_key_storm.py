@@ -1,6 +1,7 @@
 """A key storm: random keys and levers, with bounce, in every state of the clock.
 
-A thousand random sequences, each on a fresh simulated board brought into
+A thousand random sequences under ``make deep`` (CI), 500 under ``make test``
+(tests/depth.py), each on a fresh simulated board brought into
 one state (setup, running, paused, a claim awaiting the ruling, over) by the
 documented key sequences, then hit with random presses of random length (a
 quarter of them long presses) at random gaps. After every press:
@@ -24,8 +25,9 @@ from firmware import timecontrol as tc
 from sim import vclock
 from sim.runner import Game
 from sim.script import parse
+from tests.depth import count
 
-SEQUENCES = 1000
+SEQUENCES = count(500, 1000)
 PRESSES = 6
 INPUTS = ("lever_left", "lever_right", "play", "set", "plus", "minus")
 WEIGHTS = (2, 2, 2, 3, 3, 3)
