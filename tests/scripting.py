@@ -203,7 +203,7 @@ def observing_player():
     return ObservingPlayer
 
 
-MICROPYTHON_STRIDE = 8  # make test plays one script in 8 of each folder inside MicroPython
+MICROPYTHON_STRIDE = 12  # make test plays one script in 12 of each folder inside MicroPython
 
 
 def micropython_sample(names, every=False):

@@ -72,7 +72,7 @@ def _played_scripts():
     return [name for name in scenario_names() if expected_exit(name) == 0]
 
 
-# make test plays the sample the MicroPython lane plays (one script in 8 of each
+# make test plays the sample the MicroPython lane plays (one script in 12 of each
 # folder, every topic); make scenarios, which CI runs after it, plays them all
 # (the environment's SCENARIOS_MPY=all).
 ON_LITTLEFS = micropython_sample(_played_scripts(), os.environ.get("SCENARIOS_MPY") == "all")
